@@ -1,0 +1,410 @@
+//! The `vllm serve` flags that change memory or scheduling, and the harness
+//! settings of a measured matrix. Each has a partial form (every field
+//! optional: a scenario file's table or the command line) and a resolved form.
+
+use crate::dtype::{KvCacheDtype, MambaDtype};
+use crate::error::{Error, Result};
+use crate::quant::{QuantMethod, WeightQuant};
+use crate::units::{format_tokens, parse_tokens, GIB};
+use serde::{Deserialize, Serialize};
+
+/// vLLM 0.32 defaults for `vllm serve` (the OpenAI API server).
+pub mod defaults {
+    /// `--gpu-memory-utilization`.
+    pub const GPU_MEMORY_UTILIZATION: f64 = 0.9;
+    /// `--block-size` on CUDA (also TRITON_ATTN's kernel alignment).
+    pub const BLOCK_SIZE_TOKENS: u64 = 16;
+    /// `--max-num-seqs` and `--max-num-batched-tokens` depend on device memory:
+    /// 256 and 2048 under 70 GiB, 1024 and 8192 from 70 GiB
+    /// (../shared/reference/vllm-memory-model.md section 3; vLLM's engine args).
+    pub const SMALL_GPU_LIMIT_BYTES: u64 = 70 * super::GIB;
+    pub const MAX_NUM_SEQS_SMALL: u64 = 256;
+    pub const MAX_NUM_SEQS_LARGE: u64 = 1024;
+    pub const MAX_NUM_BATCHED_TOKENS_SMALL: u64 = 2048;
+    pub const MAX_NUM_BATCHED_TOKENS_LARGE: u64 = 8192;
+    /// Prefix caching is on by default in the V1 engine.
+    pub const ENABLE_PREFIX_CACHING: bool = true;
+}
+
+/// Engine flags as a scenario file or the command line gives them: every field
+/// optional; later layers override earlier ones ([`EngineSettings::overlay`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EngineSettings {
+    pub quantization: Option<String>,
+    pub kv_cache_dtype: Option<String>,
+    pub gpu_memory_utilization: Option<f64>,
+    pub max_model_len: Option<i64>,
+    pub max_num_seqs: Option<i64>,
+    pub max_num_batched_tokens: Option<i64>,
+    pub enable_prefix_caching: Option<bool>,
+    pub block_size: Option<i64>,
+    pub mamba_ssm_cache_dtype: Option<String>,
+    pub mamba_cache_dtype: Option<String>,
+    /// Recorded for the reader; TRITON_ATTN's 16-token alignment is assumed.
+    pub attention_backend: Option<String>,
+}
+
+impl EngineSettings {
+    /// `other`'s fields win where set.
+    pub fn overlay(&self, other: &EngineSettings) -> EngineSettings {
+        EngineSettings {
+            quantization: other.quantization.clone().or(self.quantization.clone()),
+            kv_cache_dtype: other.kv_cache_dtype.clone().or(self.kv_cache_dtype.clone()),
+            gpu_memory_utilization: other.gpu_memory_utilization.or(self.gpu_memory_utilization),
+            max_model_len: other.max_model_len.or(self.max_model_len),
+            max_num_seqs: other.max_num_seqs.or(self.max_num_seqs),
+            max_num_batched_tokens: other.max_num_batched_tokens.or(self.max_num_batched_tokens),
+            enable_prefix_caching: other.enable_prefix_caching.or(self.enable_prefix_caching),
+            block_size: other.block_size.or(self.block_size),
+            mamba_ssm_cache_dtype: other
+                .mamba_ssm_cache_dtype
+                .clone()
+                .or(self.mamba_ssm_cache_dtype.clone()),
+            mamba_cache_dtype: other
+                .mamba_cache_dtype
+                .clone()
+                .or(self.mamba_cache_dtype.clone()),
+            attention_backend: other
+                .attention_backend
+                .clone()
+                .or(self.attention_backend.clone()),
+        }
+    }
+}
+
+/// Resolved engine flags.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineArgs {
+    /// `None`: the checkpoint's own quantization.
+    pub quantization: Option<QuantMethod>,
+    pub kv_cache_dtype: KvCacheDtype,
+    pub gpu_memory_utilization: f64,
+    pub max_model_len_tokens: u64,
+    pub max_num_seqs: u64,
+    pub max_num_batched_tokens: u64,
+    pub enable_prefix_caching: bool,
+    /// `--block-size` if given: for hybrid models a lower bound that vLLM raises.
+    pub block_size_tokens: Option<u64>,
+    pub mamba_ssm_cache_dtype: MambaDtype,
+    pub mamba_cache_dtype: MambaDtype,
+}
+
+fn positive(field: &str, v: Option<i64>, default: u64) -> Result<u64> {
+    match v {
+        None => Ok(default),
+        Some(x) if x > 0 => Ok(x as u64),
+        Some(x) => Err(Error::field(field, x, "a positive whole number")),
+    }
+}
+
+impl EngineSettings {
+    /// Resolve against vLLM 0.32's defaults for this model and GPU.
+    pub fn resolve(
+        &self,
+        model_max_position_tokens: u64,
+        gpu_memory_bytes: u64,
+    ) -> Result<EngineArgs> {
+        let small = gpu_memory_bytes < defaults::SMALL_GPU_LIMIT_BYTES;
+        let util = self
+            .gpu_memory_utilization
+            .unwrap_or(defaults::GPU_MEMORY_UTILIZATION);
+        if !(util.is_finite() && util > 0.0 && util <= 1.0) {
+            return Err(Error::field(
+                "gpu_memory_utilization",
+                util,
+                "a fraction in (0, 1], such as 0.9",
+            ));
+        }
+        let max_model_len = positive("max_model_len", self.max_model_len, model_max_position_tokens)?;
+        if max_model_len > model_max_position_tokens {
+            return Err(Error::field(
+                "max_model_len",
+                max_model_len,
+                format!(
+                    "at most the model's max_position_embeddings, {model_max_position_tokens} tokens"
+                ),
+            ));
+        }
+        let max_num_seqs = positive(
+            "max_num_seqs",
+            self.max_num_seqs,
+            if small {
+                defaults::MAX_NUM_SEQS_SMALL
+            } else {
+                defaults::MAX_NUM_SEQS_LARGE
+            },
+        )?;
+        let max_num_batched_tokens = positive(
+            "max_num_batched_tokens",
+            self.max_num_batched_tokens,
+            if small {
+                defaults::MAX_NUM_BATCHED_TOKENS_SMALL
+            } else {
+                defaults::MAX_NUM_BATCHED_TOKENS_LARGE
+            },
+        )?;
+        let block_size = match self.block_size {
+            None => None,
+            Some(b) if b > 0 && b % 16 == 0 => Some(b as u64),
+            Some(b) => {
+                return Err(Error::field(
+                    "block_size",
+                    b,
+                    "a positive multiple of 16 tokens (vLLM's kernel alignment), such as 16 or 32",
+                ))
+            }
+        };
+        let quantization = match self.quantization.as_deref() {
+            None | Some("auto") => None,
+            Some(q) => Some(QuantMethod::parse("quantization", q)?),
+        };
+        Ok(EngineArgs {
+            quantization,
+            kv_cache_dtype: match self.kv_cache_dtype.as_deref() {
+                None => KvCacheDtype::Auto,
+                Some(t) => KvCacheDtype::parse("kv_cache_dtype", t)?,
+            },
+            gpu_memory_utilization: util,
+            max_model_len_tokens: max_model_len,
+            max_num_seqs,
+            max_num_batched_tokens,
+            enable_prefix_caching: self
+                .enable_prefix_caching
+                .unwrap_or(defaults::ENABLE_PREFIX_CACHING),
+            block_size_tokens: block_size,
+            mamba_ssm_cache_dtype: match self.mamba_ssm_cache_dtype.as_deref() {
+                None => MambaDtype::Auto,
+                Some(t) => MambaDtype::parse("mamba_ssm_cache_dtype", t)?,
+            },
+            mamba_cache_dtype: match self.mamba_cache_dtype.as_deref() {
+                None => MambaDtype::Auto,
+                Some(t) => MambaDtype::parse("mamba_cache_dtype", t)?,
+            },
+        })
+    }
+}
+
+impl EngineArgs {
+    /// The weight layout in force: `--quantization` if given, else the checkpoint's.
+    pub fn weight_quant(&self, checkpoint: &WeightQuant) -> WeightQuant {
+        match self.quantization {
+            Some(m) if m == checkpoint.method => checkpoint.clone(),
+            Some(m) => WeightQuant::for_method(m),
+            None => checkpoint.clone(),
+        }
+    }
+}
+
+/// Harness settings (../shared/reference/harness.md), partial form.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HarnessSettings {
+    /// Prompt lengths; `16k` = 16,384 tokens.
+    pub contexts: Option<Vec<TokenCount>>,
+    /// Prompt lengths of the cold-prefill rows; default: the non-zero contexts.
+    pub prefill_contexts: Option<Vec<TokenCount>>,
+    pub concurrency: Option<Vec<i64>>,
+    pub max_tokens: Option<i64>,
+    /// Length of the sustained-decode measurement window, seconds.
+    pub window_s: Option<f64>,
+}
+
+/// A token count as written in a file: a number or a string such as "16k".
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum TokenCount {
+    Number(i64),
+    Text(String),
+}
+
+impl TokenCount {
+    pub fn tokens(&self, field: &str) -> Result<u64> {
+        let bad = |v: &dyn std::fmt::Display| {
+            Error::field(
+                field,
+                v.to_string(),
+                "a non-negative token count such as 0, 8192 or 16k (k = 1024)",
+            )
+        };
+        match self {
+            TokenCount::Number(n) if *n >= 0 => Ok(*n as u64),
+            TokenCount::Number(n) => Err(bad(n)),
+            TokenCount::Text(t) => parse_tokens(t).ok_or_else(|| bad(t)),
+        }
+    }
+}
+
+/// The harness's settings for a run, resolved.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Harness {
+    pub contexts_tokens: Vec<u64>,
+    pub prefill_contexts_tokens: Vec<u64>,
+    pub concurrency: Vec<u64>,
+    pub max_tokens: u64,
+    pub window_s: f64,
+}
+
+/// Default harness grid: the reference run's (contexts 0..120K, 1..128
+/// requests, 8,192 output tokens, a 30 s window; harness.md).
+pub mod harness_defaults {
+    pub const CONTEXTS_TOKENS: [u64; 5] = [0, 16_384, 32_768, 65_536, 122_880];
+    pub const CONCURRENCY: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
+    pub const MAX_TOKENS: u64 = 8192;
+    pub const WINDOW_S: f64 = 30.0;
+}
+
+impl HarnessSettings {
+    pub fn overlay(&self, other: &HarnessSettings) -> HarnessSettings {
+        HarnessSettings {
+            contexts: other.contexts.clone().or(self.contexts.clone()),
+            prefill_contexts: other
+                .prefill_contexts
+                .clone()
+                .or(self.prefill_contexts.clone()),
+            concurrency: other.concurrency.clone().or(self.concurrency.clone()),
+            max_tokens: other.max_tokens.or(self.max_tokens),
+            window_s: other.window_s.or(self.window_s),
+        }
+    }
+
+    /// Resolve and check against the engine: every context plus `max_tokens`
+    /// must fit in `max_model_len` (vLLM rejects longer requests).
+    pub fn resolve(&self, engine: &EngineArgs) -> Result<Harness> {
+        let contexts_tokens = match &self.contexts {
+            None => harness_defaults::CONTEXTS_TOKENS.to_vec(),
+            Some(list) => list
+                .iter()
+                .map(|c| c.tokens("contexts"))
+                .collect::<Result<Vec<u64>>>()?,
+        };
+        if contexts_tokens.is_empty() {
+            return Err(Error::new("`contexts` is empty")
+                .with_hint("give at least one context length, such as 0,16k,32k"));
+        }
+        let prefill_contexts_tokens = match &self.prefill_contexts {
+            None => contexts_tokens.iter().copied().filter(|&c| c > 0).collect(),
+            Some(list) => list
+                .iter()
+                .map(|c| c.tokens("prefill_contexts"))
+                .collect::<Result<Vec<u64>>>()?,
+        };
+        let concurrency = match &self.concurrency {
+            None => harness_defaults::CONCURRENCY.to_vec(),
+            Some(list) => list
+                .iter()
+                .map(|&c| {
+                    if c > 0 {
+                        Ok(c as u64)
+                    } else {
+                        Err(Error::field(
+                            "concurrency",
+                            c,
+                            "positive request counts such as 1,2,4,8",
+                        ))
+                    }
+                })
+                .collect::<Result<Vec<u64>>>()?,
+        };
+        if concurrency.is_empty() {
+            return Err(Error::new("`concurrency` is empty")
+                .with_hint("give at least one request count, such as 1,2,4,8"));
+        }
+        let max_tokens = positive("max_tokens", self.max_tokens, harness_defaults::MAX_TOKENS)?;
+        let window_s = self.window_s.unwrap_or(harness_defaults::WINDOW_S);
+        if !(window_s.is_finite() && window_s > 0.0) {
+            return Err(Error::field("window_s", window_s, "a positive number of seconds"));
+        }
+        for &ctx in &prefill_contexts_tokens {
+            if ctx > engine.max_model_len_tokens {
+                return Err(Error::new(format!(
+                    "prefill context {} exceeds max_model_len {}",
+                    format_tokens(ctx),
+                    engine.max_model_len_tokens
+                ))
+                .with_hint("use prefill contexts up to max_model_len, or raise --max-model-len"));
+            }
+        }
+        for &ctx in &contexts_tokens {
+            let need = ctx.saturating_add(max_tokens);
+            if need > engine.max_model_len_tokens {
+                return Err(Error::new(format!(
+                    "context {} + max_tokens {max_tokens} = {need} tokens exceeds max_model_len {}",
+                    format_tokens(ctx),
+                    engine.max_model_len_tokens
+                ))
+                .with_hint(format!(
+                    "use contexts up to {} tokens, lower --max-tokens, or raise --max-model-len",
+                    engine.max_model_len_tokens.saturating_sub(max_tokens)
+                )));
+            }
+        }
+        Ok(Harness {
+            contexts_tokens,
+            prefill_contexts_tokens,
+            concurrency,
+            max_tokens,
+            window_s,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GPU_24GB: u64 = 25_437_405_184;
+
+    #[test]
+    fn defaults_follow_vllm_for_a_24gb_gpu() {
+        let args = EngineSettings::default().resolve(131_072, GPU_24GB).unwrap();
+        assert_eq!(args.max_num_seqs, 256);
+        assert_eq!(args.max_num_batched_tokens, 2048);
+        assert_eq!(args.gpu_memory_utilization, 0.9);
+        assert_eq!(args.max_model_len_tokens, 131_072);
+        assert_eq!(args.kv_cache_dtype, KvCacheDtype::Auto);
+        assert!(args.enable_prefix_caching);
+        let big = EngineSettings::default().resolve(131_072, 80 * GIB).unwrap();
+        assert_eq!((big.max_num_seqs, big.max_num_batched_tokens), (1024, 8192));
+    }
+
+    #[test]
+    fn utilization_outside_zero_one_is_rejected() {
+        for bad in [0.0, -0.5, 1.5, f64::NAN] {
+            let s = EngineSettings {
+                gpu_memory_utilization: Some(bad),
+                ..EngineSettings::default()
+            };
+            let err = s.resolve(4096, GPU_24GB).unwrap_err();
+            assert!(err.message.contains("gpu_memory_utilization"), "{err}");
+            assert!(err.hint.unwrap().contains("(0, 1]"));
+        }
+    }
+
+    #[test]
+    fn context_above_max_model_len_is_rejected() {
+        let args = EngineSettings {
+            max_model_len: Some(32_768),
+            ..EngineSettings::default()
+        }
+        .resolve(131_072, GPU_24GB)
+        .unwrap();
+        let h = HarnessSettings {
+            contexts: Some(vec![TokenCount::Text("32k".into())]),
+            ..HarnessSettings::default()
+        };
+        let err = h.resolve(&args).unwrap_err();
+        assert!(err.message.contains("exceeds max_model_len 32768"), "{err}");
+        assert!(err.hint.unwrap().contains("24576"));
+    }
+
+    #[test]
+    fn empty_concurrency_is_rejected() {
+        let args = EngineSettings::default().resolve(131_072, GPU_24GB).unwrap();
+        let h = HarnessSettings {
+            concurrency: Some(vec![]),
+            ..HarnessSettings::default()
+        };
+        assert!(h.resolve(&args).unwrap_err().message.contains("concurrency"));
+    }
+}

@@ -1,0 +1,29 @@
+//! decodecalc-core: the pure model of how vLLM 0.32 sizes and spends GPU memory
+//! when it serves a model, and what a benchmark harness then sees per cell.
+//!
+//! Invariants (see ARCHITECTURE.md):
+//! - no I/O, no clock, no environment: every input arrives as a value or a
+//!   `&str` with a name for error messages; embedded presets are compile-time data;
+//! - no panic on any input: every fallible step returns [`Error`];
+//! - byte counts are `u64`, token counts are `u64`, units are named in identifiers.
+
+pub mod allocator;
+pub mod dtype;
+pub mod engine;
+pub mod error;
+pub mod gpu;
+pub mod matrix;
+pub mod measured;
+pub mod memory;
+pub mod model;
+pub mod parse;
+pub mod presets;
+pub mod quant;
+pub mod scenario;
+pub mod units;
+
+pub use error::Error;
+
+/// The vLLM release whose behaviour this crate models. Every formula that
+/// depends on the engine's version cites `../shared/reference/vllm-memory-model.md`.
+pub const VLLM_VERSION: &str = "0.32.0";

@@ -1,0 +1,191 @@
+//! Non-KV memory: what vLLM 0.32 subtracts from the requested budget before
+//! the KV cache gets the rest (`determine_available_memory`):
+//! `available_kv = requested - (consumed + transient peak) - cudagraph estimate`.
+//!
+//! The engine measures these on the GPU at start-up; here each is estimated
+//! from first principles (model shapes, flags, GPU) and every estimate can be
+//! overridden by a pinned figure. Where a term is a constant rather than a
+//! formula it says so; those constants are estimates, not measurements.
+
+use crate::engine::EngineArgs;
+use crate::gpu::Gpu;
+use crate::model::{Layer, Model};
+use crate::quant::WeightQuant;
+use crate::units::MIB;
+use serde::Serialize;
+
+/// Constants of the estimate, each with its origin.
+pub mod constants {
+    use super::MIB;
+
+    /// Non-torch memory the engine consumes after its baseline snapshot and
+    /// before the KV cache: CUDA kernel images loaded lazily (vLLM's custom ops,
+    /// Marlin, Triton and Inductor kernels), cuBLAS/cuBLASLt workspaces, and
+    /// allocator segments that weight loading leaves part-used. Estimate; vLLM
+    /// logs it as `non_torch_memory` (typically a few hundred MiB on one GPU).
+    pub const NON_TORCH_BYTES: u64 = 512 * MIB;
+
+    /// vLLM counts at least 1 MiB for each CUDA graph after the first of a
+    /// mode (`profile_cudagraph_memory`, vLLM 0.32).
+    pub const MIN_BYTES_PER_GRAPH: u64 = MIB;
+
+    /// Device memory one piecewise graph segment costs beyond the shared pool
+    /// (graph exec object, kernel nodes and their parameters). Estimate: vLLM
+    /// logs of ~0.5 GiB for ~70 sizes x ~33 segments on dense 8B models.
+    pub const BYTES_PER_GRAPH_SEGMENT: u64 = 256 * 1024;
+
+    /// Tokens per Mamba2 chunk in the chunked scan (the model's `chunk_size`).
+    pub const MAMBA_CHUNK_TOKENS: u64 = 256;
+
+    /// Streaming multiprocessors assumed when a GPU preset does not say;
+    /// only sizes the sampler's Triton scratch buffer.
+    pub const DEFAULT_SMS: u64 = 82;
+}
+
+/// The CUDA graph capture plan vLLM 0.32 derives from the flags
+/// (`_set_cudagraph_sizes`, mode FULL_AND_PIECEWISE).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CudaGraphPlan {
+    pub capture_sizes: Vec<u64>,
+    pub piecewise_graphs: u64,
+    /// FULL decode graphs: capture sizes up to max_num_seqs.
+    pub full_graphs: u64,
+    /// Segments a piecewise graph is split into (attention and Mamba layers split it).
+    pub segments_per_piecewise_graph: u64,
+}
+
+impl CudaGraphPlan {
+    pub fn new(model: &Model, engine: &EngineArgs) -> CudaGraphPlan {
+        // Largest size: min(2 * max_num_seqs, 512), then capped by max_num_batched_tokens.
+        let max = (2 * engine.max_num_seqs)
+            .min(512)
+            .min(engine.max_num_batched_tokens);
+        let mut sizes: Vec<u64> = [1, 2, 4].into_iter().filter(|&s| s <= max).collect();
+        sizes.extend((8..256).step_by(8).filter(|&s| s <= max));
+        sizes.extend((256..=max).step_by(16));
+        if engine.max_num_batched_tokens <= max {
+            sizes.push(engine.max_num_batched_tokens);
+        }
+        if engine.max_num_seqs <= (2 * engine.max_num_seqs).min(512) && engine.max_num_seqs <= max
+        {
+            sizes.push(engine.max_num_seqs);
+        }
+        sizes.sort_unstable();
+        sizes.dedup();
+        let full_graphs = sizes.iter().filter(|&&s| s <= engine.max_num_seqs).count() as u64;
+        let splitting = model
+            .layers
+            .iter()
+            .filter(|l| matches!(l, Layer::Attention(_) | Layer::Mamba2(_)))
+            .count() as u64;
+        CudaGraphPlan {
+            piecewise_graphs: sizes.len() as u64,
+            full_graphs,
+            capture_sizes: sizes,
+            segments_per_piecewise_graph: splitting + 1,
+        }
+    }
+}
+
+/// The first-principles estimate of everything that is not KV cache.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NonKvEstimate {
+    pub weights_bytes: u64,
+    /// Transient peak of the profile run: the dummy forward of
+    /// max_num_batched_tokens tokens or the dummy sampler, whichever is larger.
+    pub activation_bytes: u64,
+    pub forward_peak_bytes: u64,
+    pub sampler_peak_bytes: u64,
+    pub cudagraph_bytes: u64,
+    /// Non-torch memory and persistent buffers (sampler scratch included).
+    pub non_torch_bytes: u64,
+    pub cudagraphs: CudaGraphPlan,
+}
+
+impl NonKvEstimate {
+    pub fn total_bytes(&self) -> u64 {
+        self.weights_bytes + self.activation_bytes + self.cudagraph_bytes + self.non_torch_bytes
+    }
+}
+
+/// Weight bytes on the GPU under the given quantization.
+pub fn weights_bytes(model: &Model, quant: &WeightQuant) -> u64 {
+    model
+        .modules()
+        .iter()
+        .map(|m| quant.module_bytes(m, model.dtype))
+        .sum()
+}
+
+/// Bytes one token's activations take inside the widest layer during an eager
+/// forward: the outputs that coexist while that layer runs (model dtype).
+fn layer_transient_bytes_per_token(model: &Model) -> u64 {
+    let d = model.dtype.bytes();
+    model
+        .layers
+        .iter()
+        .map(|l| match l {
+            // q, k, v and the attention output.
+            Layer::Attention(a) => (2 * a.num_heads + 2 * a.num_kv_heads) * a.head_dim * d,
+            // in_proj output, then the gated-norm input and output.
+            Layer::Mamba2(m) => (m.in_proj_out() + 2 * m.intermediate()) * d,
+            // gate+up output and the activation's output (up and activation without a gate).
+            Layer::Mlp(f) => {
+                if f.gated {
+                    3 * f.intermediate * d
+                } else {
+                    2 * f.intermediate * d
+                }
+            }
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+impl NonKvEstimate {
+    pub fn new(model: &Model, quant: &WeightQuant, engine: &EngineArgs, _gpu: &Gpu) -> Self {
+        let d = model.dtype.bytes();
+        let tokens = engine.max_num_batched_tokens;
+        // Profile run (gpu_model_runner.profile_run): an eager forward of
+        // max_num_batched_tokens tokens with no attention metadata (attention and
+        // Mamba kernels are skipped), so the GEMM outputs set the peak, on top of
+        // the hidden state and residual.
+        let residual = 2 * model.hidden_size * d;
+        let forward_peak = tokens * (residual + layer_transient_bytes_per_token(model));
+        // Dummy sampler: logits for min(tokens, max_num_seqs) requests in the
+        // model dtype, an fp32 copy, fp32 softmax probabilities and fp32
+        // exponential noise (top-p 0.9 / top-k path, no logprobs).
+        let reqs = tokens.min(engine.max_num_seqs);
+        let sampler_peak = reqs * model.vocab_size * (d + 4 + 4 + 4);
+        let activation = forward_peak.max(sampler_peak);
+        // The sampler's persistent Triton scratch: min(next_pow2(min(SMs, reqs)), SMs) x vocab x 4 B.
+        let sms = constants::DEFAULT_SMS;
+        let rows = reqs.min(sms).next_power_of_two().min(sms);
+        let sampler_scratch = rows * model.vocab_size * 4;
+        // Persistent input buffers sized by max_num_batched_tokens: embeddings
+        // input (hidden x dtype) and token/position ids.
+        let input_buffers = tokens * (model.hidden_size * d + 16);
+        let non_torch = constants::NON_TORCH_BYTES + sampler_scratch + input_buffers;
+        // CUDA graphs: the first graph of the largest size allocates the pool
+        // for its activations; each further graph costs its segments' overhead,
+        // at least 1 MiB (vLLM's floor).
+        let plan = CudaGraphPlan::new(model, engine);
+        let largest = plan.capture_sizes.last().copied().unwrap_or(0);
+        let first = largest * (residual + layer_transient_bytes_per_token(model));
+        let per_piecewise = (plan.segments_per_piecewise_graph * constants::BYTES_PER_GRAPH_SEGMENT)
+            .max(constants::MIN_BYTES_PER_GRAPH);
+        let per_full = constants::MIN_BYTES_PER_GRAPH;
+        let cudagraph = first
+            + plan.piecewise_graphs.saturating_sub(1) * per_piecewise
+            + plan.full_graphs.saturating_sub(1) * per_full;
+        NonKvEstimate {
+            weights_bytes: weights_bytes(model, quant),
+            activation_bytes: activation,
+            forward_peak_bytes: forward_peak,
+            sampler_peak_bytes: sampler_peak,
+            cudagraph_bytes: cudagraph,
+            non_torch_bytes: non_torch,
+            cudagraphs: plan,
+        }
+    }
+}

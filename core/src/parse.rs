@@ -1,0 +1,64 @@
+//! Parsing text into values, with errors that name the origin, line and column.
+//! Text only: reading files is the caller's job (see [`crate::scenario::World`]).
+
+use crate::error::{Error, Result};
+use serde::de::DeserializeOwned;
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;
+    (line, col)
+}
+
+/// Parse TOML into `T`; an error names `origin:line:column` and the field.
+pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
+    toml::from_str(text).map_err(|e| {
+        let place = match e.span() {
+            Some(span) => {
+                let (line, col) = line_col(text, span.start);
+                format!("{origin}:{line}:{col}")
+            }
+            None => origin.to_string(),
+        };
+        let message = e.message().trim().replace('\n', " ");
+        Error::new(format!("{place}: {message}"))
+            .with_hint("see data/README.md for the fields each kind of file takes")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Sample {
+        a: u64,
+        b: String,
+    }
+
+    #[test]
+    fn errors_name_line_and_field() {
+        let err = toml::<Sample>("x.toml", "a = 1\nb = 2\n").unwrap_err();
+        assert!(err.message.starts_with("x.toml:2:5:"), "{}", err.message);
+        assert!(err.message.contains("string"), "{}", err.message);
+        let err = toml::<Sample>("x.toml", "a = 1\nc = \"z\"\n").unwrap_err();
+        assert!(err.message.contains("unknown field `c`"), "{}", err.message);
+        let err = toml::<Sample>("x.toml", "a = 1\n").unwrap_err();
+        assert!(err.message.contains("missing field `b`"), "{}", err.message);
+        let err = toml::<Sample>("x.toml", "a = = 1\n").unwrap_err();
+        assert!(err.message.starts_with("x.toml:1:"), "{}", err.message);
+    }
+
+    #[test]
+    fn line_col_is_one_based() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+        assert_eq!(line_col("ab", 99), (1, 3));
+    }
+}

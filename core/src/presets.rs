@@ -1,0 +1,182 @@
+//! Presets embedded at compile time from `data/` (so the CLI and the web page
+//! work from any directory, offline), and the file formats they share with
+//! user-supplied files.
+
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::model::{Model, ModelConfig};
+use crate::parse;
+use crate::quant::WeightQuant;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Gpu,
+    Model,
+    Scenario,
+    Measured,
+}
+
+impl Kind {
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Gpu => "GPU",
+            Kind::Model => "model",
+            Kind::Scenario => "scenario",
+            Kind::Measured => "measured run",
+        }
+    }
+}
+
+/// One embedded file of `data/`.
+#[derive(Clone, Copy, Debug)]
+pub struct Embedded {
+    pub kind: Kind,
+    pub id: &'static str,
+    /// Path relative to the repository root, for messages.
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+macro_rules! embed {
+    ($kind:expr, $dir:literal, $id:literal, $ext:literal) => {
+        Embedded {
+            kind: $kind,
+            id: $id,
+            path: concat!("data/", $dir, "/", $id, ".", $ext),
+            text: include_str!(concat!("../../data/", $dir, "/", $id, ".", $ext)),
+        }
+    };
+}
+
+/// Every file of `data/` (a test checks none is missing).
+pub const FILES: &[Embedded] = &[
+    embed!(Kind::Gpu, "gpus", "rtx3090", "toml"),
+    embed!(Kind::Model, "models", "nemotron-nano-12b-v2", "toml"),
+    embed!(Kind::Model, "models", "nemotron-nano-12b-v2-awq4", "toml"),
+    embed!(Kind::Model, "models", "llama-3.1-8b", "toml"),
+    embed!(
+        Kind::Scenario,
+        "scenarios",
+        "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32",
+        "toml"
+    ),
+    embed!(
+        Kind::Measured,
+        "measured",
+        "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32",
+        "csv"
+    ),
+];
+
+/// The scenario `decodecalc matrix` runs when given none: the seed's run.
+pub const REFERENCE_SCENARIO: &str = "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32";
+
+pub fn find(kind: Kind, id: &str) -> Result<&'static Embedded> {
+    FILES
+        .iter()
+        .find(|f| f.kind == kind && f.id == id)
+        .ok_or_else(|| {
+            let known: Vec<&str> = ids(kind).collect();
+            Error::new(format!("unknown {} preset `{id}`", kind.name())).with_hint(format!(
+                "known: {}; or give a path to a .toml file",
+                known.join(", ")
+            ))
+        })
+}
+
+pub fn ids(kind: Kind) -> impl Iterator<Item = &'static str> {
+    FILES.iter().filter(move |f| f.kind == kind).map(|f| f.id)
+}
+
+/// A model file: a checkpoint. Either `[config]` (config.json fields) or
+/// `base` (another model preset whose config it shares), and optionally
+/// `[quantization]` (the checkpoint's `quantization_config`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ModelFile {
+    pub id: String,
+    pub name: String,
+    pub hf_repo: Option<String>,
+    pub source: String,
+    pub base: Option<String>,
+    /// Published parameter count, for checks.
+    pub published_params: Option<f64>,
+    pub config: Option<ModelConfig>,
+    pub quantization: Option<WeightQuant>,
+    /// Notes for the reader (checkpoint size, assumptions).
+    pub notes: Option<String>,
+}
+
+/// A model resolved from its file: layers and weight layout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LoadedModel {
+    pub id: String,
+    pub name: String,
+    pub model: Model,
+    pub quant: WeightQuant,
+    pub published_params: Option<f64>,
+}
+
+impl ModelFile {
+    pub fn parse(origin: &str, text: &str) -> Result<ModelFile> {
+        parse::toml(origin, text)
+    }
+
+    /// Resolve `base` chains among presets (at most 4 deep).
+    pub fn load(self, origin: &str) -> Result<LoadedModel> {
+        let mut config = self.config.clone();
+        let mut quant = self.quantization.clone();
+        let mut published = self.published_params;
+        let mut base = self.base.clone();
+        let mut depth = 0;
+        while let Some(b) = base {
+            depth += 1;
+            if depth > 4 {
+                return Err(Error::new(format!("{origin}: `base` chain deeper than 4 presets"))
+                    .with_hint("point `base` at a preset that has a [config] table"));
+            }
+            let f = find(Kind::Model, &b).map_err(|e| e.context(format!("{origin}: base")))?;
+            let parent = ModelFile::parse(f.path, f.text)?;
+            config = config.or(parent.config);
+            quant = quant.or(parent.quantization);
+            published = published.or(parent.published_params);
+            base = parent.base;
+        }
+        let config = config.ok_or_else(|| {
+            Error::new(format!("{origin}: no [config] table and no `base`"))
+                .with_hint("give the config.json fields under [config], or base = \"<model preset>\"")
+        })?;
+        let model = Model::from_config(&config).map_err(|e| e.context(format!("{origin}: [config]")))?;
+        let quant = quant.unwrap_or_else(WeightQuant::none);
+        quant
+            .validate()
+            .map_err(|e| e.context(format!("{origin}: [quantization]")))?;
+        Ok(LoadedModel {
+            id: self.id,
+            name: self.name,
+            model,
+            quant,
+            published_params: published,
+        })
+    }
+}
+
+/// A model preset by id.
+pub fn model(id: &str) -> Result<LoadedModel> {
+    let f = find(Kind::Model, id)?;
+    ModelFile::parse(f.path, f.text)?.load(f.path)
+}
+
+pub fn parse_gpu(origin: &str, text: &str) -> Result<Gpu> {
+    let gpu: Gpu = parse::toml(origin, text)?;
+    gpu.validate().map_err(|e| e.context(origin))?;
+    Ok(gpu)
+}
+
+/// A GPU preset by id.
+pub fn gpu(id: &str) -> Result<Gpu> {
+    let f = find(Kind::Gpu, id)?;
+    parse_gpu(f.path, f.text)
+}

@@ -1,0 +1,345 @@
+//! Scenarios: a model, a GPU, `vllm serve` flags and harness settings, and the
+//! boundary to the outside world. Core never reads a file itself: a caller
+//! hands it a [`World`] that can (the CLI) or cannot (the web page).
+
+use crate::allocator::{admit, KvGroup, KvLayout, KvPool};
+use crate::engine::{EngineArgs, EngineSettings, Harness, HarnessSettings};
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::memory::NonKvEstimate;
+use crate::parse;
+use crate::presets::{self, Kind, LoadedModel, ModelFile};
+use serde::{Deserialize, Serialize};
+
+/// Where files come from. The CLI reads the file system; the web page has no
+/// files but the ones a user drops in.
+pub trait World {
+    /// The text of the file at `path`, or a one-line reason it cannot be read.
+    fn read(&self, path: &str) -> std::result::Result<String, String>;
+}
+
+/// A world with no files: only embedded presets resolve.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoFiles;
+
+impl World for NoFiles {
+    fn read(&self, path: &str) -> std::result::Result<String, String> {
+        Err(format!("cannot read `{path}`: no file access here"))
+    }
+}
+
+/// A name is a path when it has a path separator or a file extension.
+pub fn is_path(name: &str) -> bool {
+    name.contains('/') || name.contains('\\') || name.ends_with(".toml")
+}
+
+fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, String)> {
+    if is_path(name) {
+        let text = world.read(name).map_err(|why| {
+            Error::new(why).with_hint(format!(
+                "give an existing file or a {} preset: {}",
+                kind.name(),
+                presets::ids(kind).collect::<Vec<_>>().join(", ")
+            ))
+        })?;
+        Ok((name.to_string(), text))
+    } else {
+        let f = presets::find(kind, name)?;
+        Ok((f.path.to_string(), f.text.to_string()))
+    }
+}
+
+pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
+    let (origin, text) = load_text(world, Kind::Model, name)?;
+    ModelFile::parse(&origin, &text)?.load(&origin)
+}
+
+pub fn load_gpu(world: &dyn World, name: &str) -> Result<Gpu> {
+    let (origin, text) = load_text(world, Kind::Gpu, name)?;
+    presets::parse_gpu(&origin, &text)
+}
+
+/// Non-KV memory pinned by a scenario to what a measurement implies.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct MemoryPin {
+    pub non_kv_bytes: i64,
+    /// How the figure was derived.
+    pub derivation: String,
+}
+
+/// A scenario file (`data/scenarios/*.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    pub id: String,
+    pub description: Option<String>,
+    pub model: String,
+    pub gpu: String,
+    pub vllm_version: Option<String>,
+    /// The launch command, for the reader.
+    pub launch: Option<String>,
+    /// The measured run of this scenario, if any (a `data/measured` id).
+    pub measured: Option<String>,
+    #[serde(default)]
+    pub engine: EngineSettings,
+    #[serde(default)]
+    pub harness: HarnessSettings,
+    pub memory: Option<MemoryPin>,
+}
+
+impl ScenarioFile {
+    pub fn parse(origin: &str, text: &str) -> Result<ScenarioFile> {
+        parse::toml(origin, text)
+    }
+}
+
+/// What a user asked for: a scenario and/or explicit values that override it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Request {
+    /// Scenario preset id or path. With no scenario, no model and no GPU, the
+    /// reference scenario.
+    pub scenario: Option<String>,
+    pub model: Option<String>,
+    pub gpu: Option<String>,
+    pub engine: EngineSettings,
+    pub harness: HarnessSettings,
+}
+
+/// Where the non-KV figure in use came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NonKvSource {
+    /// First-principles estimate.
+    Estimated,
+    /// Pinned by the scenario file (`[memory]`), with its derivation.
+    Pinned { derivation: String },
+}
+
+/// A resolved scenario, ready to compute.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Plan {
+    pub scenario_id: String,
+    pub measured: Option<String>,
+    pub model: LoadedModel,
+    pub gpu: Gpu,
+    pub engine: EngineArgs,
+    pub harness: Harness,
+    pub estimate: NonKvEstimate,
+    pub non_kv_bytes: u64,
+    pub non_kv_source: NonKvSource,
+}
+
+impl Request {
+    pub fn resolve(&self, world: &dyn World) -> Result<Plan> {
+        let scenario = match (&self.scenario, &self.model, &self.gpu) {
+            (Some(name), _, _) => {
+                let (origin, text) = load_text(world, Kind::Scenario, name)?;
+                Some((origin.clone(), ScenarioFile::parse(&origin, &text)?))
+            }
+            (None, None, None) => {
+                let f = presets::find(Kind::Scenario, presets::REFERENCE_SCENARIO)?;
+                Some((f.path.to_string(), ScenarioFile::parse(f.path, f.text)?))
+            }
+            (None, None, Some(_)) => {
+                return Err(Error::new("--gpu was given without --model").with_hint(format!(
+                    "add --model (presets: {}) or --scenario",
+                    presets::ids(Kind::Model).collect::<Vec<_>>().join(", ")
+                )))
+            }
+            (None, Some(_), _) => None,
+        };
+        let (base_engine, base_harness, scenario_model, scenario_gpu) = match &scenario {
+            Some((_, s)) => (
+                s.engine.clone(),
+                s.harness.clone(),
+                Some(s.model.clone()),
+                Some(s.gpu.clone()),
+            ),
+            None => Default::default(),
+        };
+        let model_name = self
+            .model
+            .clone()
+            .or(scenario_model.clone())
+            .unwrap_or_default();
+        // A model without a scenario runs on the reference GPU unless --gpu says otherwise.
+        let gpu_name = self
+            .gpu
+            .clone()
+            .or(scenario_gpu.clone())
+            .unwrap_or_else(|| "rtx3090".to_string());
+        let model = load_model(world, &model_name)?;
+        let gpu = load_gpu(world, &gpu_name)?;
+        let settings = base_engine.overlay(&self.engine);
+        let engine = settings
+            .resolve(model.model.max_position_embeddings, gpu.memory_bytes)
+            .map_err(|e| match &scenario {
+                Some((origin, _)) if self.engine == EngineSettings::default() => e.context(origin),
+                _ => e,
+            })?;
+        let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
+        let quant = engine.weight_quant(&model.quant);
+        let estimate = NonKvEstimate::new(&model.model, &quant, &engine, &gpu);
+        // A scenario's pinned non-KV figure holds only while what sets non-KV
+        // memory is unchanged: model, GPU, weights, batch limits.
+        let pin = scenario.as_ref().and_then(|(origin, s)| {
+            let unchanged = Some(model_name.clone()) == scenario_model
+                && Some(gpu_name.clone()) == scenario_gpu
+                && self.engine.quantization.is_none()
+                && self.engine.max_num_seqs.is_none()
+                && self.engine.max_num_batched_tokens.is_none();
+            s.memory
+                .as_ref()
+                .filter(|_| unchanged)
+                .map(|m| (origin.clone(), m.clone()))
+        });
+        let (non_kv_bytes, non_kv_source) = match pin {
+            Some((origin, m)) => {
+                if m.non_kv_bytes <= 0 {
+                    return Err(Error::field(
+                        "memory.non_kv_bytes",
+                        m.non_kv_bytes,
+                        "a positive number of bytes",
+                    )
+                    .context(origin));
+                }
+                (
+                    m.non_kv_bytes as u64,
+                    NonKvSource::Pinned {
+                        derivation: m.derivation,
+                    },
+                )
+            }
+            None => (estimate.total_bytes(), NonKvSource::Estimated),
+        };
+        let scenario_id = match &scenario {
+            Some((_, s)) if self.model.is_none() && self.gpu.is_none() => s.id.clone(),
+            Some((_, s)) => format!("{} (model/GPU overridden)", s.id),
+            None => format!("{} on {}", model.id, gpu.id),
+        };
+        Ok(Plan {
+            scenario_id,
+            measured: scenario.and_then(|(_, s)| s.measured),
+            model,
+            gpu,
+            engine,
+            harness,
+            estimate,
+            non_kv_bytes,
+            non_kv_source,
+        })
+    }
+}
+
+/// Running requests the engine admits at one context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RunningAtContext {
+    pub context_tokens: u64,
+    /// Distinct prompts (no prefix sharing), capped by max_num_seqs.
+    pub max_running_requests: u64,
+    /// Identical prompts as the harness sends them (full prompt blocks shared
+    /// under prefix caching), capped by max_num_seqs.
+    pub max_running_identical_prompts: u64,
+    pub blocks_per_request: u64,
+}
+
+/// The memory breakdown and allocator figures of a plan.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Capacity {
+    pub scenario: String,
+    pub vllm_version: &'static str,
+    pub total_bytes: u64,
+    pub gpu_memory_utilization: f64,
+    pub requested_bytes: u64,
+    pub weights_bytes: u64,
+    pub activation_bytes: u64,
+    pub cudagraph_bytes: u64,
+    pub non_torch_bytes: u64,
+    pub non_kv_estimate_bytes: u64,
+    pub non_kv_bytes: u64,
+    pub non_kv_source: NonKvSource,
+    pub kv_pool_bytes: u64,
+    pub kv_unallocated_bytes: u64,
+    pub kv_cache_dtype: &'static str,
+    pub attention_bytes_per_token_per_layer: u64,
+    pub mamba_state_bytes_per_layer: u64,
+    pub block_size_tokens: u64,
+    pub page_bytes: u64,
+    pub bytes_per_block: u64,
+    pub num_blocks: u64,
+    pub usable_blocks: u64,
+    pub kv_groups: Vec<KvGroup>,
+    pub padding_slots: u64,
+    pub kv_cache_tokens: u64,
+    pub max_model_len_tokens: u64,
+    pub max_concurrency: f64,
+    pub max_num_seqs: u64,
+    pub max_running_requests: Vec<RunningAtContext>,
+    pub startup_failure: Option<String>,
+    pub layout: KvLayout,
+    pub pool: KvPool,
+}
+
+impl Plan {
+    pub fn layout(&self) -> Result<KvLayout> {
+        KvLayout::new(&self.model.model, &self.engine)
+    }
+
+    pub fn capacity(&self) -> Result<Capacity> {
+        let layout = self.layout()?;
+        let pool = KvPool::new(&layout, &self.engine, self.gpu.memory_bytes, self.non_kv_bytes);
+        let running = self
+            .harness
+            .contexts_tokens
+            .iter()
+            .map(|&ctx| {
+                let tokens = ctx + 1;
+                let mut distinct = self.engine.clone();
+                distinct.enable_prefix_caching = false;
+                let d = admit(&layout, &pool, &distinct, ctx, tokens, u64::MAX);
+                let same = admit(&layout, &pool, &self.engine, ctx, tokens, u64::MAX);
+                RunningAtContext {
+                    context_tokens: ctx,
+                    max_running_requests: d.running,
+                    max_running_identical_prompts: same.running,
+                    blocks_per_request: layout.request_blocks(tokens),
+                }
+            })
+            .collect();
+        Ok(Capacity {
+            scenario: self.scenario_id.clone(),
+            vllm_version: crate::VLLM_VERSION,
+            total_bytes: self.gpu.memory_bytes,
+            gpu_memory_utilization: self.engine.gpu_memory_utilization,
+            requested_bytes: pool.requested_bytes,
+            weights_bytes: self.estimate.weights_bytes,
+            activation_bytes: self.estimate.activation_bytes,
+            cudagraph_bytes: self.estimate.cudagraph_bytes,
+            non_torch_bytes: self.estimate.non_torch_bytes,
+            non_kv_estimate_bytes: self.estimate.total_bytes(),
+            non_kv_bytes: self.non_kv_bytes,
+            non_kv_source: self.non_kv_source.clone(),
+            kv_pool_bytes: pool.kv_pool_bytes,
+            kv_unallocated_bytes: pool.kv_unallocated_bytes,
+            kv_cache_dtype: layout.kv_cache_dtype.name(),
+            attention_bytes_per_token_per_layer: layout.attention_bytes_per_token_per_layer,
+            mamba_state_bytes_per_layer: layout.mamba_state_bytes_per_layer,
+            block_size_tokens: layout.block_size_tokens,
+            page_bytes: layout.page_bytes,
+            bytes_per_block: layout.bytes_per_block,
+            num_blocks: pool.num_blocks,
+            usable_blocks: pool.usable_blocks,
+            kv_groups: layout.groups.clone(),
+            padding_slots: layout.padding_slots(),
+            kv_cache_tokens: pool.kv_cache_tokens,
+            max_model_len_tokens: self.engine.max_model_len_tokens,
+            max_concurrency: pool.max_concurrency,
+            max_num_seqs: self.engine.max_num_seqs,
+            max_running_requests: running,
+            startup_failure: pool.startup_failure(),
+            layout,
+            pool,
+        })
+    }
+}

@@ -1,0 +1,1 @@
+#![doc = "Integration tests live in tests/."]
