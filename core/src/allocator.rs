@@ -10,7 +10,7 @@ use crate::dtype::{FloatDtype, KvCacheDtype, MambaDtype};
 use crate::engine::{defaults, EngineArgs};
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::units::{div_ceil, div_floor};
+use crate::units::{div_ceil, div_floor, saturating_u64};
 use serde::Serialize;
 
 /// What kind of layers a KV-cache group holds.
@@ -106,11 +106,15 @@ impl KvLayout {
             m.conv_state_elems() * conv_dtype.bytes() + m.ssm_state_elems() * ssm_dtype.bytes()
                 != conv_bytes + ssm_bytes
         }) {
-            return Err(Error::new("Mamba layers of different shapes are not modelled yet"));
+            return Err(Error::new(
+                "Mamba layers of different shapes are not modelled yet",
+            ));
         }
         let mamba_state = conv_bytes + ssm_bytes;
         let align = defaults::BLOCK_SIZE_TOKENS;
-        let requested = engine.block_size_tokens.unwrap_or(defaults::BLOCK_SIZE_TOKENS);
+        let requested = engine
+            .block_size_tokens
+            .unwrap_or(defaults::BLOCK_SIZE_TOKENS);
         // Hybrid alignment: raise the attention block size until one attention
         // page holds one Mamba layer's state, in steps of the kernel alignment
         // (16 tokens); a user's --block-size is a lower bound. Section 2.
@@ -142,9 +146,11 @@ impl KvLayout {
         let group_size = if 2 * max < 3 * min { max } else { min };
         let mut groups = Vec::new();
         for (kind, count) in buckets {
+            // Layer i of the bucket goes to group i mod n (vLLM's
+            // `layers[i::n]`), so 28 Mamba layers in 5 groups are 6, 6, 6, 5, 5.
             let n = div_ceil(count, group_size);
             for i in 0..n {
-                let layers = (count - i * group_size).min(group_size);
+                let layers = div_ceil(count - i, n);
                 groups.push(KvGroup {
                     kind,
                     layers,
@@ -260,13 +266,7 @@ pub struct KvPool {
 /// `ceil(total * utilization)` as vLLM computes it (Python float arithmetic,
 /// which is IEEE f64 like Rust's). Section 1.
 pub fn requested_bytes(total_bytes: u64, utilization: f64) -> u64 {
-    let v = (total_bytes as f64 * utilization).ceil();
-    if v.is_finite() && v >= 0.0 {
-        // Saturating float-to-int cast; total * utilization <= total fits u64.
-        v as u64
-    } else {
-        0
-    }
+    saturating_u64((total_bytes as f64 * utilization).ceil())
 }
 
 impl KvPool {
@@ -310,11 +310,7 @@ impl KvPool {
             usable_blocks: num_blocks.saturating_sub(1),
             kv_unallocated_bytes: kv_pool - num_blocks * layout.bytes_per_block,
             max_concurrency,
-            kv_cache_tokens: if kv_cache_tokens.is_finite() && kv_cache_tokens >= 0.0 {
-                kv_cache_tokens as u64
-            } else {
-                0
-            },
+            kv_cache_tokens: saturating_u64(kv_cache_tokens),
             min_kv_bytes_to_start,
         }
     }
@@ -362,8 +358,15 @@ pub enum RunningLimit {
 
 /// Running requests when `concurrency` requests with the same `prompt_tokens`
 /// prompt arrive together and each has `tokens` tokens (prompt + generated).
-/// With prefix caching, the prompt's full blocks are shared (the harness sends
-/// one prompt to all requests after a scout request cached it).
+///
+/// With prefix caching the harness's prompt is already cached (its scout
+/// request ran it), so the prompt's full blocks are hits shared by every
+/// request: at most `(P - 1) / block` blocks, since vLLM always computes the
+/// last prompt token. Each request then holds its own tail and generated
+/// blocks plus one block per Mamba group. Admitting one needs, besides its
+/// private attention blocks, per Mamba group `min(ceil(P / block), 2)` blocks in
+/// align mode (running state + prefill checkpoint) and one more on a partial
+/// prefix hit (vLLM 0.32 `MambaManager`); without prefix caching one.
 pub fn admit(
     layout: &KvLayout,
     pool: &KvPool,
@@ -372,19 +375,24 @@ pub fn admit(
     tokens: u64,
     concurrency: u64,
 ) -> Admission {
-    let bs = layout.block_size_tokens;
-    let shared_prompt = if engine.enable_prefix_caching {
-        prompt_tokens / bs.max(1)
+    let bs = layout.block_size_tokens.max(1);
+    let attn_groups = layout.attention_groups();
+    let mamba_groups = layout.mamba_groups();
+    let hit_blocks = if engine.enable_prefix_caching && attn_groups > 0 {
+        prompt_tokens.saturating_sub(1) / bs
     } else {
         0
     };
-    let attn_groups = layout.attention_groups();
-    let shared = attn_groups * shared_prompt;
-    let per_request = attn_groups * (layout.attention_blocks(tokens) - shared_prompt.min(layout.attention_blocks(tokens)))
-        + layout.mamba_groups();
-    // Admitting a request briefly needs its whole prompt's private blocks plus,
-    // in align mode, a prefill checkpoint per Mamba group.
-    let admit_private = layout.admission_blocks(prompt_tokens) - attn_groups * shared_prompt.min(layout.attention_blocks(prompt_tokens));
+    let shared = attn_groups * hit_blocks;
+    let prompt_blocks = layout.attention_blocks(prompt_tokens);
+    let running_blocks = layout.attention_blocks(tokens.max(prompt_tokens));
+    let per_request = attn_groups * (running_blocks - hit_blocks) + mamba_groups;
+    let per_mamba_at_admission = match layout.mamba_cache_mode {
+        MambaCacheMode::Align => prompt_blocks.min(2) + u64::from(hit_blocks > 0),
+        MambaCacheMode::None => 1,
+    };
+    let admit_private =
+        attn_groups * (prompt_blocks - hit_blocks) + mamba_groups * per_mamba_at_admission;
     let extra = admit_private.saturating_sub(per_request);
     let fit = match pool.usable_blocks.checked_sub(shared + extra) {
         Some(free) => div_floor(free, per_request),
@@ -405,5 +413,167 @@ pub fn admit(
         blocks_per_request: per_request,
         admission_extra_blocks: extra,
         limit,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineSettings;
+    use crate::presets;
+    use approx::assert_relative_eq;
+
+    const RTX3090_BYTES: u64 = 25_438_126_080;
+
+    fn engine(settings: EngineSettings, max_pos: u64) -> EngineArgs {
+        settings.resolve(max_pos, RTX3090_BYTES).unwrap()
+    }
+
+    /// ../shared/reference/vllm-memory-model.md section 6, step by step.
+    #[test]
+    fn worked_example_nemotron_nano_12b_v2_int4() {
+        let model = presets::model("nemotron-nano-12b-v2-awq4").unwrap().model;
+        let args = engine(
+            EngineSettings {
+                kv_cache_dtype: Some("int4_per_token_head".into()),
+                gpu_memory_utilization: Some(0.94),
+                max_model_len: Some(131_072),
+                max_num_seqs: Some(128),
+                ..EngineSettings::default()
+            },
+            model.max_position_embeddings,
+        );
+        let l = KvLayout::new(&model, &args).unwrap();
+        assert_eq!(l.attention_bytes_per_token_per_layer, 1_088); // 8 x (128 + 8)
+        assert_eq!(l.mamba_conv_state_bytes_per_layer, 73_728); // 12,288 x 3 x 2
+        assert_eq!(l.mamba_ssm_state_bytes_per_layer, 5_242_880); // 128 x 80 x 128 x 4
+        assert_eq!(l.mamba_state_bytes_per_layer, 5_316_608);
+        assert_eq!(l.block_size_tokens, 4_896); // 16 x ceil(5,316,608 / 17,408)
+        assert_eq!(l.page_bytes, 5_326_848);
+        assert_eq!(l.group_size_layers, 6);
+        assert_eq!(l.attention_groups(), 1);
+        assert_eq!(l.mamba_groups(), 5);
+        let sizes: Vec<u64> = l.groups.iter().map(|g| g.layers).collect();
+        assert_eq!(sizes, [6, 6, 6, 6, 5, 5]);
+        assert_eq!(l.padding_slots(), 2);
+        assert_eq!(l.bytes_per_block, 31_961_088);
+        assert_eq!(l.request_blocks(1), 6);
+        assert_eq!(l.request_blocks(4_896), 6);
+        assert_eq!(l.request_blocks(4_897), 7);
+        assert_eq!(l.max_pages_per_request(131_072), 27 + 15);
+        // Budget: ceil(25,438,126,080 x 0.94) = 23,911,838,516 (the product is ...515.2).
+        assert_eq!(requested_bytes(RTX3090_BYTES, 0.94), 23_911_838_516);
+        // A pool of exactly 405 blocks and a bit.
+        let non_kv = 23_911_838_516 - 405 * 31_961_088 - 1_000;
+        let pool = KvPool::new(&l, &args, RTX3090_BYTES, non_kv);
+        assert_eq!(pool.num_blocks, 405);
+        assert_eq!(pool.usable_blocks, 404);
+        assert_eq!(pool.kv_unallocated_bytes, 1_000);
+        assert_relative_eq!(pool.max_concurrency, 405.0 / 42.0, epsilon = 1e-12);
+        assert_eq!(pool.kv_cache_tokens, 1_263_908); // floor(405 / 42 x 131,072)
+        assert_eq!(pool.startup_failure(), None);
+        // 67 requests of 6 blocks fit in 404 usable blocks; 68 do not.
+        let a = admit(&l, &pool, &args, 0, 1, 128);
+        assert_eq!(
+            (a.running, a.blocks_per_request, a.limit),
+            (67, 6, RunningLimit::KvBlocks)
+        );
+        // 16K prompt shared by 32 requests: 3 full blocks shared, 1 + 5 private each;
+        // admission holds 1 + 5 x (2 + 1) private blocks: 10 more than steady state.
+        let a = admit(&l, &pool, &args, 16_384, 16_385, 32);
+        assert_eq!(a.shared_blocks, 3);
+        assert_eq!(a.blocks_per_request, 6);
+        assert_eq!(a.admission_extra_blocks, 10);
+        assert_eq!(a.running, 32);
+        // Distinct 16K prompts: 4 + 5 blocks each, admission 4 + 5 x 2.
+        let mut distinct = args.clone();
+        distinct.enable_prefix_caching = false;
+        let a = admit(&l, &pool, &distinct, 16_384, 16_385, u64::MAX);
+        assert_eq!((a.blocks_per_request, a.admission_extra_blocks), (9, 5));
+        assert_eq!(a.running, (404 - 5) / 9);
+    }
+
+    #[test]
+    fn mamba_state_dtypes_change_the_page_and_block_size() {
+        let model = presets::model("nemotron-nano-12b-v2").unwrap().model;
+        let args = engine(
+            EngineSettings {
+                mamba_ssm_cache_dtype: Some("bfloat16".into()),
+                ..EngineSettings::default()
+            },
+            model.max_position_embeddings,
+        );
+        let l = KvLayout::new(&model, &args).unwrap();
+        // bf16 KV (auto): 8 x 512 = 4,096 B/token/layer; Mamba 73,728 + 2,621,440.
+        assert_eq!(l.attention_bytes_per_token_per_layer, 4_096);
+        assert_eq!(l.mamba_state_bytes_per_layer, 2_695_168);
+        assert_eq!(l.block_size_tokens, 16 * 2_695_168u64.div_ceil(16 * 4_096));
+        assert_eq!(l.block_size_tokens, 672);
+        // Without prefix caching, Mamba groups need one page per request, not three.
+        let mut no_cache = args.clone();
+        no_cache.enable_prefix_caching = false;
+        let l = KvLayout::new(&model, &no_cache).unwrap();
+        assert_eq!(l.mamba_cache_mode, MambaCacheMode::None);
+        assert_eq!(l.max_pages_per_request(131_072), 196 + 5);
+    }
+
+    #[test]
+    fn dense_llama_3_1_8b_bf16_and_fp8() {
+        let model = presets::model("llama-3.1-8b").unwrap().model;
+        for (dtype, bytes_per_token, block_bytes, blocks) in [
+            ("auto", 4_096u64, 2_097_152u64, 2_724u64),
+            ("bfloat16", 4_096, 2_097_152, 2_724),
+            ("fp8", 2_048, 1_048_576, 5_449),
+            ("fp8_e4m3", 2_048, 1_048_576, 5_449),
+        ] {
+            let args = engine(
+                EngineSettings {
+                    kv_cache_dtype: Some(dtype.into()),
+                    gpu_memory_utilization: Some(0.9),
+                    max_model_len: Some(8_192),
+                    ..EngineSettings::default()
+                },
+                model.max_position_embeddings,
+            );
+            let l = KvLayout::new(&model, &args).unwrap();
+            assert_eq!(
+                l.attention_bytes_per_token_per_layer, bytes_per_token,
+                "{dtype}"
+            );
+            assert_eq!(l.block_size_tokens, 16);
+            assert_eq!(l.groups.len(), 1);
+            assert_eq!(l.group_size_layers, 32);
+            assert_eq!(l.bytes_per_block, block_bytes);
+            // 32 layers x 4,096 B = 128 KiB per token in bf16, the well-known figure.
+            assert_eq!(l.bytes_per_block / 16, 32 * bytes_per_token);
+            // requested = ceil(25,438,126,080 x 0.9) = 22,894,313,472; non-KV pinned at 16 GiB.
+            let pool = KvPool::new(&l, &args, RTX3090_BYTES, 16 << 30);
+            assert_eq!(pool.requested_bytes, 22_894_313_472);
+            assert_eq!(pool.kv_pool_bytes, 5_714_444_288);
+            assert_eq!(pool.num_blocks, blocks, "{dtype}");
+            // 512 pages per 8,192-token request; the logged size is num_blocks x 16 tokens.
+            assert_relative_eq!(pool.max_concurrency, blocks as f64 / 512.0);
+            assert_eq!(pool.kv_cache_tokens, blocks * 16);
+            // Dense models have no Mamba groups: a 1,000-token request holds 63 blocks.
+            assert_eq!(l.request_blocks(1_000), 63);
+        }
+    }
+
+    #[test]
+    fn too_small_a_pool_is_a_startup_failure() {
+        let model = presets::model("llama-3.1-8b").unwrap().model;
+        let args = engine(EngineSettings::default(), model.max_position_embeddings);
+        let l = KvLayout::new(&model, &args).unwrap();
+        let requested = requested_bytes(RTX3090_BYTES, args.gpu_memory_utilization);
+        let pool = KvPool::new(&l, &args, RTX3090_BYTES, requested + 5);
+        assert_eq!(pool.kv_pool_bytes, 0);
+        assert!(pool.startup_failure().unwrap().contains("no memory left"));
+        // 131,072 tokens x 128 KiB = 16 GiB needed; a 1 GiB pool cannot start.
+        let pool = KvPool::new(&l, &args, RTX3090_BYTES, requested - (1 << 30));
+        assert_eq!(pool.min_kv_bytes_to_start, 16 << 30);
+        assert!(pool
+            .startup_failure()
+            .unwrap()
+            .contains("cannot hold one request"));
     }
 }

@@ -35,7 +35,11 @@ impl FloatDtype {
             "float32" | "fp32" => Ok(FloatDtype::Float32),
             "bfloat16" | "bf16" => Ok(FloatDtype::Bfloat16),
             "float16" | "fp16" | "half" => Ok(FloatDtype::Float16),
-            _ => Err(Error::field(field, text, "one of float32, bfloat16, float16")),
+            _ => Err(Error::field(
+                field,
+                text,
+                "one of float32, bfloat16, float16",
+            )),
         }
     }
 }
@@ -166,7 +170,11 @@ mod tests {
             (KvCacheDtype::Int4PerTokenHead, 136),
         ];
         for (dtype, bytes) in expect {
-            assert_eq!(dtype.bytes_per_token_per_head(128, bf16), bytes, "{dtype:?}");
+            assert_eq!(
+                dtype.bytes_per_token_per_head(128, bf16),
+                bytes,
+                "{dtype:?}"
+            );
         }
         assert_eq!(
             KvCacheDtype::Auto.bytes_per_token_per_head(128, FloatDtype::Float32),

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 
 /// vLLM 0.32 defaults for `vllm serve` (the OpenAI API server).
 pub mod defaults {
-    /// `--gpu-memory-utilization`.
-    pub const GPU_MEMORY_UTILIZATION: f64 = 0.9;
+    /// `--gpu-memory-utilization` (vLLM 0.32's `CacheConfig` default).
+    pub const GPU_MEMORY_UTILIZATION: f64 = 0.92;
     /// `--block-size` on CUDA (also TRITON_ATTN's kernel alignment).
     pub const BLOCK_SIZE_TOKENS: u64 = 16;
     /// `--max-num-seqs` and `--max-num-batched-tokens` depend on device memory:
@@ -90,20 +90,67 @@ pub struct EngineArgs {
     pub mamba_cache_dtype: MambaDtype,
 }
 
-fn positive(field: &str, v: Option<i64>, default: u64) -> Result<u64> {
+/// Names a field in an error: plain (`max_num_seqs`), as a flag
+/// (`--max-num-seqs`) or in a file (`scenario.toml: [engine] max_num_seqs`).
+pub type Label<'a> = &'a dyn Fn(&str) -> String;
+
+/// The plain field name.
+pub fn plain(field: &str) -> String {
+    field.to_string()
+}
+
+/// The command-line flag for a field.
+pub fn flag(field: &str) -> String {
+    format!("--{}", field.replace('_', "-"))
+}
+
+fn positive(label: Label, field: &str, v: Option<i64>, default: u64) -> Result<u64> {
     match v {
         None => Ok(default),
         Some(x) if x > 0 => Ok(x as u64),
-        Some(x) => Err(Error::field(field, x, "a positive whole number")),
+        Some(x) => Err(Error::field(&label(field), x, "a positive whole number")),
     }
 }
 
 impl EngineSettings {
+    /// Check each value that is set on its own, naming fields with `label`.
+    pub fn validate(&self, label: Label) -> Result<()> {
+        self.resolve_labelled(u64::MAX, 0, label).map(|_| ())
+    }
+
     /// Resolve against vLLM 0.32's defaults for this model and GPU.
     pub fn resolve(
         &self,
         model_max_position_tokens: u64,
         gpu_memory_bytes: u64,
+    ) -> Result<EngineArgs> {
+        self.resolve_labelled(model_max_position_tokens, gpu_memory_bytes, &plain)
+    }
+
+    /// Whether the field named `field` (snake case) is set.
+    pub fn is_set(&self, field: &str) -> bool {
+        match field {
+            "quantization" => self.quantization.is_some(),
+            "kv_cache_dtype" => self.kv_cache_dtype.is_some(),
+            "gpu_memory_utilization" => self.gpu_memory_utilization.is_some(),
+            "max_model_len" => self.max_model_len.is_some(),
+            "max_num_seqs" => self.max_num_seqs.is_some(),
+            "max_num_batched_tokens" => self.max_num_batched_tokens.is_some(),
+            "enable_prefix_caching" => self.enable_prefix_caching.is_some(),
+            "block_size" => self.block_size.is_some(),
+            "mamba_ssm_cache_dtype" => self.mamba_ssm_cache_dtype.is_some(),
+            "mamba_cache_dtype" => self.mamba_cache_dtype.is_some(),
+            "attention_backend" => self.attention_backend.is_some(),
+            _ => false,
+        }
+    }
+
+    /// [`EngineSettings::resolve`] naming fields with `label`.
+    pub fn resolve_labelled(
+        &self,
+        model_max_position_tokens: u64,
+        gpu_memory_bytes: u64,
+        label: Label,
     ) -> Result<EngineArgs> {
         let small = gpu_memory_bytes < defaults::SMALL_GPU_LIMIT_BYTES;
         let util = self
@@ -111,15 +158,20 @@ impl EngineSettings {
             .unwrap_or(defaults::GPU_MEMORY_UTILIZATION);
         if !(util.is_finite() && util > 0.0 && util <= 1.0) {
             return Err(Error::field(
-                "gpu_memory_utilization",
+                &label("gpu_memory_utilization"),
                 util,
                 "a fraction in (0, 1], such as 0.9",
             ));
         }
-        let max_model_len = positive("max_model_len", self.max_model_len, model_max_position_tokens)?;
+        let max_model_len = positive(
+            label,
+            "max_model_len",
+            self.max_model_len,
+            model_max_position_tokens,
+        )?;
         if max_model_len > model_max_position_tokens {
             return Err(Error::field(
-                "max_model_len",
+                &label("max_model_len"),
                 max_model_len,
                 format!(
                     "at most the model's max_position_embeddings, {model_max_position_tokens} tokens"
@@ -127,6 +179,7 @@ impl EngineSettings {
             ));
         }
         let max_num_seqs = positive(
+            label,
             "max_num_seqs",
             self.max_num_seqs,
             if small {
@@ -136,6 +189,7 @@ impl EngineSettings {
             },
         )?;
         let max_num_batched_tokens = positive(
+            label,
             "max_num_batched_tokens",
             self.max_num_batched_tokens,
             if small {
@@ -144,26 +198,25 @@ impl EngineSettings {
                 defaults::MAX_NUM_BATCHED_TOKENS_LARGE
             },
         )?;
-        let block_size = match self.block_size {
-            None => None,
-            Some(b) if b > 0 && b % 16 == 0 => Some(b as u64),
-            Some(b) => {
-                return Err(Error::field(
-                    "block_size",
+        let block_size =
+            match self.block_size {
+                None => None,
+                Some(b) if b > 0 && b % 16 == 0 => Some(b as u64),
+                Some(b) => return Err(Error::field(
+                    &label("block_size"),
                     b,
                     "a positive multiple of 16 tokens (vLLM's kernel alignment), such as 16 or 32",
-                ))
-            }
-        };
+                )),
+            };
         let quantization = match self.quantization.as_deref() {
             None | Some("auto") => None,
-            Some(q) => Some(QuantMethod::parse("quantization", q)?),
+            Some(q) => Some(QuantMethod::parse(&label("quantization"), q)?),
         };
         Ok(EngineArgs {
             quantization,
             kv_cache_dtype: match self.kv_cache_dtype.as_deref() {
                 None => KvCacheDtype::Auto,
-                Some(t) => KvCacheDtype::parse("kv_cache_dtype", t)?,
+                Some(t) => KvCacheDtype::parse(&label("kv_cache_dtype"), t)?,
             },
             gpu_memory_utilization: util,
             max_model_len_tokens: max_model_len,
@@ -175,11 +228,11 @@ impl EngineSettings {
             block_size_tokens: block_size,
             mamba_ssm_cache_dtype: match self.mamba_ssm_cache_dtype.as_deref() {
                 None => MambaDtype::Auto,
-                Some(t) => MambaDtype::parse("mamba_ssm_cache_dtype", t)?,
+                Some(t) => MambaDtype::parse(&label("mamba_ssm_cache_dtype"), t)?,
             },
             mamba_cache_dtype: match self.mamba_cache_dtype.as_deref() {
                 None => MambaDtype::Auto,
-                Some(t) => MambaDtype::parse("mamba_cache_dtype", t)?,
+                Some(t) => MambaDtype::parse(&label("mamba_cache_dtype"), t)?,
             },
         })
     }
@@ -268,25 +321,34 @@ impl HarnessSettings {
         }
     }
 
+    /// Check each value that is set on its own, naming fields with `label`.
+    pub fn validate(&self, label: Label) -> Result<()> {
+        self.resolve_labelled(None, label).map(|_| ())
+    }
+
     /// Resolve and check against the engine: every context plus `max_tokens`
     /// must fit in `max_model_len` (vLLM rejects longer requests).
     pub fn resolve(&self, engine: &EngineArgs) -> Result<Harness> {
+        self.resolve_labelled(Some(engine.max_model_len_tokens), &plain)
+    }
+
+    fn resolve_labelled(&self, max_model_len: Option<u64>, label: Label) -> Result<Harness> {
         let contexts_tokens = match &self.contexts {
             None => harness_defaults::CONTEXTS_TOKENS.to_vec(),
             Some(list) => list
                 .iter()
-                .map(|c| c.tokens("contexts"))
+                .map(|c| c.tokens(&label("contexts")))
                 .collect::<Result<Vec<u64>>>()?,
         };
         if contexts_tokens.is_empty() {
-            return Err(Error::new("`contexts` is empty")
+            return Err(Error::new(format!("`{}` is empty", label("contexts")))
                 .with_hint("give at least one context length, such as 0,16k,32k"));
         }
         let prefill_contexts_tokens = match &self.prefill_contexts {
             None => contexts_tokens.iter().copied().filter(|&c| c > 0).collect(),
             Some(list) => list
                 .iter()
-                .map(|c| c.tokens("prefill_contexts"))
+                .map(|c| c.tokens(&label("prefill_contexts")))
                 .collect::<Result<Vec<u64>>>()?,
         };
         let concurrency = match &self.concurrency {
@@ -298,7 +360,7 @@ impl HarnessSettings {
                         Ok(c as u64)
                     } else {
                         Err(Error::field(
-                            "concurrency",
+                            &label("concurrency"),
                             c,
                             "positive request counts such as 1,2,4,8",
                         ))
@@ -307,35 +369,53 @@ impl HarnessSettings {
                 .collect::<Result<Vec<u64>>>()?,
         };
         if concurrency.is_empty() {
-            return Err(Error::new("`concurrency` is empty")
+            return Err(Error::new(format!("`{}` is empty", label("concurrency")))
                 .with_hint("give at least one request count, such as 1,2,4,8"));
         }
-        let max_tokens = positive("max_tokens", self.max_tokens, harness_defaults::MAX_TOKENS)?;
+        let max_tokens = positive(
+            label,
+            "max_tokens",
+            self.max_tokens,
+            harness_defaults::MAX_TOKENS,
+        )?;
         let window_s = self.window_s.unwrap_or(harness_defaults::WINDOW_S);
         if !(window_s.is_finite() && window_s > 0.0) {
-            return Err(Error::field("window_s", window_s, "a positive number of seconds"));
+            return Err(Error::field(
+                &label("window_s"),
+                window_s,
+                "a positive number of seconds",
+            ));
         }
+        let Some(max_model_len) = max_model_len else {
+            return Ok(Harness {
+                contexts_tokens,
+                prefill_contexts_tokens,
+                concurrency,
+                max_tokens,
+                window_s,
+            });
+        };
         for &ctx in &prefill_contexts_tokens {
-            if ctx > engine.max_model_len_tokens {
+            if ctx > max_model_len {
                 return Err(Error::new(format!(
                     "prefill context {} exceeds max_model_len {}",
                     format_tokens(ctx),
-                    engine.max_model_len_tokens
+                    max_model_len
                 ))
                 .with_hint("use prefill contexts up to max_model_len, or raise --max-model-len"));
             }
         }
         for &ctx in &contexts_tokens {
             let need = ctx.saturating_add(max_tokens);
-            if need > engine.max_model_len_tokens {
+            if need > max_model_len {
                 return Err(Error::new(format!(
                     "context {} + max_tokens {max_tokens} = {need} tokens exceeds max_model_len {}",
                     format_tokens(ctx),
-                    engine.max_model_len_tokens
+                    max_model_len
                 ))
                 .with_hint(format!(
                     "use contexts up to {} tokens, lower --max-tokens, or raise --max-model-len",
-                    engine.max_model_len_tokens.saturating_sub(max_tokens)
+                    max_model_len.saturating_sub(max_tokens)
                 )));
             }
         }
@@ -357,14 +437,18 @@ mod tests {
 
     #[test]
     fn defaults_follow_vllm_for_a_24gb_gpu() {
-        let args = EngineSettings::default().resolve(131_072, GPU_24GB).unwrap();
+        let args = EngineSettings::default()
+            .resolve(131_072, GPU_24GB)
+            .unwrap();
         assert_eq!(args.max_num_seqs, 256);
         assert_eq!(args.max_num_batched_tokens, 2048);
-        assert_eq!(args.gpu_memory_utilization, 0.9);
+        assert_eq!(args.gpu_memory_utilization, 0.92);
         assert_eq!(args.max_model_len_tokens, 131_072);
         assert_eq!(args.kv_cache_dtype, KvCacheDtype::Auto);
         assert!(args.enable_prefix_caching);
-        let big = EngineSettings::default().resolve(131_072, 80 * GIB).unwrap();
+        let big = EngineSettings::default()
+            .resolve(131_072, 80 * GIB)
+            .unwrap();
         assert_eq!((big.max_num_seqs, big.max_num_batched_tokens), (1024, 8192));
     }
 
@@ -400,11 +484,17 @@ mod tests {
 
     #[test]
     fn empty_concurrency_is_rejected() {
-        let args = EngineSettings::default().resolve(131_072, GPU_24GB).unwrap();
+        let args = EngineSettings::default()
+            .resolve(131_072, GPU_24GB)
+            .unwrap();
         let h = HarnessSettings {
             concurrency: Some(vec![]),
             ..HarnessSettings::default()
         };
-        assert!(h.resolve(&args).unwrap_err().message.contains("concurrency"));
+        assert!(h
+            .resolve(&args)
+            .unwrap_err()
+            .message
+            .contains("concurrency"));
     }
 }

@@ -96,7 +96,12 @@ pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
     let mut cell = |phase: Phase, ctx: u64, c: u64| {
         // Steady state right after admission: the prompt plus the first token.
         let a = admit(layout, pool, &plan.engine, ctx, ctx + 1, c);
-        let needed = c.saturating_mul(ctx + h.max_tokens);
+        // The prefill scout asks for one output token; decode cells for max_tokens.
+        let out_tokens = match phase {
+            Phase::Prefill => 1,
+            Phase::Decode => h.max_tokens,
+        };
+        let needed = c.saturating_mul(ctx + out_tokens);
         let budget = pool.kv_cache_tokens;
         // Harness rule: skip when C * (context + max_tokens) exceeds the
         // server's KV cache tokens, except context 0 with C <= max running requests.
@@ -121,7 +126,9 @@ pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
             harness_budget_tokens: budget,
             blocks_per_request: a.blocks_per_request,
             shared_blocks: a.shared_blocks,
-            blocks_needed: a.shared_blocks.saturating_add(c.saturating_mul(a.blocks_per_request)),
+            blocks_needed: a
+                .shared_blocks
+                .saturating_add(c.saturating_mul(a.blocks_per_request)),
             usable_blocks: pool.usable_blocks,
         });
     };

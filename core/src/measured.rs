@@ -35,7 +35,7 @@ pub struct MeasuredRow {
     pub measured_s: Option<f64>,
 }
 
-fn cell<'a>(rec: &'a csv::StringRecord, idx: usize) -> &'a str {
+fn cell(rec: &csv::StringRecord, idx: usize) -> &str {
     rec.get(idx).unwrap_or("").trim()
 }
 
@@ -51,10 +51,13 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
         .clone();
     let mut index = [0usize; COLUMNS.len()];
     for (slot, name) in index.iter_mut().zip(COLUMNS) {
-        *slot = headers.iter().position(|h| h.trim() == name).ok_or_else(|| {
-            Error::new(format!("{origin}:1: missing column `{name}`"))
-                .with_hint(format!("the header must name: {}", COLUMNS.join(",")))
-        })?;
+        *slot = headers
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or_else(|| {
+                Error::new(format!("{origin}:1: missing column `{name}`"))
+                    .with_hint(format!("the header must name: {}", COLUMNS.join(",")))
+            })?;
     }
     let mut rows = Vec::new();
     for (i, rec) in reader.records().enumerate() {
@@ -96,7 +99,8 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
             "decode" => Phase::Decode,
             _ => return Err(bad(0, "prefill or decode")),
         };
-        let status = Status::parse(get(3)).ok_or_else(|| bad(3, "valid, queued or over_capacity"))?;
+        let status =
+            Status::parse(get(3)).ok_or_else(|| bad(3, "valid, queued or over_capacity"))?;
         rows.push(MeasuredRow {
             phase,
             context_tokens: int(1)?.ok_or_else(|| bad(1, "a token count"))?,
@@ -128,7 +132,11 @@ mod tests {
 
     #[test]
     fn parses_a_row_with_empty_fields() {
-        let rows = parse_csv("m.csv", &format!("{HEAD}decode,16384,64,over_capacity,,,,,,,\n")).unwrap();
+        let rows = parse_csv(
+            "m.csv",
+            &format!("{HEAD}decode,16384,64,over_capacity,,,,,,,\n"),
+        )
+        .unwrap();
         assert_eq!(rows.len(), 1);
         assert_eq!(rows[0].status, Status::OverCapacity);
         assert_eq!(rows[0].total_tok_s, None);
@@ -137,7 +145,10 @@ mod tests {
     #[test]
     fn missing_column_is_named() {
         let err = parse_csv("m.csv", "phase,context_tokens\nprefill,1\n").unwrap_err();
-        assert!(err.message.contains("missing column `concurrency`"), "{err}");
+        assert!(
+            err.message.contains("missing column `concurrency`"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -66,8 +66,7 @@ impl CudaGraphPlan {
         if engine.max_num_batched_tokens <= max {
             sizes.push(engine.max_num_batched_tokens);
         }
-        if engine.max_num_seqs <= (2 * engine.max_num_seqs).min(512) && engine.max_num_seqs <= max
-        {
+        if engine.max_num_seqs <= (2 * engine.max_num_seqs).min(512) && engine.max_num_seqs <= max {
             sizes.push(engine.max_num_seqs);
         }
         sizes.sort_unstable();
@@ -172,7 +171,8 @@ impl NonKvEstimate {
         let plan = CudaGraphPlan::new(model, engine);
         let largest = plan.capture_sizes.last().copied().unwrap_or(0);
         let first = largest * (residual + layer_transient_bytes_per_token(model));
-        let per_piecewise = (plan.segments_per_piecewise_graph * constants::BYTES_PER_GRAPH_SEGMENT)
+        let per_piecewise = (plan.segments_per_piecewise_graph
+            * constants::BYTES_PER_GRAPH_SEGMENT)
             .max(constants::MIN_BYTES_PER_GRAPH);
         let per_full = constants::MIN_BYTES_PER_GRAPH;
         let cudagraph = first
@@ -187,5 +187,51 @@ impl NonKvEstimate {
             non_torch_bytes: non_torch,
             cudagraphs: plan,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineSettings;
+    use crate::presets;
+
+    fn args(max_num_seqs: Option<i64>) -> EngineArgs {
+        EngineSettings {
+            max_num_seqs,
+            ..EngineSettings::default()
+        }
+        .resolve(131_072, 25_438_126_080)
+        .unwrap()
+    }
+
+    #[test]
+    fn capture_sizes_follow_vllm_0_32() {
+        let model = presets::model("nemotron-nano-12b-v2").unwrap().model;
+        // max_num_seqs 128, 2048 batched tokens: largest 256; 1, 2, 4, 8..248 by 8, 256.
+        let p = CudaGraphPlan::new(&model, &args(Some(128)));
+        assert_eq!(p.piecewise_graphs, 35);
+        assert_eq!(p.full_graphs, 19);
+        assert_eq!(p.capture_sizes.last(), Some(&256));
+        assert_eq!(p.segments_per_piecewise_graph, 35); // 28 Mamba + 6 attention + 1
+                                                        // Default 256 sequences: largest 512, sizes from 256 on step 16: 51 sizes.
+        let p = CudaGraphPlan::new(&model, &args(None));
+        assert_eq!(p.piecewise_graphs, 51);
+        assert_eq!(p.capture_sizes.last(), Some(&512));
+    }
+
+    #[test]
+    fn profile_run_peak_is_the_larger_of_forward_and_sampler() {
+        let loaded = presets::model("nemotron-nano-12b-v2-awq4").unwrap();
+        let gpu = presets::gpu("rtx3090").unwrap();
+        let e = NonKvEstimate::new(&loaded.model, &loaded.quant, &args(Some(128)), &gpu);
+        // Forward: 2048 tokens x (2 x 5120 x 2 B residual + Mamba in_proj 22,656 and
+        // gated norm 2 x 10,240 at 2 B) = 2048 x 106,752 B.
+        assert_eq!(e.forward_peak_bytes, 218_628_096);
+        // Sampler: 128 requests x 131,072 vocab x (2 + 4 + 4 + 4) B.
+        assert_eq!(e.sampler_peak_bytes, 234_881_024);
+        assert_eq!(e.activation_bytes, 234_881_024);
+        // Weights: the checkpoint layout of the model preset (8.94 GB).
+        assert_eq!(e.weights_bytes, 8_944_804_864);
     }
 }

@@ -176,10 +176,12 @@ impl Model {
         let arch = match cfg.architectures.as_slice() {
             [one] => one.clone(),
             [] => {
-                return Err(Error::new("missing field `architectures`").with_hint(format!(
-                    "set architectures = [\"...\"], one of {}",
-                    SUPPORTED_ARCHITECTURES.join(", ")
-                )))
+                return Err(
+                    Error::new("missing field `architectures`").with_hint(format!(
+                        "set architectures = [\"...\"], one of {}",
+                        SUPPORTED_ARCHITECTURES.join(", ")
+                    )),
+                )
             }
             many => {
                 return Err(Error::field(
@@ -270,8 +272,7 @@ impl Model {
                 // (../shared/reference/vllm-memory-model.md section 4).
                 (layers, FloatDtype::Float32)
             }
-            "LlamaForCausalLM" | "MistralForCausalLM" | "Qwen2ForCausalLM"
-            | "Qwen3ForCausalLM" => {
+            "LlamaForCausalLM" | "MistralForCausalLM" | "Qwen2ForCausalLM" | "Qwen3ForCausalLM" => {
                 let n_layers = need("num_hidden_layers", cfg.num_hidden_layers)?;
                 let qkv_bias = arch == "Qwen2ForCausalLM" || cfg.attention_bias;
                 let qk_norm = arch == "Qwen3ForCausalLM";
@@ -286,11 +287,8 @@ impl Model {
                 (layers, dtype)
             }
             other => {
-                return Err(
-                    Error::new(format!("unknown model architecture `{other}`")).with_hint(
-                        format!("supported: {}", SUPPORTED_ARCHITECTURES.join(", ")),
-                    ),
-                )
+                return Err(Error::new(format!("unknown model architecture `{other}`"))
+                    .with_hint(format!("supported: {}", SUPPORTED_ARCHITECTURES.join(", "))))
             }
         };
         Ok(Model {
@@ -421,7 +419,10 @@ mod tests {
         };
         // Reference split: Mamba in+out 168.4 M, attention 62.9 M, MLP 209.7 M per layer.
         assert_eq!(per_layer(&["in_proj", "out_proj"]), 168_427_520);
-        assert_eq!(per_layer(&["q_proj", "k_proj", "v_proj", "o_proj"]), 62_914_560);
+        assert_eq!(
+            per_layer(&["q_proj", "k_proj", "v_proj", "o_proj"]),
+            62_914_560
+        );
         assert_eq!(per_layer(&["up_proj", "down_proj"]), 209_715_200);
         // Model card: 12.31 B parameters.
         let params = model.params() as f64;

@@ -9,21 +9,51 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
     let before = text.get(..offset).unwrap_or(text);
     let line = before.matches('\n').count() + 1;
-    let col = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;
+    let col = before
+        .rfind('\n')
+        .map_or(before.len(), |i| before.len() - i - 1)
+        + 1;
     (line, col)
+}
+
+/// The dotted name of the key assigned on 1-based `line` (`engine.max_num_seqs`),
+/// if that line is a `key = value` line.
+fn field_at(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let here = lines.get(line.checked_sub(1)?)?;
+    let (key, _) = here.split_once('=')?;
+    let key = key.trim();
+    if key.is_empty() || key.starts_with('#') || key.starts_with('[') {
+        return None;
+    }
+    let table = lines
+        .get(..line - 1)?
+        .iter()
+        .rev()
+        .map(|l| l.trim())
+        .find(|l| l.starts_with('[') && l.ends_with(']'))
+        .map(|l| l.trim_matches(['[', ']']).trim().to_string());
+    Some(match table {
+        Some(t) => format!("{t}.{key}"),
+        None => key.to_string(),
+    })
 }
 
 /// Parse TOML into `T`; an error names `origin:line:column` and the field.
 pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
     toml::from_str(text).map_err(|e| {
-        let place = match e.span() {
+        let (place, field) = match e.span() {
             Some(span) => {
                 let (line, col) = line_col(text, span.start);
-                format!("{origin}:{line}:{col}")
+                (format!("{origin}:{line}:{col}"), field_at(text, line))
             }
-            None => origin.to_string(),
+            None => (origin.to_string(), None),
         };
         let message = e.message().trim().replace('\n', " ");
+        let message = match field {
+            Some(f) if !message.contains(&f) => format!("field `{f}`: {message}"),
+            _ => message,
+        };
         Error::new(format!("{place}: {message}"))
             .with_hint("see data/README.md for the fields each kind of file takes")
     })
@@ -45,7 +75,11 @@ mod tests {
     #[test]
     fn errors_name_line_and_field() {
         let err = toml::<Sample>("x.toml", "a = 1\nb = 2\n").unwrap_err();
-        assert!(err.message.starts_with("x.toml:2:5:"), "{}", err.message);
+        assert!(
+            err.message.starts_with("x.toml:2:5: field `b`:"),
+            "{}",
+            err.message
+        );
         assert!(err.message.contains("string"), "{}", err.message);
         let err = toml::<Sample>("x.toml", "a = 1\nc = \"z\"\n").unwrap_err();
         assert!(err.message.contains("unknown field `c`"), "{}", err.message);

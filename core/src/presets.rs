@@ -55,6 +55,7 @@ pub const FILES: &[Embedded] = &[
     embed!(Kind::Gpu, "gpus", "rtx3090", "toml"),
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2", "toml"),
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2-awq4", "toml"),
+    embed!(Kind::Model, "models", "nemotron-nano-12b-v2-awq8", "toml"),
     embed!(Kind::Model, "models", "llama-3.1-8b", "toml"),
     embed!(
         Kind::Scenario,
@@ -103,6 +104,8 @@ pub struct ModelFile {
     pub base: Option<String>,
     /// Published parameter count, for checks.
     pub published_params: Option<f64>,
+    /// Published size of the checkpoint's weight files, bytes, for checks.
+    pub checkpoint_bytes: Option<u64>,
     pub config: Option<ModelConfig>,
     pub quantization: Option<WeightQuant>,
     /// Notes for the reader (checkpoint size, assumptions).
@@ -117,6 +120,7 @@ pub struct LoadedModel {
     pub model: Model,
     pub quant: WeightQuant,
     pub published_params: Option<f64>,
+    pub checkpoint_bytes: Option<u64>,
 }
 
 impl ModelFile {
@@ -134,8 +138,10 @@ impl ModelFile {
         while let Some(b) = base {
             depth += 1;
             if depth > 4 {
-                return Err(Error::new(format!("{origin}: `base` chain deeper than 4 presets"))
-                    .with_hint("point `base` at a preset that has a [config] table"));
+                return Err(
+                    Error::new(format!("{origin}: `base` chain deeper than 4 presets"))
+                        .with_hint("point `base` at a preset that has a [config] table"),
+                );
             }
             let f = find(Kind::Model, &b).map_err(|e| e.context(format!("{origin}: base")))?;
             let parent = ModelFile::parse(f.path, f.text)?;
@@ -145,10 +151,12 @@ impl ModelFile {
             base = parent.base;
         }
         let config = config.ok_or_else(|| {
-            Error::new(format!("{origin}: no [config] table and no `base`"))
-                .with_hint("give the config.json fields under [config], or base = \"<model preset>\"")
+            Error::new(format!("{origin}: no [config] table and no `base`")).with_hint(
+                "give the config.json fields under [config], or base = \"<model preset>\"",
+            )
         })?;
-        let model = Model::from_config(&config).map_err(|e| e.context(format!("{origin}: [config]")))?;
+        let model =
+            Model::from_config(&config).map_err(|e| e.context(format!("{origin}: [config]")))?;
         let quant = quant.unwrap_or_else(WeightQuant::none);
         quant
             .validate()
@@ -159,6 +167,7 @@ impl ModelFile {
             model,
             quant,
             published_params: published,
+            checkpoint_bytes: self.checkpoint_bytes,
         })
     }
 }

@@ -117,16 +117,12 @@ impl WeightQuant {
     pub fn validate(&self) -> Result<()> {
         match self.method {
             QuantMethod::None => Ok(()),
-            QuantMethod::Fp8 if self.bits != 8 => Err(Error::field(
-                "quantization.bits",
-                self.bits,
-                "8 for fp8",
-            )),
-            _ if !matches!(self.bits, 2 | 3 | 4 | 8) => Err(Error::field(
-                "quantization.bits",
-                self.bits,
-                "2, 3, 4 or 8",
-            )),
+            QuantMethod::Fp8 if self.bits != 8 => {
+                Err(Error::field("quantization.bits", self.bits, "8 for fp8"))
+            }
+            _ if !matches!(self.bits, 2 | 3 | 4 | 8) => {
+                Err(Error::field("quantization.bits", self.bits, "2, 3, 4 or 8"))
+            }
             _ if self.group_size == Some(0) => Err(Error::field(
                 "quantization.group_size",
                 0,
@@ -203,8 +199,8 @@ mod tests {
             q.module_bytes(&m, FloatDtype::Bfloat16),
             52_428_800 + 2_048_000
         );
-        let bits_per_weight = q.module_bytes(&m, FloatDtype::Bfloat16) as f64 * 8.0
-            / (5120.0 * 20480.0);
+        let bits_per_weight =
+            q.module_bytes(&m, FloatDtype::Bfloat16) as f64 * 8.0 / (5120.0 * 20480.0);
         assert_relative_eq!(bits_per_weight, 4.15625, epsilon = 1e-9);
     }
 
@@ -218,14 +214,20 @@ mod tests {
             out_features: 131_072,
             count: 1,
         };
-        assert_eq!(q.module_bytes(&head, FloatDtype::Bfloat16), 5120 * 131_072 * 2);
+        assert_eq!(
+            q.module_bytes(&head, FloatDtype::Bfloat16),
+            5120 * 131_072 * 2
+        );
     }
 
     #[test]
     fn fp8_is_one_byte_plus_channel_scales_and_kinds_can_be_excluded() {
         let mut q = WeightQuant::for_method(QuantMethod::Fp8);
         let m = linear(4096, 14336);
-        assert_eq!(q.module_bytes(&m, FloatDtype::Bfloat16), 4096 * 14336 + 14336 * 4);
+        assert_eq!(
+            q.module_bytes(&m, FloatDtype::Bfloat16),
+            4096 * 14336 + 14336 * 4
+        );
         q.unquantized.push("mlp".into());
         assert_eq!(q.module_bytes(&m, FloatDtype::Bfloat16), 4096 * 14336 * 2);
     }

@@ -3,7 +3,7 @@
 //! hands it a [`World`] that can (the CLI) or cannot (the web page).
 
 use crate::allocator::{admit, KvGroup, KvLayout, KvPool};
-use crate::engine::{EngineArgs, EngineSettings, Harness, HarnessSettings};
+use crate::engine::{flag, EngineArgs, EngineSettings, Harness, HarnessSettings};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::memory::NonKvEstimate;
@@ -142,10 +142,12 @@ impl Request {
                 Some((f.path.to_string(), ScenarioFile::parse(f.path, f.text)?))
             }
             (None, None, Some(_)) => {
-                return Err(Error::new("--gpu was given without --model").with_hint(format!(
-                    "add --model (presets: {}) or --scenario",
-                    presets::ids(Kind::Model).collect::<Vec<_>>().join(", ")
-                )))
+                return Err(
+                    Error::new("--gpu was given without --model").with_hint(format!(
+                        "add --model (presets: {}) or --scenario",
+                        presets::ids(Kind::Model).collect::<Vec<_>>().join(", ")
+                    )),
+                )
             }
             (None, Some(_), _) => None,
         };
@@ -171,13 +173,30 @@ impl Request {
             .unwrap_or_else(|| "rtx3090".to_string());
         let model = load_model(world, &model_name)?;
         let gpu = load_gpu(world, &gpu_name)?;
+        // Each layer's values are checked on their own first, so an error
+        // names the file field or the flag that holds the bad value.
+        if let Some((origin, _)) = &scenario {
+            base_engine.validate(&|f| format!("{origin}: [engine] {f}"))?;
+            base_harness.validate(&|f| format!("{origin}: [harness] {f}"))?;
+        }
+        self.engine.validate(&flag)?;
+        self.harness.validate(&flag)?;
         let settings = base_engine.overlay(&self.engine);
-        let engine = settings
-            .resolve(model.model.max_position_embeddings, gpu.memory_bytes)
-            .map_err(|e| match &scenario {
-                Some((origin, _)) if self.engine == EngineSettings::default() => e.context(origin),
-                _ => e,
-            })?;
+        let scenario_origin = scenario.as_ref().map(|(o, _)| o.clone());
+        let label = |f: &str| {
+            if self.engine.is_set(f) {
+                flag(f)
+            } else if let Some(origin) = &scenario_origin {
+                format!("{origin}: [engine] {f}")
+            } else {
+                f.to_string()
+            }
+        };
+        let engine = settings.resolve_labelled(
+            model.model.max_position_embeddings,
+            gpu.memory_bytes,
+            &label,
+        )?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
         let quant = engine.weight_quant(&model.quant);
         let estimate = NonKvEstimate::new(&model.model, &quant, &engine, &gpu);
@@ -288,7 +307,12 @@ impl Plan {
 
     pub fn capacity(&self) -> Result<Capacity> {
         let layout = self.layout()?;
-        let pool = KvPool::new(&layout, &self.engine, self.gpu.memory_bytes, self.non_kv_bytes);
+        let pool = KvPool::new(
+            &layout,
+            &self.engine,
+            self.gpu.memory_bytes,
+            self.non_kv_bytes,
+        );
         let running = self
             .harness
             .contexts_tokens

@@ -35,6 +35,18 @@ pub fn div_floor(a: u64, b: u64) -> u64 {
     a.checked_div(b).unwrap_or(0)
 }
 
+/// A non-negative float as `u64`, rounding toward zero; NaN and negatives give
+/// 0 and values past `u64::MAX` saturate (Rust's `as` semantics, made explicit).
+/// The one place the crate turns floats back into counts.
+#[allow(clippy::cast_possible_truncation)]
+pub fn saturating_u64(v: f64) -> u64 {
+    if v.is_nan() || v <= 0.0 {
+        0
+    } else {
+        v as u64
+    }
+}
+
 /// Parse a token count as the harness writes it: `16k`/`16K` = 16 x 1024,
 /// plain digits otherwise (`120K` = 122,880).
 pub fn parse_tokens(text: &str) -> Option<u64> {
@@ -48,7 +60,7 @@ pub fn parse_tokens(text: &str) -> Option<u64> {
 
 /// Format a token count the way the harness labels contexts (`16K`, `0`, `1000`).
 pub fn format_tokens(tokens: u64) -> String {
-    if tokens > 0 && tokens % 1024 == 0 {
+    if tokens > 0 && tokens.is_multiple_of(1024) {
         format!("{}K", tokens / 1024)
     } else {
         tokens.to_string()

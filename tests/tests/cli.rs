@@ -1,0 +1,322 @@
+//! The command line as a user sees it: outputs, formats and bad input.
+
+// Tests assert by panicking; the workspace's no-panic lints are for the product.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use decodecalc::main_with;
+use decodecalc_tests::{reference_measured, scratch_file};
+use serde_json::Value;
+
+fn run(args: &[&str]) -> decodecalc::Outcome {
+    let mut all = vec!["decodecalc"];
+    all.extend_from_slice(args);
+    main_with(all)
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = run(args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+/// A bad input: exit code 2, nothing on stdout, one `error:` line naming
+/// `names`, then one `hint:` line.
+fn rejects(args: &[&str], names: &str) -> String {
+    let out = run(args);
+    assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+    assert!(out.stdout.is_empty());
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{args:?}: {}", out.stderr);
+    assert!(lines[0].starts_with("error: "), "{}", out.stderr);
+    assert!(lines[1].starts_with("hint: "), "{}", out.stderr);
+    assert!(
+        lines[0].contains(names),
+        "{args:?}: `{names}` not in {}",
+        lines[0]
+    );
+    out.stderr
+}
+
+#[test]
+fn matrix_json_has_every_cell_with_measured_statuses() {
+    let v = json(&["matrix", "--format", "json"]);
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 45);
+    for row in reference_measured() {
+        let cell = cells
+            .iter()
+            .find(|c| {
+                c["phase"] == row.phase.name()
+                    && c["context_tokens"] == row.context_tokens
+                    && c["concurrency"] == row.concurrency
+            })
+            .unwrap();
+        assert_eq!(cell["status"], row.status.name());
+        match row.avg_active_requests {
+            Some(a) => assert_eq!(cell["avg_active_requests"].as_f64(), Some(a)),
+            None if row.phase.name() == "decode" => assert!(cell["avg_active_requests"].is_null()),
+            None => {}
+        }
+    }
+    assert_eq!(v["block_size_tokens"], 4896);
+}
+
+#[test]
+fn matrix_table_csv_and_markdown_agree() {
+    let table = run(&["matrix"]).stdout;
+    assert!(table.contains("Sustained decode"));
+    assert_eq!(table.matches("queued").count(), 1);
+    assert_eq!(table.matches("over_capacity").count(), 12);
+    let csv = run(&["matrix", "--format", "csv"]).stdout;
+    let mut lines = csv.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("Phase,Context,Requests at once,Status,Average active requests"));
+    assert_eq!(lines.count(), 45);
+    assert!(csv.contains("Sustained decode,0,128,queued,67.00"));
+    let md = run(&["matrix", "--format", "markdown"]).stdout;
+    assert!(md.starts_with("| Phase | Context |"));
+    assert_eq!(md.lines().count(), 47);
+}
+
+#[test]
+fn capacity_json_has_the_documented_fields() {
+    let v = json(&["capacity", "--format", "json"]);
+    for key in [
+        "total_bytes",
+        "requested_bytes",
+        "weights_bytes",
+        "activation_bytes",
+        "cudagraph_bytes",
+        "non_torch_bytes",
+        "kv_pool_bytes",
+        "block_size_tokens",
+        "page_bytes",
+        "bytes_per_block",
+        "num_blocks",
+        "kv_groups",
+        "kv_cache_tokens",
+        "max_concurrency",
+        "max_running_requests",
+    ] {
+        assert!(!v[key].is_null(), "missing {key}");
+    }
+    assert_eq!(v["total_bytes"], 25_438_126_080u64);
+    assert_eq!(v["page_bytes"], 5_326_848);
+    assert_eq!(v["kv_groups"][0]["kind"], "full_attention");
+    assert_eq!(v["kv_groups"][0]["layers"], 6);
+    assert_eq!(v["max_running_requests"][0]["context_tokens"], 0);
+    assert_eq!(v["max_running_requests"][0]["max_running_requests"], 67);
+    let text = run(&["capacity"]).stdout;
+    assert!(text.contains("31,961,088"));
+}
+
+#[test]
+fn a_users_model_starts_from_vllm_defaults_not_the_reference_run() {
+    let v = json(&[
+        "capacity",
+        "--model",
+        "nemotron-nano-12b-v2",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["kv_cache_dtype"], "auto");
+    assert_eq!(v["gpu_memory_utilization"], 0.92);
+    assert_eq!(v["max_num_seqs"], 256);
+    assert_eq!(v["non_kv_source"], "estimated");
+    // bf16 weights: 12.31 B parameters x 2 B.
+    let w = v["weights_bytes"].as_u64().unwrap() as f64;
+    assert!((w / 24.62e9 - 1.0).abs() < 0.01, "{w}");
+    // bf16 KV (4,096 B/token/layer) and float32 SSM state: block 16 x ceil(5,316,608 / 65,536).
+    assert_eq!(v["block_size_tokens"], 1_312);
+}
+
+#[test]
+fn explicit_flags_override_the_scenario() {
+    let base = json(&["capacity", "--format", "json"]);
+    let lower = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--gpu-memory-utilization",
+        "0.9",
+    ]);
+    assert_eq!(base["num_blocks"], 405);
+    assert_eq!(lower["num_blocks"], 373);
+    let fp8 = json(&["capacity", "--format", "json", "--kv-cache-dtype", "fp8"]);
+    // fp8: 8 heads x 256 B = 2,048 B/token/layer; block 16 x ceil(5,316,608 / 32,768) = 2,608.
+    assert_eq!(fp8["block_size_tokens"], 2_608);
+    let m = json(&[
+        "matrix",
+        "--format",
+        "json",
+        "--contexts",
+        "0,8k",
+        "--concurrency",
+        "1,3",
+        "--max-tokens",
+        "100",
+    ]);
+    // The scenario's five prefill rows stay; the decode grid is 2 x 2.
+    assert_eq!(m["cells"].as_array().unwrap().len(), 5 + 4);
+}
+
+#[test]
+fn unknown_preset_is_rejected_with_the_known_ones() {
+    let err = rejects(&["matrix", "--model", "gpt-7"], "gpt-7");
+    assert!(err.contains("nemotron-nano-12b-v2-awq4"));
+    rejects(&["matrix", "--scenario", "nope"], "nope");
+    rejects(
+        &["capacity", "--gpu", "rtx9090", "--model", "llama-3.1-8b"],
+        "rtx9090",
+    );
+}
+
+#[test]
+fn missing_file_is_named() {
+    rejects(
+        &["matrix", "--scenario", "/nonexistent/s.toml"],
+        "/nonexistent/s.toml",
+    );
+}
+
+#[test]
+fn malformed_toml_names_file_line_and_field() {
+    let path = scratch_file(
+        "bad-scenario.toml",
+        "id = \"x\"\nmodel = \"llama-3.1-8b\"\ngpu = \"rtx3090\"\n\n[engine]\nmax_num_seqs = \"many\"\n",
+    );
+    let p = path.to_string_lossy().to_string();
+    let err = rejects(&["matrix", "--scenario", &p], &format!("{p}:6:"));
+    assert!(err.contains("field `engine.max_num_seqs`"), "{err}");
+    let path = scratch_file(
+        "typo.toml",
+        "id = \"x\"\nmodel = \"llama-3.1-8b\"\ngpu = \"rtx3090\"\ngpus = 2\n",
+    );
+    let p = path.to_string_lossy().to_string();
+    rejects(&["matrix", "--scenario", &p], "unknown field `gpus`");
+    let path = scratch_file("broken.toml", "id = \"x\nmodel = 1\n");
+    let p = path.to_string_lossy().to_string();
+    rejects(&["matrix", "--scenario", &p], &format!("{p}:1:"));
+    let path = scratch_file(
+        "bad-util.toml",
+        "id = \"x\"\nmodel = \"llama-3.1-8b\"\ngpu = \"rtx3090\"\n[engine]\ngpu_memory_utilization = 1.2\n",
+    );
+    let p = path.to_string_lossy().to_string();
+    rejects(
+        &["matrix", "--scenario", &p],
+        "[engine] gpu_memory_utilization",
+    );
+}
+
+#[test]
+fn utilization_outside_zero_one_is_rejected() {
+    for bad in ["1.5", "0", "-0.1", "1.0000001"] {
+        let err = rejects(
+            &["matrix", "--gpu-memory-utilization", bad],
+            "--gpu-memory-utilization",
+        );
+        assert!(err.contains("(0, 1]"), "{err}");
+    }
+    assert_eq!(run(&["capacity", "--gpu-memory-utilization", "1"]).code, 0);
+}
+
+#[test]
+fn zero_or_negative_memory_is_rejected() {
+    let gpu = |mem: &str| {
+        format!(
+            "id = \"g\"\nname = \"G\"\nmemory_bytes = {mem}\nbandwidth_gb_s = 900.0\nfp16_tflops = 70.0\ntdp_w = 300.0\nsource = \"test\"\n"
+        )
+    };
+    let p = scratch_file("zero-gpu.toml", &gpu("0"))
+        .to_string_lossy()
+        .to_string();
+    rejects(
+        &["capacity", "--model", "llama-3.1-8b", "--gpu", &p],
+        "memory_bytes",
+    );
+    let p = scratch_file("neg-gpu.toml", &gpu("-24000000000"))
+        .to_string_lossy()
+        .to_string();
+    rejects(
+        &["capacity", "--model", "llama-3.1-8b", "--gpu", &p],
+        &format!("{p}:3:"),
+    );
+    let p = scratch_file("neg-pin.toml", "id = \"x\"\nmodel = \"llama-3.1-8b\"\ngpu = \"rtx3090\"\n[memory]\nnon_kv_bytes = -5\nderivation = \"t\"\n")
+        .to_string_lossy()
+        .to_string();
+    rejects(&["capacity", "--scenario", &p], "non_kv_bytes");
+}
+
+#[test]
+fn empty_or_bad_lists_are_rejected() {
+    rejects(&["matrix", "--concurrency", ""], "--concurrency");
+    rejects(&["matrix", "--concurrency", "1,,2"], "--concurrency");
+    rejects(&["matrix", "--concurrency", "0"], "--concurrency");
+    rejects(&["matrix", "--contexts", ""], "--contexts");
+    rejects(&["matrix", "--contexts", "16q"], "--contexts");
+}
+
+#[test]
+fn context_above_max_model_len_is_rejected() {
+    let err = rejects(
+        &["matrix", "--contexts", "128k"],
+        "exceeds max_model_len 131072",
+    );
+    assert!(err.contains("122880"), "{err}");
+    rejects(&["matrix", "--max-model-len", "200000"], "--max-model-len");
+}
+
+#[test]
+fn other_bad_values_are_rejected() {
+    rejects(&["matrix", "--kv-cache-dtype", "int2"], "--kv-cache-dtype");
+    rejects(&["matrix", "--max-num-seqs", "-4"], "--max-num-seqs");
+    rejects(&["matrix", "--block-size", "20"], "--block-size");
+    rejects(
+        &["matrix", "--mamba-ssm-cache-dtype", "fp4"],
+        "--mamba-ssm-cache-dtype",
+    );
+    rejects(&["matrix", "--quantization", "int3"], "--quantization");
+    rejects(&["matrix", "--gpu", "rtx3090"], "--gpu");
+    // A usage error from the flag parser also exits 2.
+    let out = run(&["matrix", "--max-num-seqs", "lots"]);
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.starts_with("error:"));
+}
+
+#[test]
+fn a_gpu_too_small_for_the_model_says_vllm_would_not_start() {
+    let out = run(&[
+        "matrix",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu-memory-utilization",
+        "0.5",
+    ]);
+    assert_eq!(out.code, 2);
+    assert!(
+        out.stderr.starts_with("error: vLLM would not start"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn presets_lists_every_kind() {
+    let v = json(&["presets", "--format", "json"]);
+    let kinds: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    for k in ["gpu", "model", "scenario", "measured"] {
+        assert!(kinds.contains(&k), "{k}");
+    }
+}

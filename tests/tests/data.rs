@@ -1,0 +1,82 @@
+//! `data/` and the embedded presets agree, and every file parses.
+
+// Tests assert by panicking; the workspace's no-panic lints are for the product.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use decodecalc_core::presets::{self, Kind, ModelFile};
+use decodecalc_core::scenario::{NoFiles, Request};
+use decodecalc_tests::data_dir;
+
+#[test]
+fn every_data_file_is_embedded_verbatim() {
+    let mut on_disk = Vec::new();
+    for dir in ["gpus", "models", "scenarios", "measured"] {
+        for entry in std::fs::read_dir(data_dir().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let rel = format!("data/{dir}/{}", path.file_name().unwrap().to_string_lossy());
+            let text = std::fs::read_to_string(&path).unwrap();
+            let embedded = presets::FILES
+                .iter()
+                .find(|f| f.path == rel)
+                .unwrap_or_else(|| panic!("{rel} is not in presets::FILES"));
+            assert_eq!(embedded.text, text, "{rel} differs from its embedded copy");
+            on_disk.push(rel);
+        }
+    }
+    assert_eq!(on_disk.len(), presets::FILES.len());
+}
+
+#[test]
+fn every_preset_parses_and_every_scenario_resolves() {
+    for id in presets::ids(Kind::Model) {
+        let m = presets::model(id).unwrap();
+        if let Some(published) = m.published_params {
+            let params = m.model.params() as f64;
+            assert!(
+                (params / published - 1.0).abs() < 0.01,
+                "{id}: {params} vs {published}"
+            );
+        }
+    }
+    for id in presets::ids(Kind::Gpu) {
+        presets::gpu(id).unwrap();
+    }
+    for id in presets::ids(Kind::Scenario) {
+        let plan = Request {
+            scenario: Some(id.to_string()),
+            ..Request::default()
+        }
+        .resolve(&NoFiles)
+        .unwrap();
+        let cap = plan.capacity().unwrap();
+        assert!(cap.startup_failure.is_none(), "{id}");
+    }
+}
+
+#[test]
+fn checkpoint_sizes_are_reproduced_within_one_percent() {
+    // The 8-bit sibling's published size pins the recipe the 4-bit checkpoint shares.
+    let mut checked = 0;
+    for id in presets::ids(Kind::Model) {
+        let f = presets::find(Kind::Model, id).unwrap();
+        let file = ModelFile::parse(f.path, f.text).unwrap();
+        let Some(published) = file.checkpoint_bytes else {
+            continue;
+        };
+        let m = presets::model(id).unwrap();
+        let bytes = decodecalc_core::memory::weights_bytes(&m.model, &m.quant) as f64;
+        let err = bytes / published as f64 - 1.0;
+        assert!(
+            err.abs() < 0.01,
+            "{id}: {bytes} vs {published} ({:.2}%)",
+            err * 100.0
+        );
+        checked += 1;
+    }
+    assert!(checked >= 1);
+}
