@@ -104,6 +104,13 @@ struct CommonArgs {
     /// Simultaneous requests, comma-separated (1,2,4,8).
     #[arg(long, allow_hyphen_values = true)]
     concurrency: Option<String>,
+    /// KV-cache pool in bytes, as vLLM's flag: skips the memory estimate.
+    #[arg(long, allow_negative_numbers = true)]
+    kv_cache_memory_bytes: Option<i64>,
+    /// Use the first-principles non-KV estimate even where the scenario pins
+    /// a measured figure.
+    #[arg(long)]
+    estimate_non_kv: bool,
     /// Output tokens per request (the harness's max_tokens).
     #[arg(long, allow_negative_numbers = true)]
     max_tokens: Option<i64>,
@@ -171,6 +178,7 @@ impl CommonArgs {
             mamba_ssm_cache_dtype: self.mamba_ssm_cache_dtype.clone(),
             mamba_cache_dtype: self.mamba_cache_dtype.clone(),
             attention_backend: None,
+            kv_cache_memory_bytes: self.kv_cache_memory_bytes,
         };
         let harness = HarnessSettings {
             contexts: self
@@ -197,6 +205,7 @@ impl CommonArgs {
             gpu: self.gpu.clone(),
             engine,
             harness,
+            estimate_non_kv: self.estimate_non_kv,
         })
     }
 }

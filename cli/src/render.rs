@@ -2,10 +2,12 @@
 
 use crate::table::Table;
 use crate::{Format, FormatArgs};
+use decodecalc_core::allocator::GroupKind;
 use decodecalc_core::matrix::{Matrix, Phase};
 use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::quant::QuantMethod;
 use decodecalc_core::scenario::{Capacity, NonKvSource, Plan};
-use decodecalc_core::units::{format_tokens, gib, mib};
+use decodecalc_core::units::{format_tokens, gib, mib, MIB};
 use decodecalc_core::Error;
 use serde::Serialize;
 
@@ -124,10 +126,10 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
             name.into(),
             grouped(v),
             "bytes".into(),
-            if note.is_empty() {
-                format!("{:.3} GiB", gib(v))
-            } else {
-                format!("{:.3} GiB; {note}", gib(v))
+            match (v >= MIB, note.is_empty()) {
+                (true, true) => format!("{:.3} GiB", gib(v)),
+                (true, false) => format!("{:.3} GiB; {note}", gib(v)),
+                (false, _) => note,
             },
         ]);
     }
@@ -143,16 +145,16 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
         cap.requested_bytes,
         format!("ceil(total x {})", cap.gpu_memory_utilization),
     );
-    bytes(
-        &mut t,
-        "weights_bytes",
-        cap.weights_bytes,
-        format!(
-            "{} {}",
-            plan.model.name,
-            plan.engine.weight_quant(&plan.model.quant).method.name()
-        ),
-    );
+    bytes(&mut t, "weights_bytes", cap.weights_bytes, {
+        let q = plan.engine.weight_quant(&plan.model.quant);
+        match (q.method, q.group_size) {
+            (QuantMethod::None, _) => {
+                format!("{}, {}", plan.model.name, plan.model.model.dtype.name())
+            }
+            (m, Some(g)) => format!("{}, {} int{} group {g}", plan.model.name, m.name(), q.bits),
+            (m, None) => format!("{}, {} {}-bit", plan.model.name, m.name(), q.bits),
+        }
+    });
     bytes(
         &mut t,
         "activation_bytes",
@@ -234,7 +236,13 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
     let groups: Vec<String> = cap
         .kv_groups
         .iter()
-        .map(|g| format!("{:?} {}/{}", g.kind, g.layers, g.slots))
+        .map(|g| {
+            let kind = match g.kind {
+                GroupKind::FullAttention => "attention",
+                GroupKind::Mamba => "mamba",
+            };
+            format!("{kind} {}/{}", g.layers, g.slots)
+        })
         .collect();
     t.push(vec![
         "kv_groups".into(),

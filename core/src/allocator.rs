@@ -277,7 +277,10 @@ impl KvPool {
         non_kv_bytes: u64,
     ) -> KvPool {
         let requested = requested_bytes(total_bytes, engine.gpu_memory_utilization);
-        let kv_pool = requested.saturating_sub(non_kv_bytes);
+        // `--kv-cache-memory-bytes` replaces the profiled figure outright.
+        let kv_pool = engine
+            .kv_cache_memory_bytes
+            .unwrap_or_else(|| requested.saturating_sub(non_kv_bytes));
         let num_blocks = div_floor(kv_pool, layout.bytes_per_block);
         let pages = layout.max_pages_per_request(engine.max_model_len_tokens);
         let max_concurrency = if pages == 0 {
@@ -359,8 +362,8 @@ pub enum RunningLimit {
 /// Running requests when `concurrency` requests with the same `prompt_tokens`
 /// prompt arrive together and each has `tokens` tokens (prompt + generated).
 ///
-/// With prefix caching the harness's prompt is already cached (its scout
-/// request ran it), so the prompt's full blocks are hits shared by every
+/// With `prefix_cached` (prefix caching on and the prompt already cached, as
+/// after the harness's scout request) the prompt's full blocks are hits shared by every
 /// request: at most `(P - 1) / block` blocks, since vLLM always computes the
 /// last prompt token. Each request then holds its own tail and generated
 /// blocks plus one block per Mamba group. Admitting one needs, besides its
@@ -374,11 +377,12 @@ pub fn admit(
     prompt_tokens: u64,
     tokens: u64,
     concurrency: u64,
+    prefix_cached: bool,
 ) -> Admission {
     let bs = layout.block_size_tokens.max(1);
     let attn_groups = layout.attention_groups();
     let mamba_groups = layout.mamba_groups();
-    let hit_blocks = if engine.enable_prefix_caching && attn_groups > 0 {
+    let hit_blocks = if prefix_cached && engine.enable_prefix_caching && attn_groups > 0 {
         prompt_tokens.saturating_sub(1) / bs
     } else {
         0
@@ -473,22 +477,20 @@ mod tests {
         assert_eq!(pool.kv_cache_tokens, 1_263_908); // floor(405 / 42 x 131,072)
         assert_eq!(pool.startup_failure(), None);
         // 67 requests of 6 blocks fit in 404 usable blocks; 68 do not.
-        let a = admit(&l, &pool, &args, 0, 1, 128);
+        let a = admit(&l, &pool, &args, 0, 1, 128, true);
         assert_eq!(
             (a.running, a.blocks_per_request, a.limit),
             (67, 6, RunningLimit::KvBlocks)
         );
         // 16K prompt shared by 32 requests: 3 full blocks shared, 1 + 5 private each;
         // admission holds 1 + 5 x (2 + 1) private blocks: 10 more than steady state.
-        let a = admit(&l, &pool, &args, 16_384, 16_385, 32);
+        let a = admit(&l, &pool, &args, 16_384, 16_385, 32, true);
         assert_eq!(a.shared_blocks, 3);
         assert_eq!(a.blocks_per_request, 6);
         assert_eq!(a.admission_extra_blocks, 10);
         assert_eq!(a.running, 32);
         // Distinct 16K prompts: 4 + 5 blocks each, admission 4 + 5 x 2.
-        let mut distinct = args.clone();
-        distinct.enable_prefix_caching = false;
-        let a = admit(&l, &pool, &distinct, 16_384, 16_385, u64::MAX);
+        let a = admit(&l, &pool, &args, 16_384, 16_385, u64::MAX, false);
         assert_eq!((a.blocks_per_request, a.admission_extra_blocks), (9, 5));
         assert_eq!(a.running, (404 - 5) / 9);
     }

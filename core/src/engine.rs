@@ -43,6 +43,9 @@ pub struct EngineSettings {
     pub mamba_cache_dtype: Option<String>,
     /// Recorded for the reader; TRITON_ATTN's 16-token alignment is assumed.
     pub attention_backend: Option<String>,
+    /// `--kv-cache-memory-bytes`: the KV pool size, skipping vLLM's profiling
+    /// (the utilization then no longer sizes the pool).
+    pub kv_cache_memory_bytes: Option<i64>,
 }
 
 impl EngineSettings {
@@ -69,6 +72,7 @@ impl EngineSettings {
                 .attention_backend
                 .clone()
                 .or(self.attention_backend.clone()),
+            kv_cache_memory_bytes: other.kv_cache_memory_bytes.or(self.kv_cache_memory_bytes),
         }
     }
 }
@@ -88,6 +92,8 @@ pub struct EngineArgs {
     pub block_size_tokens: Option<u64>,
     pub mamba_ssm_cache_dtype: MambaDtype,
     pub mamba_cache_dtype: MambaDtype,
+    /// `--kv-cache-memory-bytes`, if given.
+    pub kv_cache_memory_bytes: Option<u64>,
 }
 
 /// Names a field in an error: plain (`max_num_seqs`), as a flag
@@ -141,6 +147,7 @@ impl EngineSettings {
             "mamba_ssm_cache_dtype" => self.mamba_ssm_cache_dtype.is_some(),
             "mamba_cache_dtype" => self.mamba_cache_dtype.is_some(),
             "attention_backend" => self.attention_backend.is_some(),
+            "kv_cache_memory_bytes" => self.kv_cache_memory_bytes.is_some(),
             _ => false,
         }
     }
@@ -233,6 +240,10 @@ impl EngineSettings {
             mamba_cache_dtype: match self.mamba_cache_dtype.as_deref() {
                 None => MambaDtype::Auto,
                 Some(t) => MambaDtype::parse(&label("mamba_cache_dtype"), t)?,
+            },
+            kv_cache_memory_bytes: match self.kv_cache_memory_bytes {
+                None => None,
+                Some(b) => Some(positive(label, "kv_cache_memory_bytes", Some(b), 0)?),
             },
         })
     }

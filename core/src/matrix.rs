@@ -95,7 +95,10 @@ pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
     let mut cells = Vec::new();
     let mut cell = |phase: Phase, ctx: u64, c: u64| {
         // Steady state right after admission: the prompt plus the first token.
-        let a = admit(layout, pool, &plan.engine, ctx, ctx + 1, c);
+        // Decode cells' prompts were cached by the scout; the scout's own cold
+        // prefill (the prefill rows) finds nothing cached.
+        let cached = phase == Phase::Decode;
+        let a = admit(layout, pool, &plan.engine, ctx, ctx + 1, c, cached);
         // The prefill scout asks for one output token; decode cells for max_tokens.
         let out_tokens = match phase {
             Phase::Prefill => 1,

@@ -104,6 +104,8 @@ pub struct Request {
     pub gpu: Option<String>,
     pub engine: EngineSettings,
     pub harness: HarnessSettings,
+    /// Use the first-principles non-KV estimate even where the scenario pins one.
+    pub estimate_non_kv: bool,
 }
 
 /// Where the non-KV figure in use came from.
@@ -203,7 +205,8 @@ impl Request {
         // A scenario's pinned non-KV figure holds only while what sets non-KV
         // memory is unchanged: model, GPU, weights, batch limits.
         let pin = scenario.as_ref().and_then(|(origin, s)| {
-            let unchanged = Some(model_name.clone()) == scenario_model
+            let unchanged = !self.estimate_non_kv
+                && Some(model_name.clone()) == scenario_model
                 && Some(gpu_name.clone()) == scenario_gpu
                 && self.engine.quantization.is_none()
                 && self.engine.max_num_seqs.is_none()
@@ -319,10 +322,8 @@ impl Plan {
             .iter()
             .map(|&ctx| {
                 let tokens = ctx + 1;
-                let mut distinct = self.engine.clone();
-                distinct.enable_prefix_caching = false;
-                let d = admit(&layout, &pool, &distinct, ctx, tokens, u64::MAX);
-                let same = admit(&layout, &pool, &self.engine, ctx, tokens, u64::MAX);
+                let d = admit(&layout, &pool, &self.engine, ctx, tokens, u64::MAX, false);
+                let same = admit(&layout, &pool, &self.engine, ctx, tokens, u64::MAX, true);
                 RunningAtContext {
                     context_tokens: ctx,
                     max_running_requests: d.running,

@@ -130,3 +130,62 @@ fn lower_utilization_moves_the_boundary_as_the_harness_rule_says() {
     assert_eq!(cell(65_536, 16).status, Status::OverCapacity);
     assert_eq!(cell(32_768, 16).status, Status::Valid);
 }
+
+#[test]
+fn with_the_estimate_instead_of_the_pin_one_status_moves() {
+    // The first-principles non-KV estimate (7.4% low) gives 430 blocks instead
+    // of 405: the logged size rises past 1,310,720 tokens, so the harness would
+    // have run 32K x 32, and 71 rather than 67 requests run at 0 x 128.
+    let plan = Request {
+        estimate_non_kv: true,
+        ..Request::default()
+    }
+    .resolve(&NoFiles)
+    .unwrap();
+    assert_eq!(plan.non_kv_source, NonKvSource::Estimated);
+    let cap = plan.capacity().unwrap();
+    assert_eq!(cap.num_blocks, 430);
+    assert_eq!(cap.kv_cache_tokens, 1_341_927);
+    let m = matrix(&plan, &cap).unwrap();
+    let measured = reference_measured();
+    let mismatched: Vec<(u64, u64)> = measured
+        .iter()
+        .filter(|r| r.phase == Phase::Decode)
+        .filter(|r| {
+            let c = m
+                .cells
+                .iter()
+                .find(|c| {
+                    c.phase == Phase::Decode
+                        && c.context_tokens == r.context_tokens
+                        && c.concurrency == r.concurrency
+                })
+                .unwrap();
+            c.status != r.status
+        })
+        .map(|r| (r.context_tokens, r.concurrency))
+        .collect();
+    assert_eq!(mismatched, vec![(32_768, 32)]);
+    let q = m
+        .cells
+        .iter()
+        .find(|c| c.phase == Phase::Decode && c.context_tokens == 0 && c.concurrency == 128)
+        .unwrap();
+    assert_eq!(q.running_requests, 71);
+}
+
+#[test]
+fn kv_cache_memory_bytes_sets_the_pool_directly() {
+    let plan = Request {
+        engine: decodecalc_core::engine::EngineSettings {
+            kv_cache_memory_bytes: Some(100 * 31_961_088),
+            ..Default::default()
+        },
+        ..Request::default()
+    }
+    .resolve(&NoFiles)
+    .unwrap();
+    let cap = plan.capacity().unwrap();
+    assert_eq!(cap.num_blocks, 100);
+    assert_eq!(cap.max_running_requests[0].max_running_requests, 99 / 6);
+}
