@@ -19,4 +19,8 @@ cargo fmt --all -- --check
 echo "== cargo clippy --all-targets -D warnings" >&2
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test" >&2
-cargo test --workspace --locked
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+cargo test --workspace --locked 2>&1 | tee "$log"
+# One closing line for the whole run, summed over every test binary.
+awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
