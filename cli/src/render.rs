@@ -237,9 +237,10 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
         .kv_groups
         .iter()
         .map(|g| {
-            let kind = match g.kind {
-                GroupKind::FullAttention => "attention",
-                GroupKind::Mamba => "mamba",
+            let kind = match (g.kind, g.window_tokens) {
+                (GroupKind::FullAttention, _) => "attention".to_string(),
+                (GroupKind::SlidingWindow, w) => format!("window {}", w.unwrap_or(0)),
+                (GroupKind::Mamba, _) => "mamba".to_string(),
             };
             format!("{kind} {}/{}", g.layers, g.slots)
         })

@@ -18,6 +18,7 @@ use serde::Serialize;
 #[serde(rename_all = "snake_case")]
 pub enum GroupKind {
     FullAttention,
+    SlidingWindow,
     Mamba,
 }
 
@@ -26,6 +27,8 @@ pub enum GroupKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct KvGroup {
     pub kind: GroupKind,
+    /// The window of a sliding-window group, tokens.
+    pub window_tokens: Option<u64>,
     pub layers: u64,
     pub slots: u64,
 }
@@ -60,32 +63,26 @@ pub struct KvLayout {
     pub groups: Vec<KvGroup>,
     /// `group_size * page_bytes`: one block across all groups' overlaid tensors.
     pub bytes_per_block: u64,
+    /// `--max-num-batched-tokens`, which bounds a sliding window's blocks at start-up.
+    pub max_num_batched_tokens: u64,
 }
 
 impl KvLayout {
     pub fn new(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
         let attn: Vec<_> = model.attention_layers().collect();
         let mamba: Vec<_> = model.mamba_layers().collect();
-        let attn_bytes = match attn.first() {
-            Some(a) => {
-                a.num_kv_heads
-                    * engine
-                        .kv_cache_dtype
-                        .bytes_per_token_per_head(a.head_dim, model.dtype)
-            }
-            None => 0,
-        };
-        if attn.iter().any(|a| {
+        let bytes_of = |a: &crate::model::AttentionLayer| {
             a.num_kv_heads
                 * engine
                     .kv_cache_dtype
                     .bytes_per_token_per_head(a.head_dim, model.dtype)
-                != attn_bytes
-                || a.sliding_window_tokens.is_some()
-        }) {
+        };
+        let attn_bytes = attn.first().map_or(0, |a| bytes_of(a));
+        if attn.iter().any(|a| bytes_of(a) != attn_bytes) {
             return Err(Error::new(
-                "attention layers of different shapes or sliding windows are not modelled yet",
-            ));
+                "attention layers with different KV shapes are not modelled yet",
+            )
+            .with_hint("every attention layer must have the same KV heads and head_dim"));
         }
         // Mamba conv state in `--mamba-cache-dtype` (auto = model dtype), SSM
         // state in `--mamba-ssm-cache-dtype` (auto = per architecture; float32
@@ -95,17 +92,14 @@ impl KvLayout {
             MambaDtype::Auto => model.mamba_ssm_auto_dtype,
             fixed => fixed.resolve(model.dtype),
         };
-        let (conv_bytes, ssm_bytes) = match mamba.first() {
-            Some(m) => (
+        let state_of = |m: &crate::model::Mamba2Layer| {
+            (
                 m.conv_state_elems() * conv_dtype.bytes(),
                 m.ssm_state_elems() * ssm_dtype.bytes(),
-            ),
-            None => (0, 0),
+            )
         };
-        if mamba.iter().any(|m| {
-            m.conv_state_elems() * conv_dtype.bytes() + m.ssm_state_elems() * ssm_dtype.bytes()
-                != conv_bytes + ssm_bytes
-        }) {
+        let (conv_bytes, ssm_bytes) = mamba.first().map_or((0, 0), |m| state_of(m));
+        if mamba.iter().any(|m| state_of(m) != (conv_bytes, ssm_bytes)) {
             return Err(Error::new(
                 "Mamba layers of different shapes are not modelled yet",
             ));
@@ -128,15 +122,27 @@ impl KvLayout {
         } else {
             mamba_state
         };
-        let mut buckets: Vec<(GroupKind, u64)> = Vec::new();
-        if !attn.is_empty() {
-            buckets.push((GroupKind::FullAttention, attn.len() as u64));
+        // Buckets of layers with the same spec: full attention, each sliding
+        // window, Mamba.
+        let mut buckets: Vec<(GroupKind, Option<u64>, u64)> = Vec::new();
+        let mut add = |kind: GroupKind, window: Option<u64>| match buckets
+            .iter_mut()
+            .find(|b| b.0 == kind && b.1 == window)
+        {
+            Some(b) => b.2 += 1,
+            None => buckets.push((kind, window, 1)),
+        };
+        for a in &attn {
+            match a.sliding_window_tokens {
+                None => add(GroupKind::FullAttention, None),
+                Some(w) => add(GroupKind::SlidingWindow, Some(w)),
+            }
         }
-        if !mamba.is_empty() {
-            buckets.push((GroupKind::Mamba, mamba.len() as u64));
+        for _ in &mamba {
+            add(GroupKind::Mamba, None);
         }
-        let min = buckets.iter().map(|b| b.1).min().unwrap_or(0);
-        let max = buckets.iter().map(|b| b.1).max().unwrap_or(0);
+        let min = buckets.iter().map(|b| b.2).min().unwrap_or(0);
+        let max = buckets.iter().map(|b| b.2).max().unwrap_or(0);
         if min == 0 {
             return Err(Error::new("the model has no attention or Mamba layers")
                 .with_hint("check num_hidden_layers and hybrid_override_pattern"));
@@ -145,15 +151,15 @@ impl KvLayout {
         // max < 1.5 * min (compared in integers: 2 * max < 3 * min).
         let group_size = if 2 * max < 3 * min { max } else { min };
         let mut groups = Vec::new();
-        for (kind, count) in buckets {
+        for (kind, window_tokens, count) in buckets {
             // Layer i of the bucket goes to group i mod n (vLLM's
             // `layers[i::n]`), so 28 Mamba layers in 5 groups are 6, 6, 6, 5, 5.
             let n = div_ceil(count, group_size);
             for i in 0..n {
-                let layers = div_ceil(count - i, n);
                 groups.push(KvGroup {
                     kind,
-                    layers,
+                    window_tokens,
+                    layers: div_ceil(count - i, n),
                     slots: group_size,
                 });
             }
@@ -176,21 +182,21 @@ impl KvLayout {
             group_size_layers: group_size,
             bytes_per_block: group_size * page,
             groups,
+            max_num_batched_tokens: engine.max_num_batched_tokens,
         })
     }
 
+    fn count(&self, kind: GroupKind) -> u64 {
+        self.groups.iter().filter(|g| g.kind == kind).count() as u64
+    }
+
+    /// Groups of full-attention layers.
     pub fn attention_groups(&self) -> u64 {
-        self.groups
-            .iter()
-            .filter(|g| g.kind == GroupKind::FullAttention)
-            .count() as u64
+        self.count(GroupKind::FullAttention)
     }
 
     pub fn mamba_groups(&self) -> u64 {
-        self.groups
-            .iter()
-            .filter(|g| g.kind == GroupKind::Mamba)
-            .count() as u64
+        self.count(GroupKind::Mamba)
     }
 
     /// Padding slots across all groups (each costs a page per block).
@@ -198,44 +204,91 @@ impl KvLayout {
         self.groups.iter().map(|g| g.slots - g.layers).sum()
     }
 
-    /// Attention blocks for `tokens` tokens in one attention group.
+    /// Attention blocks for `tokens` tokens in one full-attention group.
     pub fn attention_blocks(&self, tokens: u64) -> u64 {
         div_ceil(tokens.max(1), self.block_size_tokens)
     }
 
+    /// Blocks a group holds for a running request at `tokens` tokens:
+    /// full attention `ceil(tokens / block)`; a sliding window at most the
+    /// window plus one block, `ceil(window / block) + 1`; Mamba one. Section 3.
+    pub fn group_blocks(&self, group: &KvGroup, tokens: u64) -> u64 {
+        match group.kind {
+            GroupKind::FullAttention => self.attention_blocks(tokens),
+            GroupKind::SlidingWindow => {
+                let window = group.window_tokens.unwrap_or(0);
+                self.attention_blocks(tokens)
+                    .min(div_ceil(window, self.block_size_tokens) + 1)
+            }
+            GroupKind::Mamba => 1,
+        }
+    }
+
     /// Pages a group may need for one request of `max_model_len` tokens, as the
-    /// start-up log counts them: attention `ceil(len / block)`, Mamba 3 pages in
-    /// align mode (running, boundary, prefill checkpoint) or 1.
+    /// start-up log counts them: full attention `ceil(len / block)`; a sliding
+    /// window `ceil(min(window - 1 + max_num_batched_tokens, len) / block) + 1`;
+    /// Mamba 3 pages in align mode (running, boundary, prefill checkpoint) or 1.
+    pub fn group_max_pages(&self, group: &KvGroup, max_model_len_tokens: u64) -> u64 {
+        match group.kind {
+            GroupKind::FullAttention => self.attention_blocks(max_model_len_tokens),
+            GroupKind::SlidingWindow => {
+                let window = group.window_tokens.unwrap_or(0);
+                let tokens = (window.saturating_sub(1) + self.max_num_batched_tokens)
+                    .min(max_model_len_tokens);
+                div_ceil(tokens, self.block_size_tokens) + 1
+            }
+            GroupKind::Mamba => match self.mamba_cache_mode {
+                MambaCacheMode::Align => 3,
+                MambaCacheMode::None => 1,
+            },
+        }
+    }
+
+    /// Sum of [`KvLayout::group_max_pages`] over the groups.
     pub fn max_pages_per_request(&self, max_model_len_tokens: u64) -> u64 {
         self.groups
             .iter()
-            .map(|g| match g.kind {
-                GroupKind::FullAttention => self.attention_blocks(max_model_len_tokens),
-                GroupKind::Mamba => match self.mamba_cache_mode {
-                    MambaCacheMode::Align => 3,
-                    MambaCacheMode::None => 1,
-                },
-            })
+            .map(|g| self.group_max_pages(g, max_model_len_tokens))
             .sum()
     }
 
     /// Blocks one running request holds at `tokens` tokens (prompt + generated),
-    /// none shared: attention `ceil(tokens / block)` per attention group plus
-    /// one block per Mamba group. Section 3.
+    /// none shared. Section 3.
     pub fn request_blocks(&self, tokens: u64) -> u64 {
-        self.attention_groups() * self.attention_blocks(tokens) + self.mamba_groups()
+        self.groups
+            .iter()
+            .map(|g| self.group_blocks(g, tokens))
+            .sum()
     }
 
-    /// Blocks the scheduler must find free to admit a prompt of `prompt_tokens`
-    /// (`scheduler_reserve_full_isl`): the whole prompt's attention blocks plus,
-    /// per Mamba group, `min(ceil(P / block), 2)` in align mode, else 1.
+    /// Blocks a group needs free to admit a prompt of `prompt_tokens` of which
+    /// `hit_blocks` full blocks are prefix-cache hits
+    /// (`scheduler_reserve_full_isl`): the prompt's attention blocks less the
+    /// hits; per Mamba group in align mode `min(ceil(P / block), 2)` (running
+    /// state + prefill checkpoint) and one more on a partial prefix hit, else 1.
+    pub fn group_admission_blocks(
+        &self,
+        group: &KvGroup,
+        prompt_tokens: u64,
+        hit_blocks: u64,
+    ) -> u64 {
+        let prompt = self.attention_blocks(prompt_tokens);
+        match group.kind {
+            GroupKind::FullAttention => prompt - hit_blocks.min(prompt),
+            GroupKind::SlidingWindow => self.group_blocks(group, prompt_tokens),
+            GroupKind::Mamba => match self.mamba_cache_mode {
+                MambaCacheMode::Align => prompt.min(2) + u64::from(hit_blocks > 0),
+                MambaCacheMode::None => 1,
+            },
+        }
+    }
+
+    /// Blocks the scheduler must find free to admit a prompt with no cache hits.
     pub fn admission_blocks(&self, prompt_tokens: u64) -> u64 {
-        let attn = self.attention_blocks(prompt_tokens);
-        let per_mamba = match self.mamba_cache_mode {
-            MambaCacheMode::Align => attn.min(2),
-            MambaCacheMode::None => 1,
-        };
-        self.attention_groups() * attn + self.mamba_groups() * per_mamba
+        self.groups
+            .iter()
+            .map(|g| self.group_admission_blocks(g, prompt_tokens, 0))
+            .sum()
     }
 }
 
@@ -293,16 +346,9 @@ impl KvPool {
             .groups
             .iter()
             .map(|g| {
-                let pages = match g.kind {
-                    GroupKind::FullAttention => {
-                        layout.attention_blocks(engine.max_model_len_tokens)
-                    }
-                    GroupKind::Mamba => match layout.mamba_cache_mode {
-                        MambaCacheMode::Align => 3,
-                        MambaCacheMode::None => 1,
-                    },
-                };
-                pages * layout.page_bytes * g.layers
+                layout.group_max_pages(g, engine.max_model_len_tokens)
+                    * layout.page_bytes
+                    * g.layers
             })
             .sum();
         KvPool {
@@ -381,22 +427,21 @@ pub fn admit(
 ) -> Admission {
     let bs = layout.block_size_tokens.max(1);
     let attn_groups = layout.attention_groups();
-    let mamba_groups = layout.mamba_groups();
     let hit_blocks = if prefix_cached && engine.enable_prefix_caching && attn_groups > 0 {
         prompt_tokens.saturating_sub(1) / bs
     } else {
         0
     };
+    // Only full-attention blocks are shared; sliding windows and Mamba states
+    // are each request's own.
     let shared = attn_groups * hit_blocks;
-    let prompt_blocks = layout.attention_blocks(prompt_tokens);
-    let running_blocks = layout.attention_blocks(tokens.max(prompt_tokens));
-    let per_request = attn_groups * (running_blocks - hit_blocks) + mamba_groups;
-    let per_mamba_at_admission = match layout.mamba_cache_mode {
-        MambaCacheMode::Align => prompt_blocks.min(2) + u64::from(hit_blocks > 0),
-        MambaCacheMode::None => 1,
-    };
-    let admit_private =
-        attn_groups * (prompt_blocks - hit_blocks) + mamba_groups * per_mamba_at_admission;
+    let tokens = tokens.max(prompt_tokens);
+    let per_request = layout.request_blocks(tokens) - shared;
+    let admit_private: u64 = layout
+        .groups
+        .iter()
+        .map(|g| layout.group_admission_blocks(g, prompt_tokens, hit_blocks))
+        .sum();
     let extra = admit_private.saturating_sub(per_request);
     let fit = match pool.usable_blocks.checked_sub(shared + extra) {
         Some(free) => div_floor(free, per_request),
@@ -559,6 +604,57 @@ mod tests {
             // Dense models have no Mamba groups: a 1,000-token request holds 63 blocks.
             assert_eq!(l.request_blocks(1_000), 63);
         }
+    }
+
+    #[test]
+    fn sliding_window_layers_hold_the_window_plus_one_block() {
+        use crate::dtype::FloatDtype;
+        use crate::model::{AttentionLayer, Layer, Model};
+        // Gemma-3-12B's shape: 48 layers, 5 of every 6 with a 1,024-token window,
+        // 8 KV heads x 256.
+        let attn = |window| {
+            Layer::Attention(AttentionLayer {
+                num_heads: 16,
+                num_kv_heads: 8,
+                head_dim: 256,
+                sliding_window_tokens: window,
+                qkv_bias: false,
+                qk_norm: true,
+            })
+        };
+        let layers = (0..48)
+            .map(|i| attn(if i % 6 == 5 { None } else { Some(1_024) }))
+            .collect();
+        let model = Model {
+            architecture: "test".into(),
+            hidden_size: 3_840,
+            vocab_size: 262_208,
+            tie_word_embeddings: true,
+            dtype: FloatDtype::Bfloat16,
+            max_position_embeddings: 131_072,
+            layers,
+            mamba_ssm_auto_dtype: FloatDtype::Bfloat16,
+        };
+        let args = engine(
+            EngineSettings {
+                max_model_len: Some(32_768),
+                ..EngineSettings::default()
+            },
+            131_072,
+        );
+        let l = KvLayout::new(&model, &args).unwrap();
+        // Buckets of 8 full and 40 sliding layers: 40 >= 1.5 x 8, so groups of 8:
+        // one full-attention group and five sliding-window groups.
+        assert_eq!(l.group_size_layers, 8);
+        assert_eq!(l.attention_groups(), 1);
+        assert_eq!(l.count(GroupKind::SlidingWindow), 5);
+        // 8 x 1,024 B per token per layer, 16-token blocks: a 128 KiB page.
+        assert_eq!(l.page_bytes, 16 * 8 * 1_024);
+        // 32K tokens: 2,048 full-attention blocks + 5 x (1,024 / 16 + 1).
+        assert_eq!(l.request_blocks(32_768), 2_048 + 5 * 65);
+        assert_eq!(l.request_blocks(500), 32 + 5 * 32);
+        // Start-up accounting: ceil(min(1,023 + 2,048, 32,768) / 16) + 1 = 193 per window group.
+        assert_eq!(l.max_pages_per_request(32_768), 2_048 + 5 * 193);
     }
 
     #[test]

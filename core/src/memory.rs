@@ -136,6 +136,13 @@ fn layer_transient_bytes_per_token(model: &Model) -> u64 {
                     2 * f.intermediate * d
                 }
             }
+            // Each token's top-k experts (gate+up and activation outputs), the
+            // shared expert's, and the router logits in fp32.
+            Layer::Moe(e) => {
+                let per = if e.gated { 3 } else { 2 };
+                (e.top_k * e.expert_intermediate + e.shared_intermediate) * per * d
+                    + e.num_experts * 4
+            }
         })
         .max()
         .unwrap_or(0)

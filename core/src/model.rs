@@ -98,12 +98,25 @@ pub struct MlpLayer {
     pub gated: bool,
 }
 
+/// A mixture-of-experts feed-forward layer: all experts live in memory,
+/// `top_k` of them run per token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MoeLayer {
+    pub num_experts: u64,
+    pub top_k: u64,
+    pub expert_intermediate: u64,
+    /// Intermediate size of an always-on shared expert (0 when there is none).
+    pub shared_intermediate: u64,
+    pub gated: bool,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Layer {
     Attention(AttentionLayer),
     Mamba2(Mamba2Layer),
     Mlp(MlpLayer),
+    Moe(MoeLayer),
 }
 
 /// Which module a weight tensor belongs to, for quantization decisions.
@@ -116,8 +129,10 @@ pub enum ModuleKind {
     AttentionLinear,
     /// A linear layer inside a Mamba mixer (in_proj, out_proj).
     MambaLinear,
-    /// A linear layer inside an MLP.
+    /// A linear layer inside an MLP (or a shared expert).
     MlpLinear,
+    /// A routed expert's linear layer.
+    ExpertLinear,
     /// Norms, biases, conv1d, A/D/dt: never quantized.
     Other,
 }
@@ -167,6 +182,33 @@ fn need(field: &'static str, value: Option<u64>) -> Result<u64> {
         Some(v) => Ok(v),
         None => Err(Error::new(format!("missing field `{field}`"))
             .with_hint("config.json of this architecture must set it")),
+    }
+}
+
+/// Add `n` copies of a weight tensor, merging with an identical entry.
+fn add(
+    out: &mut Vec<Module>,
+    n: u64,
+    name: &'static str,
+    kind: ModuleKind,
+    in_features: u64,
+    out_features: u64,
+) {
+    let same = |m: &&mut Module| {
+        m.name == name
+            && m.kind == kind
+            && m.in_features == in_features
+            && m.out_features == out_features
+    };
+    match out.iter_mut().find(same) {
+        Some(m) => m.count += n,
+        None => out.push(Module {
+            name,
+            kind,
+            in_features,
+            out_features,
+            count: n,
+        }),
     }
 }
 
@@ -326,65 +368,87 @@ impl Model {
     pub fn modules(&self) -> Vec<Module> {
         let h = self.hidden_size;
         let mut out: Vec<Module> = Vec::new();
-        let mut push = |name, kind, in_features, out_features| {
-            if let Some(m) = out.iter_mut().find(|m: &&mut Module| {
-                m.name == name
-                    && m.kind == kind
-                    && m.in_features == in_features
-                    && m.out_features == out_features
-            }) {
-                m.count += 1;
-            } else {
-                out.push(Module {
-                    name,
-                    kind,
-                    in_features,
-                    out_features,
-                    count: 1,
-                });
-            }
-        };
-        push("embed_tokens", ModuleKind::Embedding, self.vocab_size, h);
+        let o = &mut out;
+        add(
+            o,
+            1,
+            "embed_tokens",
+            ModuleKind::Embedding,
+            self.vocab_size,
+            h,
+        );
         for layer in &self.layers {
             match layer {
                 Layer::Attention(a) => {
                     let q = a.num_heads * a.head_dim;
                     let kv = a.num_kv_heads * a.head_dim;
-                    push("q_proj", ModuleKind::AttentionLinear, h, q);
-                    push("k_proj", ModuleKind::AttentionLinear, h, kv);
-                    push("v_proj", ModuleKind::AttentionLinear, h, kv);
-                    push("o_proj", ModuleKind::AttentionLinear, q, h);
-                    push("input_norm", ModuleKind::Other, 1, h);
+                    add(o, 1, "q_proj", ModuleKind::AttentionLinear, h, q);
+                    add(o, 1, "k_proj", ModuleKind::AttentionLinear, h, kv);
+                    add(o, 1, "v_proj", ModuleKind::AttentionLinear, h, kv);
+                    add(o, 1, "o_proj", ModuleKind::AttentionLinear, q, h);
+                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
                     if a.qkv_bias {
-                        push("qkv_bias", ModuleKind::Other, 1, q + 2 * kv);
+                        add(o, 1, "qkv_bias", ModuleKind::Other, 1, q + 2 * kv);
                     }
                     if a.qk_norm {
-                        push("qk_norm", ModuleKind::Other, 1, 2 * a.head_dim);
+                        add(o, 1, "qk_norm", ModuleKind::Other, 1, 2 * a.head_dim);
                     }
                 }
                 Layer::Mamba2(m) => {
-                    push("in_proj", ModuleKind::MambaLinear, h, m.in_proj_out());
-                    push("out_proj", ModuleKind::MambaLinear, m.intermediate(), h);
+                    add(o, 1, "in_proj", ModuleKind::MambaLinear, h, m.in_proj_out());
+                    add(
+                        o,
+                        1,
+                        "out_proj",
+                        ModuleKind::MambaLinear,
+                        m.intermediate(),
+                        h,
+                    );
                     // conv1d weight (conv_dim x kernel) and bias (conv_dim).
-                    push("conv1d", ModuleKind::Other, m.conv_kernel + 1, m.conv_dim());
+                    add(
+                        o,
+                        1,
+                        "conv1d",
+                        ModuleKind::Other,
+                        m.conv_kernel + 1,
+                        m.conv_dim(),
+                    );
                     // A_log, D, dt_bias: one value per head each.
-                    push("a_d_dt", ModuleKind::Other, 3, m.num_heads);
-                    push("mixer_norm", ModuleKind::Other, 1, m.intermediate());
-                    push("input_norm", ModuleKind::Other, 1, h);
+                    add(o, 1, "a_d_dt", ModuleKind::Other, 3, m.num_heads);
+                    add(o, 1, "mixer_norm", ModuleKind::Other, 1, m.intermediate());
+                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
                 }
                 Layer::Mlp(f) => {
                     if f.gated {
-                        push("gate_proj", ModuleKind::MlpLinear, h, f.intermediate);
+                        add(o, 1, "gate_proj", ModuleKind::MlpLinear, h, f.intermediate);
                     }
-                    push("up_proj", ModuleKind::MlpLinear, h, f.intermediate);
-                    push("down_proj", ModuleKind::MlpLinear, f.intermediate, h);
-                    push("input_norm", ModuleKind::Other, 1, h);
+                    add(o, 1, "up_proj", ModuleKind::MlpLinear, h, f.intermediate);
+                    add(o, 1, "down_proj", ModuleKind::MlpLinear, f.intermediate, h);
+                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
+                }
+                Layer::Moe(e) => {
+                    let (n, i) = (e.num_experts, e.expert_intermediate);
+                    add(o, 1, "router", ModuleKind::Other, h, n);
+                    if e.gated {
+                        add(o, n, "expert_gate_proj", ModuleKind::ExpertLinear, h, i);
+                    }
+                    add(o, n, "expert_up_proj", ModuleKind::ExpertLinear, h, i);
+                    add(o, n, "expert_down_proj", ModuleKind::ExpertLinear, i, h);
+                    let s = e.shared_intermediate;
+                    if s > 0 {
+                        if e.gated {
+                            add(o, 1, "shared_gate_proj", ModuleKind::MlpLinear, h, s);
+                        }
+                        add(o, 1, "shared_up_proj", ModuleKind::MlpLinear, h, s);
+                        add(o, 1, "shared_down_proj", ModuleKind::MlpLinear, s, h);
+                    }
+                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
                 }
             }
         }
-        push("final_norm", ModuleKind::Other, 1, h);
+        add(o, 1, "final_norm", ModuleKind::Other, 1, h);
         if !self.tie_word_embeddings {
-            push("lm_head", ModuleKind::LmHead, h, self.vocab_size);
+            add(o, 1, "lm_head", ModuleKind::LmHead, h, self.vocab_size);
         }
         out
     }
@@ -436,6 +500,41 @@ mod tests {
         let params = model.params() as f64;
         assert!((params / 8.03e9 - 1.0).abs() < 0.002, "{params}");
         assert!(!model.is_hybrid());
+    }
+
+    #[test]
+    fn moe_layers_hold_every_expert() {
+        // Qwen3-30B-A3B's shape: 48 layers, 128 experts x 768, top-8, hidden 2048.
+        let moe = MoeLayer {
+            num_experts: 128,
+            top_k: 8,
+            expert_intermediate: 768,
+            shared_intermediate: 0,
+            gated: true,
+        };
+        let model = Model {
+            architecture: "test".into(),
+            hidden_size: 2048,
+            vocab_size: 151_936,
+            tie_word_embeddings: false,
+            dtype: FloatDtype::Bfloat16,
+            max_position_embeddings: 40_960,
+            layers: vec![Layer::Moe(moe)],
+            mamba_ssm_auto_dtype: FloatDtype::Bfloat16,
+        };
+        let experts: u64 = model
+            .modules()
+            .iter()
+            .filter(|m| m.kind == ModuleKind::ExpertLinear)
+            .map(Module::params)
+            .sum();
+        assert_eq!(experts, 128 * 3 * 2048 * 768);
+        let router = model
+            .modules()
+            .into_iter()
+            .find(|m| m.name == "router")
+            .unwrap();
+        assert_eq!(router.params(), 2048 * 128);
     }
 
     #[test]

@@ -68,7 +68,7 @@ pub struct WeightQuant {
     pub zero_point: bool,
     /// Module names or kinds left at the model dtype: `lm_head` and
     /// `embed_tokens` always are unless `lm_head_quantized`; kinds `attention`,
-    /// `mamba`, `mlp` or module names such as `in_proj`.
+    /// `mamba`, `mlp`, `experts` or module names such as `in_proj`.
     #[serde(default)]
     pub unquantized: Vec<String>,
     #[serde(default)]
@@ -143,6 +143,7 @@ impl WeightQuant {
             ModuleKind::AttentionLinear => "attention",
             ModuleKind::MambaLinear => "mamba",
             ModuleKind::MlpLinear => "mlp",
+            ModuleKind::ExpertLinear => "experts",
         };
         !(listed(kind_name) || listed(module.name))
     }
