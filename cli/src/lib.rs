@@ -111,6 +111,10 @@ struct CommonArgs {
     /// a measured figure.
     #[arg(long)]
     estimate_non_kv: bool,
+    /// Timing calibration: a preset, a .toml path, or `none` (first
+    /// principles). Default: the scenario's, else one fitted on the same GPU.
+    #[arg(long)]
+    calibration: Option<String>,
     /// Output tokens per request (the harness's max_tokens).
     #[arg(long, allow_negative_numbers = true)]
     max_tokens: Option<i64>,
@@ -198,6 +202,8 @@ impl CommonArgs {
                 .transpose()?,
             max_tokens: self.max_tokens,
             window_s: None,
+            prompt_scale: None,
+            prompt_extra_tokens: None,
         };
         Ok(Request {
             scenario: self.scenario.clone(),
@@ -206,6 +212,7 @@ impl CommonArgs {
             engine,
             harness,
             estimate_non_kv: self.estimate_non_kv,
+            calibration: self.calibration.clone(),
         })
     }
 }

@@ -50,6 +50,7 @@ struct MatrixJson<'a> {
     block_size_tokens: u64,
     num_blocks: u64,
     kv_cache_tokens: u64,
+    calibration: &'a str,
     cells: &'a [decodecalc_core::matrix::Cell],
 }
 
@@ -63,6 +64,7 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
             block_size_tokens: cap.block_size_tokens,
             num_blocks: cap.num_blocks,
             kv_cache_tokens: cap.kv_cache_tokens,
+            calibration: &m.calibration,
             cells: &m.cells,
         });
     }
@@ -71,12 +73,17 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
         ("Context", true),
         ("Requests at once", true),
         ("Status", false),
+        ("Total tok/s", true),
+        ("Per request tok/s", true),
+        ("TTFT ms", true),
+        ("Time between tokens ms", true),
         ("Average active requests", true),
+        ("Output tokens", true),
+        ("Measured for s", true),
         ("KV blocks needed", true),
         ("KV blocks usable", true),
-        ("Harness tokens needed", true),
-        ("Harness budget", true),
     ]);
+    let num = |v: Option<f64>, digits: usize| v.map_or(String::new(), |x| format!("{x:.digits$}"));
     for c in &m.cells {
         t.push(vec![
             match c.phase {
@@ -86,22 +93,26 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
             format_tokens(c.context_tokens),
             c.concurrency.to_string(),
             c.status.name().into(),
-            c.avg_active_requests
-                .map_or(String::new(), |a| format!("{a:.2}")),
+            num(c.total_tok_s, 1),
+            num(c.per_request_tok_s, 1),
+            num(c.ttft_ms, 0),
+            num(c.tbt_ms, 1),
+            num(c.avg_active_requests, 2),
+            num(c.output_tokens, 0),
+            num(c.measured_s, 1),
             grouped(c.blocks_needed),
             grouped(c.usable_blocks),
-            grouped(c.harness_tokens_needed),
-            grouped(c.harness_budget_tokens),
         ]);
     }
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
-            "{} | {} on {} | vLLM {} | block {} tokens, {} blocks, KV cache {} tokens\n\n",
+            "{} | {} on {} | vLLM {} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens\n\n",
             m.scenario,
             plan.model.name,
             plan.gpu.name,
             decodecalc_core::VLLM_VERSION,
+            m.calibration,
             grouped(cap.block_size_tokens),
             cap.num_blocks,
             grouped(cap.kv_cache_tokens)

@@ -272,6 +272,11 @@ pub struct HarnessSettings {
     pub max_tokens: Option<i64>,
     /// Length of the sustained-decode measurement window, seconds.
     pub window_s: Option<f64>,
+    /// Prompt tokens the server sees per nominal context token (the harness
+    /// sizes its document by a characters-per-token estimate).
+    pub prompt_scale: Option<f64>,
+    /// Prompt tokens beyond the document: the fixed request, the chat template.
+    pub prompt_extra_tokens: Option<i64>,
 }
 
 /// A token count as written in a file: a number or a string such as "16k".
@@ -307,6 +312,17 @@ pub struct Harness {
     pub concurrency: Vec<u64>,
     pub max_tokens: u64,
     pub window_s: f64,
+    pub prompt_scale: f64,
+    pub prompt_extra_tokens: u64,
+}
+
+impl Harness {
+    /// Prompt tokens the server sees for a nominal context:
+    /// `round(context * prompt_scale) + prompt_extra_tokens`.
+    pub fn prompt_tokens(&self, context_tokens: u64) -> u64 {
+        crate::units::saturating_u64((context_tokens as f64 * self.prompt_scale).round())
+            .saturating_add(self.prompt_extra_tokens)
+    }
 }
 
 /// Default harness grid: the reference run's (contexts 0..120K, 1..128
@@ -316,6 +332,11 @@ pub mod harness_defaults {
     pub const CONCURRENCY: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
     pub const MAX_TOKENS: u64 = 8192;
     pub const WINDOW_S: f64 = 30.0;
+    pub const PROMPT_SCALE: f64 = 1.0;
+    /// llm-inference-bench's fixed request and chat template, 160 tokens on
+    /// the reference run's tokenizer (its prefill rows: prompt tokens =
+    /// 1.00415 x context + 160, exact to a token at all five contexts).
+    pub const PROMPT_EXTRA_TOKENS: u64 = 160;
 }
 
 impl HarnessSettings {
@@ -329,6 +350,8 @@ impl HarnessSettings {
             concurrency: other.concurrency.clone().or(self.concurrency.clone()),
             max_tokens: other.max_tokens.or(self.max_tokens),
             window_s: other.window_s.or(self.window_s),
+            prompt_scale: other.prompt_scale.or(self.prompt_scale),
+            prompt_extra_tokens: other.prompt_extra_tokens.or(self.prompt_extra_tokens),
         }
     }
 
@@ -397,16 +420,40 @@ impl HarnessSettings {
                 "a positive number of seconds",
             ));
         }
-        let Some(max_model_len) = max_model_len else {
-            return Ok(Harness {
-                contexts_tokens,
-                prefill_contexts_tokens,
-                concurrency,
-                max_tokens,
-                window_s,
-            });
+        let prompt_scale = self
+            .prompt_scale
+            .unwrap_or(harness_defaults::PROMPT_SCALE);
+        if !(prompt_scale.is_finite() && (0.5..=2.0).contains(&prompt_scale)) {
+            return Err(Error::field(
+                &label("prompt_scale"),
+                prompt_scale,
+                "a ratio between 0.5 and 2, such as 1.0",
+            ));
+        }
+        let prompt_extra_tokens = match self.prompt_extra_tokens {
+            None => harness_defaults::PROMPT_EXTRA_TOKENS,
+            Some(t) if t >= 0 => t as u64,
+            Some(t) => {
+                return Err(Error::field(
+                    &label("prompt_extra_tokens"),
+                    t,
+                    "a non-negative token count",
+                ))
+            }
         };
-        for &ctx in &prefill_contexts_tokens {
+        let harness = Harness {
+            contexts_tokens,
+            prefill_contexts_tokens,
+            concurrency,
+            max_tokens,
+            window_s,
+            prompt_scale,
+            prompt_extra_tokens,
+        };
+        let Some(max_model_len) = max_model_len else {
+            return Ok(harness);
+        };
+        for &ctx in &harness.prefill_contexts_tokens {
             if ctx > max_model_len {
                 return Err(Error::new(format!(
                     "prefill context {} exceeds max_model_len {}",
@@ -416,27 +463,22 @@ impl HarnessSettings {
                 .with_hint("use prefill contexts up to max_model_len, or raise --max-model-len"));
             }
         }
-        for &ctx in &contexts_tokens {
-            let need = ctx.saturating_add(max_tokens);
+        for &ctx in &harness.contexts_tokens {
+            let need = ctx.saturating_add(harness.max_tokens);
             if need > max_model_len {
                 return Err(Error::new(format!(
-                    "context {} + max_tokens {max_tokens} = {need} tokens exceeds max_model_len {}",
+                    "context {} + max_tokens {} = {need} tokens exceeds max_model_len {}",
                     format_tokens(ctx),
+                    harness.max_tokens,
                     max_model_len
                 ))
                 .with_hint(format!(
                     "use contexts up to {} tokens, lower --max-tokens, or raise --max-model-len",
-                    max_model_len.saturating_sub(max_tokens)
+                    max_model_len.saturating_sub(harness.max_tokens)
                 )));
             }
         }
-        Ok(Harness {
-            contexts_tokens,
-            prefill_contexts_tokens,
-            concurrency,
-            max_tokens,
-            window_s,
-        })
+        Ok(harness)
     }
 }
 

@@ -20,6 +20,7 @@ pub mod parse;
 pub mod presets;
 pub mod quant;
 pub mod scenario;
+pub mod timing;
 pub mod units;
 
 pub use error::Error;

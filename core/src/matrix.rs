@@ -3,6 +3,7 @@
 //! runs at once and the status the harness reports.
 
 use crate::allocator::{admit, RunningLimit};
+use crate::timing::{decode_cell, prefill_row, DecodeTiming, TimingParams, Work};
 use crate::error::{Error, Result};
 use crate::scenario::{Capacity, Plan};
 use serde::{Deserialize, Serialize};
@@ -60,8 +61,22 @@ pub struct Cell {
     pub context_tokens: u64,
     pub concurrency: u64,
     pub status: Status,
+    /// Completion tokens per second over the window, all requests; for a
+    /// prefill row, prompt tokens per second.
+    pub total_tok_s: Option<f64>,
+    /// Median over requests of 1 / their time between tokens.
+    pub per_request_tok_s: Option<f64>,
+    /// Median time to first token; for a prefill row, the cold prefill's.
+    pub ttft_ms: Option<f64>,
+    /// Median time between tokens.
+    pub tbt_ms: Option<f64>,
     /// Requests running at once, averaged over the window (absent when not run).
     pub avg_active_requests: Option<f64>,
+    /// Output tokens counted in the window.
+    pub output_tokens: Option<f64>,
+    pub measured_s: Option<f64>,
+    /// Prompt tokens the server sees (the harness overshoots the nominal context).
+    pub prompt_tokens: u64,
     /// Requests the engine runs at once.
     pub running_requests: u64,
     pub limit: RunningLimit,
@@ -79,26 +94,59 @@ pub struct Cell {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Matrix {
     pub scenario: String,
+    /// The calibration the timing figures use (`none`: first principles).
+    pub calibration: String,
     pub cells: Vec<Cell>,
 }
 
-/// Compute every cell: the prefill rows, then the decode grid row by row.
-pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
-    if let Some(why) = &capacity.startup_failure {
-        return Err(Error::new(format!("vLLM would not start: {why}")).with_hint(
-            "lower --max-model-len, raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
-        ));
+/// Everything needed to predict any cell of a plan.
+#[derive(Debug)]
+pub struct Predictor<'a> {
+    pub plan: &'a Plan,
+    pub capacity: &'a Capacity,
+    pub work: Work,
+    pub params: TimingParams,
+}
+
+impl<'a> Predictor<'a> {
+    pub fn new(plan: &'a Plan, capacity: &'a Capacity, params: TimingParams) -> Result<Self> {
+        if let Some(why) = &capacity.startup_failure {
+            return Err(Error::new(format!("vLLM would not start: {why}")).with_hint(
+                "lower --max-model-len, raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
+            ));
+        }
+        let quant = plan.engine.weight_quant(&plan.model.quant);
+        let work = Work::new(&plan.model, &quant, &plan.engine, &plan.gpu, &capacity.layout);
+        Ok(Predictor {
+            plan,
+            capacity,
+            work,
+            params,
+        })
     }
-    let layout = &capacity.layout;
-    let pool = &capacity.pool;
-    let h = &plan.harness;
-    let mut cells = Vec::new();
-    let mut cell = |phase: Phase, ctx: u64, c: u64| {
+
+    /// The same predictor with other timing parameters.
+    pub fn with_params(&self, params: TimingParams) -> Predictor<'a> {
+        Predictor {
+            plan: self.plan,
+            capacity: self.capacity,
+            work: self.work.clone(),
+            params,
+        }
+    }
+
+    /// One cell: status, running requests and (when run) its timing.
+    pub fn cell(&self, phase: Phase, ctx: u64, c: u64) -> Cell {
+        let plan = self.plan;
+        let layout = &self.capacity.layout;
+        let pool = &self.capacity.pool;
+        let h = &plan.harness;
+        let prompt = h.prompt_tokens(ctx);
         // Steady state right after admission: the prompt plus the first token.
         // Decode cells' prompts were cached by the scout; the scout's own cold
         // prefill (the prefill rows) finds nothing cached.
-        let cached = phase == Phase::Decode;
-        let a = admit(layout, pool, &plan.engine, ctx, ctx + 1, c, cached);
+        let cached = phase == Phase::Decode && ctx > 0;
+        let a = admit(layout, pool, &plan.engine, prompt, prompt + 1, c, cached);
         // The prefill scout asks for one output token; decode cells for max_tokens.
         let out_tokens = match phase {
             Phase::Prefill => 1,
@@ -116,13 +164,20 @@ pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
         } else {
             Status::Valid
         };
-        let run = status != Status::OverCapacity;
-        cells.push(Cell {
+        let run = status != Status::OverCapacity && a.running > 0;
+        let mut cell = Cell {
             phase,
             context_tokens: ctx,
             concurrency: c,
             status,
-            avg_active_requests: (run && phase == Phase::Decode).then_some(a.running as f64),
+            total_tok_s: None,
+            per_request_tok_s: None,
+            ttft_ms: None,
+            tbt_ms: None,
+            avg_active_requests: None,
+            output_tokens: None,
+            measured_s: None,
+            prompt_tokens: prompt,
             running_requests: if run { a.running } else { 0 },
             limit: a.limit,
             harness_tokens_needed: needed,
@@ -133,18 +188,65 @@ pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
                 .shared_blocks
                 .saturating_add(c.saturating_mul(a.blocks_per_request)),
             usable_blocks: pool.usable_blocks,
-        });
-    };
-    for &ctx in &h.prefill_contexts_tokens {
-        cell(Phase::Prefill, ctx, 1);
+        };
+        if !run {
+            return cell;
+        }
+        match phase {
+            Phase::Prefill => {
+                let t = prefill_row(&self.work, &self.params, h, ctx);
+                cell.total_tok_s = Some(t.tok_s);
+                cell.ttft_ms = Some(t.ttft_ms);
+            }
+            Phase::Decode => {
+                let t = self.decode_timing(ctx, c, a.running);
+                cell.total_tok_s = Some(t.total_tok_s);
+                cell.per_request_tok_s = Some(t.per_request_tok_s);
+                cell.ttft_ms = Some(t.ttft_ms);
+                cell.tbt_ms = Some(t.tbt_ms);
+                cell.avg_active_requests = Some(a.running as f64);
+                cell.output_tokens = Some(t.output_tokens);
+                cell.measured_s = Some(t.measured_s);
+            }
+        }
+        cell
     }
-    for &ctx in &h.contexts_tokens {
-        for &c in &h.concurrency {
-            cell(Phase::Decode, ctx, c);
+
+    /// The timing of a decode cell with `running` requests running.
+    pub fn decode_timing(&self, ctx: u64, c: u64, running: u64) -> DecodeTiming {
+        decode_cell(
+            &self.work,
+            &self.params,
+            &self.capacity.layout,
+            &self.plan.engine,
+            &self.plan.harness,
+            ctx,
+            c,
+            running,
+        )
+    }
+
+    /// Every cell: the prefill rows, then the decode grid row by row.
+    pub fn matrix(&self) -> Matrix {
+        let h = &self.plan.harness;
+        let mut cells = Vec::new();
+        for &ctx in &h.prefill_contexts_tokens {
+            cells.push(self.cell(Phase::Prefill, ctx, 1));
+        }
+        for &ctx in &h.contexts_tokens {
+            for &c in &h.concurrency {
+                cells.push(self.cell(Phase::Decode, ctx, c));
+            }
+        }
+        Matrix {
+            scenario: self.plan.scenario_id.clone(),
+            calibration: self.plan.calibration.id.clone(),
+            cells,
         }
     }
-    Ok(Matrix {
-        scenario: plan.scenario_id.clone(),
-        cells,
-    })
+}
+
+/// Compute every cell of a plan with its calibration.
+pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
+    Ok(Predictor::new(plan, capacity, plan.calibration.params)?.matrix())
 }

@@ -16,6 +16,7 @@ pub enum Kind {
     Model,
     Scenario,
     Measured,
+    Calibration,
 }
 
 impl Kind {
@@ -25,6 +26,7 @@ impl Kind {
             Kind::Model => "model",
             Kind::Scenario => "scenario",
             Kind::Measured => "measured run",
+            Kind::Calibration => "calibration",
         }
     }
 }
@@ -63,6 +65,7 @@ pub const FILES: &[Embedded] = &[
         "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32",
         "toml"
     ),
+    embed!(Kind::Calibration, "calibrations", "rtx3090-vllm0.32", "toml"),
     embed!(
         Kind::Measured,
         "measured",

@@ -8,6 +8,7 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::memory::NonKvEstimate;
 use crate::parse;
+use crate::timing::TimingParams;
 use crate::presets::{self, Kind, LoadedModel, ModelFile};
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +82,9 @@ pub struct ScenarioFile {
     pub launch: Option<String>,
     /// The measured run of this scenario, if any (a `data/measured` id).
     pub measured: Option<String>,
+    /// The timing calibration to use by default (a `data/calibrations` id,
+    /// a path, or `none`).
+    pub calibration: Option<String>,
     #[serde(default)]
     pub engine: EngineSettings,
     #[serde(default)]
@@ -106,6 +110,69 @@ pub struct Request {
     pub harness: HarnessSettings,
     /// Use the first-principles non-KV estimate even where the scenario pins one.
     pub estimate_non_kv: bool,
+    /// Timing calibration: a preset id, a path, or `none`. Default: the
+    /// scenario's, else one fitted on the same GPU, else `none`.
+    pub calibration: Option<String>,
+}
+
+/// A calibration file (`data/calibrations/*.toml`), as `decodecalc calibrate` writes it.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct CalibrationFile {
+    pub id: String,
+    /// The GPU preset it was fitted on.
+    pub gpu: String,
+    pub vllm_version: String,
+    pub description: String,
+    /// The measured run it was fitted to.
+    pub fitted_on: String,
+    /// The command that produced it.
+    pub command: String,
+    pub params: TimingParams,
+    /// Figures of the fit, for the reader (errors in percent, counts).
+    #[serde(default)]
+    pub fit: std::collections::BTreeMap<String, f64>,
+}
+
+impl CalibrationFile {
+    pub fn parse(origin: &str, text: &str) -> Result<CalibrationFile> {
+        let file: CalibrationFile = parse::toml(origin, text)?;
+        file.params.validate(origin)?;
+        Ok(file)
+    }
+
+    pub fn to_toml(&self) -> Result<String> {
+        toml::to_string(self).map_err(|e| Error::new(format!("cannot write the calibration: {e}")))
+    }
+}
+
+/// The timing parameters in use and where they came from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Calibration {
+    /// A calibration id, a path, or `none`.
+    pub id: String,
+    pub params: TimingParams,
+}
+
+impl Calibration {
+    pub fn none() -> Calibration {
+        Calibration {
+            id: "none".to_string(),
+            params: TimingParams::FIRST_PRINCIPLES,
+        }
+    }
+}
+
+pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
+    if name == "none" {
+        return Ok(Calibration::none());
+    }
+    let (origin, text) = load_text(world, Kind::Calibration, name)?;
+    let file = CalibrationFile::parse(&origin, &text)?;
+    Ok(Calibration {
+        id: if is_path(name) { name.to_string() } else { file.id },
+        params: file.params,
+    })
 }
 
 /// Where the non-KV figure in use came from.
@@ -130,6 +197,7 @@ pub struct Plan {
     pub estimate: NonKvEstimate,
     pub non_kv_bytes: u64,
     pub non_kv_source: NonKvSource,
+    pub calibration: Calibration,
 }
 
 impl Request {
@@ -235,6 +303,23 @@ impl Request {
             }
             None => (estimate.total_bytes(), NonKvSource::Estimated),
         };
+        let calibration_name = self
+            .calibration
+            .clone()
+            .or_else(|| scenario.as_ref().and_then(|(_, s)| s.calibration.clone()))
+            .or_else(|| {
+                presets::FILES
+                    .iter()
+                    .filter(|f| f.kind == Kind::Calibration)
+                    .find(|f| {
+                        CalibrationFile::parse(f.path, f.text).is_ok_and(|c| c.gpu == gpu.id)
+                    })
+                    .map(|f| f.id.to_string())
+            });
+        let calibration = match calibration_name {
+            Some(name) => load_calibration(world, &name)?,
+            None => Calibration::none(),
+        };
         let scenario_id = match &scenario {
             Some((_, s)) if self.model.is_none() && self.gpu.is_none() => s.id.clone(),
             Some((_, s)) => format!("{} (model/GPU overridden)", s.id),
@@ -250,6 +335,7 @@ impl Request {
             estimate,
             non_kv_bytes,
             non_kv_source,
+            calibration,
         })
     }
 }
