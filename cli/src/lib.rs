@@ -10,7 +10,12 @@ mod table;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
-use decodecalc_core::scenario::{Request, World};
+use decodecalc_core::calibrate::{fit, FitReport};
+use decodecalc_core::compare::{check_rows, compare, Comparison};
+use decodecalc_core::matrix::Predictor;
+use decodecalc_core::measured::{parse_measured, MeasuredRow};
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::scenario::{is_path, CalibrationFile, Plan, Request, World};
 use decodecalc_core::Error;
 
 #[derive(Parser, Debug)]
@@ -30,10 +35,15 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// The context x concurrency matrix: status and running requests per cell.
-    Matrix(CommonArgs),
+    /// The context x concurrency matrix: status, running requests, decode
+    /// speed, TTFT and prefill speed per cell, as the harness measures them.
+    Matrix(MatrixArgs),
     /// The memory breakdown and the KV-cache allocator's figures.
     Capacity(CommonArgs),
+    /// Fit the timing model to a measured run and write a calibration file.
+    Calibrate(CalibrateArgs),
+    /// Compare predictions with a measured run, cell by cell.
+    Compare(CompareArgs),
     /// List the embedded presets (models, GPUs, scenarios, measured runs).
     Presets(FormatArgs),
 }
@@ -120,6 +130,49 @@ struct CommonArgs {
     max_tokens: Option<i64>,
     #[command(flatten)]
     format: FormatArgs,
+}
+
+#[derive(Args, Debug)]
+struct MatrixArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Explain one cell instead of printing the matrix: CONTEXT:CONCURRENCY
+    /// (such as 16k:32) for a decode cell, or CONTEXT for its prefill row.
+    #[arg(long)]
+    explain: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct CalibrateArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// The measured run: decodecalc's CSV, the harness's
+    /// benchmark_results.json, or a measured preset. Default: the scenario's.
+    #[arg(long)]
+    measured: Option<String>,
+    /// Write the calibration here (TOML); without it, print it.
+    #[arg(long)]
+    out: Option<String>,
+    /// The calibration's id. Default: the file name of --out, else GPU-vllm0.32.
+    #[arg(long)]
+    id: Option<String>,
+}
+
+#[derive(Args, Debug)]
+struct CompareArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// The measured run: decodecalc's CSV, the harness's
+    /// benchmark_results.json, or a measured preset. Default: the scenario's.
+    #[arg(long)]
+    measured: Option<String>,
+    /// Also refit leaving each measured cell out and report those errors.
+    #[arg(long)]
+    cross_validate: bool,
+    /// Exit with code 1 when the total tok/s MAPE (leave-one-out if
+    /// --cross-validate) exceeds this many percent.
+    #[arg(long, allow_negative_numbers = true)]
+    max_mape: Option<f64>,
 }
 
 /// Files come from the file system.
@@ -217,20 +270,136 @@ impl CommonArgs {
     }
 }
 
-fn run(cli: Cli) -> Result<String, Error> {
+/// The measured rows named by `--measured` (a path or a preset), or the scenario's.
+fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<MeasuredRow>), Error> {
+    let name = match name.map(str::to_string).or_else(|| plan.measured.clone()) {
+        Some(n) => n,
+        None => {
+            return Err(Error::new("no measured run: the scenario names none")
+                .with_hint("pass --measured FILE (decodecalc CSV or the harness's benchmark_results.json)"))
+        }
+    };
+    let (origin, text) = if is_path(&name) || name.ends_with(".csv") || name.ends_with(".json") {
+        (name.clone(), Fs.read(&name).map_err(|why| Error::new(why).with_hint("give an existing file or a measured preset"))?)
+    } else {
+        let f = presets::find(Kind::Measured, &name)?;
+        (f.path.to_string(), f.text.to_string())
+    };
+    Ok((origin.clone(), parse_measured(&origin, &text)?))
+}
+
+fn run(cli: Cli, argv: &[String]) -> Result<(String, u8), Error> {
     match cli.command {
         Command::Matrix(args) => {
-            let plan = args.request()?.resolve(&Fs)?;
+            let plan = args.common.request()?.resolve(&Fs)?;
             let capacity = plan.capacity()?;
-            let matrix = decodecalc_core::matrix::matrix(&plan, &capacity)?;
-            render::matrix(&plan, &capacity, &matrix, args.format.format)
+            let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+            if let Some(which) = &args.explain {
+                return Ok((render::explain(&predictor, which)?, 0));
+            }
+            let matrix = predictor.matrix();
+            Ok((render::matrix(&plan, &capacity, &matrix, args.common.format.format)?, 0))
         }
         Command::Capacity(args) => {
             let plan = args.request()?.resolve(&Fs)?;
             let capacity = plan.capacity()?;
-            render::capacity(&plan, &capacity, args.format.format)
+            Ok((render::capacity(&plan, &capacity, args.format.format)?, 0))
         }
-        Command::Presets(args) => render::presets(&args),
+        Command::Calibrate(args) => {
+            let plan = args.common.request()?.resolve(&Fs)?;
+            let capacity = plan.capacity()?;
+            let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+            let (origin, rows) = measured_rows(args.measured.as_deref(), &plan)?;
+            check_rows(&predictor, &rows)?;
+            let report = fit(&predictor, &rows)?;
+            let fitted = predictor.with_params(report.params);
+            let comparison = compare(&fitted, &rows, true)?;
+            let id = args.id.clone().unwrap_or_else(|| {
+                args.out
+                    .as_deref()
+                    .and_then(|o| std::path::Path::new(o).file_stem())
+                    .map(|s| s.to_string_lossy().to_string())
+                    .unwrap_or_else(|| format!("{}-vllm0.32", plan.gpu.id))
+            });
+            let file = calibration_file(&plan, &report, &comparison, &id, &origin, argv);
+            let toml = file.to_toml()?;
+            let mut out = render::calibration(&report, &comparison, &plan, args.common.format.format, &rows)?;
+            match &args.out {
+                Some(path) => {
+                    std::fs::write(path, &toml).map_err(|e| {
+                        Error::new(format!("cannot write `{path}`: {e}"))
+                            .with_hint("check that the directory exists and is writable")
+                    })?;
+                }
+                None if args.common.format.format == Format::Table => {
+                    out.push('\n');
+                    out.push_str(&toml);
+                }
+                None => {}
+            }
+            Ok((out, 0))
+        }
+        Command::Compare(args) => {
+            let plan = args.common.request()?.resolve(&Fs)?;
+            let capacity = plan.capacity()?;
+            let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+            let (_, rows) = measured_rows(args.measured.as_deref(), &plan)?;
+            let comparison = compare(&predictor, &rows, args.cross_validate)?;
+            let out = render::comparison(&comparison, args.common.format.format)?;
+            let gate = match (&comparison.cross_validation, args.cross_validate) {
+                (Some(cv), true) => cv.total_tok_s.mape_pct,
+                _ => comparison.summary.metrics.total_tok_s.mape_pct,
+            };
+            match args.max_mape {
+                Some(limit) if !(limit.is_finite() && limit >= 0.0) => Err(Error::field(
+                    "--max-mape",
+                    limit,
+                    "a non-negative percentage such as 5",
+                )),
+                Some(limit) if gate > limit => Ok((out, 1)),
+                _ => Ok((out, 0)),
+            }
+        }
+        Command::Presets(args) => Ok((render::presets(&args)?, 0)),
+    }
+}
+
+/// The calibration file `decodecalc calibrate` writes.
+fn calibration_file(
+    plan: &Plan,
+    report: &FitReport,
+    comparison: &Comparison,
+    id: &str,
+    measured: &str,
+    argv: &[String],
+) -> CalibrationFile {
+    let m = &comparison.summary.metrics;
+    let mut fit = std::collections::BTreeMap::new();
+    fit.insert("residuals".to_string(), report.residuals as f64);
+    fit.insert("in_sample_total_tok_s_mape_pct".to_string(), m.total_tok_s.mape_pct);
+    fit.insert("in_sample_tbt_ms_mape_pct".to_string(), m.tbt_ms.mape_pct);
+    fit.insert("in_sample_ttft_ms_mape_pct".to_string(), m.ttft_ms.mape_pct);
+    fit.insert("in_sample_prefill_tok_s_mape_pct".to_string(), m.prefill_tok_s.mape_pct);
+    if let Some(cv) = &comparison.cross_validation {
+        fit.insert("loo_total_tok_s_mape_pct".to_string(), cv.total_tok_s.mape_pct);
+        fit.insert("loo_tbt_ms_mape_pct".to_string(), cv.tbt_ms.mape_pct);
+        fit.insert("loo_prefill_tok_s_mape_pct".to_string(), cv.prefill_tok_s.mape_pct);
+    }
+    CalibrationFile {
+        id: id.to_string(),
+        gpu: plan.gpu.id.clone(),
+        vllm_version: decodecalc_core::VLLM_VERSION.to_string(),
+        description: format!(
+            "{} with vLLM {}, fitted on {} ({})",
+            plan.gpu.name,
+            decodecalc_core::VLLM_VERSION,
+            plan.model.name,
+            plan.engine.kv_cache_dtype.name()
+        ),
+        fitted_on: measured.to_string(),
+        command: format!("decodecalc {}", argv.iter().skip(1).cloned().collect::<Vec<_>>().join(" ")),
+        params: report.params,
+        fit,
     }
 }
 
@@ -239,7 +408,8 @@ fn run(cli: Cli) -> Result<String, Error> {
 pub struct Outcome {
     pub stdout: String,
     pub stderr: String,
-    /// 0 on success, 2 on bad input (clap's usage errors included).
+    /// 0 on success, 1 when `compare --max-mape` is exceeded, 2 on bad input
+    /// (clap's usage errors included).
     pub code: u8,
 }
 
@@ -249,7 +419,11 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let argv: Vec<String> = args
+        .into_iter()
+        .map(|a| a.into().to_string_lossy().to_string())
+        .collect();
+    let cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
@@ -269,11 +443,11 @@ where
             };
         }
     };
-    match run(cli) {
-        Ok(stdout) => Outcome {
+    match run(cli, &argv) {
+        Ok((stdout, code)) => Outcome {
             stdout,
             stderr: String::new(),
-            code: 0,
+            code,
         },
         Err(e) => {
             let mut stderr = format!("error: {}\n", e.message);

@@ -3,11 +3,15 @@
 use crate::table::Table;
 use crate::{Format, FormatArgs};
 use decodecalc_core::allocator::GroupKind;
-use decodecalc_core::matrix::{Matrix, Phase};
+use decodecalc_core::calibrate::{prompt_relation, FitReport};
+use decodecalc_core::compare::{Comparison, Metric, Metrics};
+use decodecalc_core::matrix::{Matrix, Phase, Predictor};
+use decodecalc_core::measured::MeasuredRow;
+use decodecalc_core::timing::prefill_row;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::quant::QuantMethod;
 use decodecalc_core::scenario::{Capacity, NonKvSource, Plan};
-use decodecalc_core::units::{format_tokens, gib, mib, MIB};
+use decodecalc_core::units::{format_tokens, gib, mib, parse_tokens, MIB};
 use decodecalc_core::Error;
 use serde::Serialize;
 
@@ -351,4 +355,275 @@ pub fn presets(args: &FormatArgs) -> Result<String, Error> {
         t.push(vec![p.kind.name().into(), p.id.into(), p.path.into()]);
     }
     emit(&t, args.format)
+}
+
+/// `matrix --explain CONTEXT:CONCURRENCY` (or `CONTEXT` for a prefill row).
+pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
+    let bad = || {
+        Error::field("--explain", which, "CONTEXT:CONCURRENCY such as 16k:32, or CONTEXT such as 8k for a prefill row")
+    };
+    let (ctx_text, c_text) = match which.split_once(':') {
+        Some((a, b)) => (a, Some(b)),
+        None => (which, None),
+    };
+    let ctx = parse_tokens(ctx_text).ok_or_else(bad)?;
+    let plan = p.plan;
+    let cap = p.capacity;
+    let h = &plan.harness;
+    let mut out = String::new();
+    let line = |out: &mut String, k: &str, v: String| out.push_str(&format!("  {k:<34} {v}\n"));
+    match c_text {
+        None => {
+            if ctx > plan.engine.max_model_len_tokens {
+                return Err(bad());
+            }
+            let t = prefill_row(&p.work, &p.params, h, ctx);
+            out.push_str(&format!(
+                "Prefill {} (cold, one request) | calibration {}\n",
+                format_tokens(ctx),
+                plan.calibration.id
+            ));
+            line(&mut out, "prompt tokens", grouped(t.prompt_tokens));
+            line(&mut out, "chunks of max_num_batched_tokens", format!("{}", t.terms.chunks));
+            line(&mut out, "GEMMs (linear layers, Mamba scan)", format!("{:.1} ms", t.terms.gemm_s * 1e3));
+            line(&mut out, "attention (quadratic)", format!("{:.1} ms", t.terms.attention_s * 1e3));
+            line(&mut out, "step overheads", format!("{:.1} ms", t.terms.overhead_s * 1e3));
+            line(&mut out, "TTFT", format!("{:.0} ms", t.ttft_ms));
+            line(&mut out, "prefill tok/s", format!("{:.1}", t.tok_s));
+        }
+        Some(c) => {
+            let c: u64 = c.trim().parse().ok().filter(|&c| c > 0).ok_or_else(bad)?;
+            if ctx.saturating_add(h.max_tokens) > plan.engine.max_model_len_tokens {
+                return Err(Error::new(format!(
+                    "context {} + max_tokens {} exceeds max_model_len {}",
+                    format_tokens(ctx),
+                    h.max_tokens,
+                    plan.engine.max_model_len_tokens
+                ))
+                .with_hint("explain a context that fits, or raise --max-model-len"));
+            }
+            let cell = p.cell(Phase::Decode, ctx, c);
+            out.push_str(&format!(
+                "Sustained decode {} x {c} | {} | calibration {}\n\nMemory\n",
+                format_tokens(ctx),
+                cell.status.name(),
+                plan.calibration.id
+            ));
+            line(&mut out, "prompt tokens (server side)", grouped(cell.prompt_tokens));
+            line(&mut out, "block size", format!("{} tokens", grouped(cap.block_size_tokens)));
+            line(&mut out, "blocks per running request", format!("{} (+{} shared by all)", cell.blocks_per_request, cell.shared_blocks));
+            line(&mut out, "blocks for all requests", format!("{} of {} usable", grouped(cell.blocks_needed), grouped(cell.usable_blocks)));
+            line(&mut out, "requests running at once", format!("{} of {c} ({:?})", cell.running_requests, cell.limit));
+            line(
+                &mut out,
+                "harness check C x (context + max_tokens)",
+                format!(
+                    "{} tokens vs KV cache {} tokens",
+                    grouped(cell.harness_tokens_needed),
+                    grouped(cell.harness_budget_tokens)
+                ),
+            );
+            if cell.running_requests == 0 {
+                out.push_str("\nNot run: over capacity.\n");
+                return Ok(out);
+            }
+            let t = p.decode_timing(ctx, c, cell.running_requests);
+            let s = t.step;
+            let total = s.total_s();
+            let share = |x: f64| format!("{:7.2} ms  {:5.1}%", x * 1e3, 100.0 * x / total);
+            out.push_str(&format!(
+                "\nDecode step with {} sequences at {:.0} tokens of context (window middle)\n",
+                cell.running_requests, t.window_context_tokens
+            ));
+            line(&mut out, "step overhead", share(s.overhead_s));
+            line(
+                &mut out,
+                if s.compute_s > s.weights_s { "GEMMs: compute-bound" } else { "GEMMs: weight-read-bound" },
+                format!(
+                    "{}  (weights {:.2} ms, compute {:.2} ms)",
+                    share(s.gemm_s()),
+                    s.weights_s * 1e3,
+                    s.compute_s * 1e3
+                ),
+            );
+            line(&mut out, "Mamba state read+write", share(s.state_s));
+            line(&mut out, "attention KV reads", share(s.attention_s));
+            line(&mut out, "step", format!("{:7.2} ms  (dominant: {})", total * 1e3, s.dominant()));
+            out.push_str("\nAdmission (each request recomputes its prompt past the last cached block)\n");
+            line(&mut out, "recomputed tokens per request", grouped(t.recomputed_tokens));
+            line(&mut out, "per request", format!("{:.1} ms", t.admission.total_s() * 1e3));
+            line(&mut out, "window opens after", format!("{:.1} s", t.window_start_s));
+            out.push_str("\nAs the harness reports it\n");
+            line(&mut out, "total tok/s", format!("{:.1}", t.total_tok_s));
+            line(&mut out, "per request tok/s", format!("{:.1}", t.per_request_tok_s));
+            line(&mut out, "time between tokens", format!("{:.1} ms", t.tbt_ms));
+            line(&mut out, "TTFT (median)", format!("{:.0} ms", t.ttft_ms));
+        }
+    }
+    Ok(out)
+}
+
+/// `decodecalc calibrate`'s report.
+pub fn calibration(
+    report: &FitReport,
+    comparison: &Comparison,
+    plan: &Plan,
+    format: Format,
+    rows: &[MeasuredRow],
+) -> Result<String, Error> {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        fit: &'a FitReport,
+        prompt_relation: Option<(f64, f64)>,
+        summary: &'a decodecalc_core::compare::Summary,
+        cross_validation: &'a Option<decodecalc_core::compare::Metrics>,
+    }
+    let relation = prompt_relation(rows);
+    if format == Format::Json {
+        return json(&Out {
+            fit: report,
+            prompt_relation: relation,
+            summary: &comparison.summary,
+            cross_validation: &comparison.cross_validation,
+        });
+    }
+    let mut t = Table::new(&[
+        ("Parameter", false),
+        ("Value", true),
+        ("Std error", true),
+        ("Bounds", false),
+        ("Pinned down", false),
+    ]);
+    for p in &report.parameters {
+        t.push(vec![
+            p.name.into(),
+            format!("{:.4}", p.value),
+            p.std_error.map_or("-".into(), |e| format!("{e:.4}")),
+            format!("[{}, {}]", p.lower, p.upper),
+            match &p.note {
+                None => "yes".into(),
+                Some(n) => format!("no: {n}"),
+            },
+        ]);
+    }
+    let mut out = String::new();
+    if format == Format::Table {
+        out.push_str(&format!(
+            "Calibration of {} on {} ({} residuals, {} evaluations, {})\n\n",
+            plan.model.name, plan.gpu.name, report.residuals, report.evaluations, report.termination
+        ));
+    }
+    out.push_str(&emit(&t, format)?);
+    if format == Format::Table {
+        out.push('\n');
+        out.push_str(&metrics_table(&comparison.summary.metrics, comparison.cross_validation.as_ref()).text());
+        if let Some((scale, extra)) = relation {
+            out.push_str(&format!(
+                "\nHarness prompt size from the prefill rows: {scale:.5} x context + {extra:.0} tokens \
+                 (scenario [harness] prompt_scale, prompt_extra_tokens; in use: {} and {})\n",
+                plan.harness.prompt_scale, plan.harness.prompt_extra_tokens
+            ));
+        }
+    }
+    Ok(out)
+}
+
+fn metrics_table(m: &Metrics, cv: Option<&Metrics>) -> Table {
+    let mut t = Table::new(&[
+        ("Metric", false),
+        ("n", true),
+        ("MAPE %", true),
+        ("Max abs %", true),
+        ("Leave-one-out MAPE %", true),
+        ("Leave-one-out max %", true),
+    ]);
+    let rows: [(&str, fn(&Metrics) -> Metric); 6] = [
+        ("total_tok_s", |m| m.total_tok_s),
+        ("per_request_tok_s", |m| m.per_request_tok_s),
+        ("tbt_ms", |m| m.tbt_ms),
+        ("ttft_ms", |m| m.ttft_ms),
+        ("prefill_tok_s", |m| m.prefill_tok_s),
+        ("avg_active_requests", |m| m.avg_active_requests),
+    ];
+    for (name, get) in rows {
+        let a = get(m);
+        let b = cv.map(get);
+        t.push(vec![
+            name.into(),
+            a.n.to_string(),
+            format!("{:.2}", a.mape_pct),
+            format!("{:.2}", a.max_abs_pct),
+            b.map_or(String::new(), |b| format!("{:.2}", b.mape_pct)),
+            b.map_or(String::new(), |b| format!("{:.2}", b.max_abs_pct)),
+        ]);
+    }
+    t
+}
+
+/// `decodecalc compare`'s output.
+pub fn comparison(c: &Comparison, format: Format) -> Result<String, Error> {
+    if format == Format::Json {
+        return json(c);
+    }
+    let mut t = Table::new(&[
+        ("Phase", false),
+        ("Context", true),
+        ("Requests", true),
+        ("Status measured", false),
+        ("Status predicted", false),
+        ("Total tok/s", true),
+        ("predicted", true),
+        ("err %", true),
+        ("Per request", true),
+        ("predicted", true),
+        ("err %", true),
+        ("TBT ms", true),
+        ("predicted", true),
+        ("err %", true),
+        ("TTFT ms", true),
+        ("predicted", true),
+        ("err %", true),
+        ("Active", true),
+        ("predicted", true),
+    ]);
+    let f = |v: Option<f64>, d: usize| v.map_or(String::new(), |x| format!("{x:.d$}"));
+    let e = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:+.1}"));
+    for cell in &c.cells {
+        let (m, p, err) = (&cell.measured, &cell.predicted, &cell.error_pct);
+        t.push(vec![
+            cell.phase.name().into(),
+            format_tokens(cell.context_tokens),
+            cell.concurrency.to_string(),
+            cell.measured_status.name().into(),
+            cell.predicted_status.name().into(),
+            f(m.total_tok_s, 1),
+            f(p.total_tok_s, 1),
+            e(err.total_tok_s),
+            f(m.per_request_tok_s, 1),
+            f(p.per_request_tok_s, 1),
+            e(err.per_request_tok_s),
+            f(m.tbt_ms, 1),
+            f(p.tbt_ms, 1),
+            e(err.tbt_ms),
+            f(m.ttft_ms, 0),
+            f(p.ttft_ms, 0),
+            e(err.ttft_ms),
+            f(m.avg_active_requests, 2),
+            f(p.avg_active_requests, 2),
+        ]);
+    }
+    let mut out = String::new();
+    if format == Format::Table {
+        out.push_str(&format!(
+            "{} | calibration {} | statuses {}/{} agree\n\n",
+            c.scenario, c.calibration, c.summary.status_agreement, c.summary.cells
+        ));
+    }
+    out.push_str(&emit(&t, format)?);
+    if format != Format::Csv {
+        out.push('\n');
+        let m = metrics_table(&c.summary.metrics, c.cross_validation.as_ref());
+        out.push_str(&emit(&m, format)?);
+    }
+    Ok(out)
 }

@@ -8,6 +8,8 @@
 //! - byte counts are `u64`, token counts are `u64`, units are named in identifiers.
 
 pub mod allocator;
+pub mod calibrate;
+pub mod compare;
 pub mod dtype;
 pub mod engine;
 pub mod error;

@@ -22,6 +22,8 @@ pub const COLUMNS: [&str; 11] = [
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MeasuredRow {
+    /// Where the row came from (`file.csv:23`, `file.json: results[4]`), for errors.
+    pub source: String,
     pub phase: Phase,
     pub context_tokens: u64,
     pub concurrency: u64,
@@ -102,6 +104,7 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
         let status =
             Status::parse(get(3)).ok_or_else(|| bad(3, "valid, queued or over_capacity"))?;
         rows.push(MeasuredRow {
+            source: format!("{origin}:{line}"),
             phase,
             context_tokens: int(1)?.ok_or_else(|| bad(1, "a token count"))?,
             concurrency: match int(2)? {
@@ -121,6 +124,155 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
     if rows.is_empty() {
         return Err(Error::new(format!("{origin}: no rows")).with_hint("one row per measured cell"));
     }
+    Ok(rows)
+}
+
+/// Parse a measured run: the harness's `benchmark_results.json` when the
+/// text is a JSON object, else decodecalc's CSV.
+pub fn parse_measured(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
+    if text.trim_start().starts_with('{') {
+        parse_harness_json(origin, text)
+    } else {
+        parse_csv(origin, text)
+    }
+}
+
+fn json_shape_error(origin: &str, what: String) -> Error {
+    Error::new(format!("{origin}: {what}")).with_hint(
+        "expected llm-inference-bench's benchmark_results.json: an object with `metadata`, `prefill` and `results`",
+    )
+}
+
+/// Parse llm-inference-bench's `benchmark_results.json` (format in
+/// ../shared/reference/harness.md). Cells absent from `results` but in the
+/// grid of `metadata` were skipped as over capacity. Per-request tok/s is
+/// `output_tps_per_user_p50` where present, else 1 / `inter_token_latency_p50`
+/// (the JSON's own `per_request_avg_tps` is aggregate / C, not what the page shows).
+pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
+    use serde_json::Value;
+    let root: Value = serde_json::from_str(text).map_err(|e| {
+        Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
+            .with_hint("the file must be valid JSON")
+    })?;
+    let obj = root
+        .as_object()
+        .ok_or_else(|| json_shape_error(origin, "the top level is not an object".into()))?;
+    let results = obj
+        .get("results")
+        .and_then(Value::as_array)
+        .ok_or_else(|| json_shape_error(origin, "missing array `results`".into()))?;
+    let num = |v: &Value, at: &str, key: &str| -> Result<Option<f64>> {
+        match v.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(x) => match x.as_f64() {
+                Some(f) if f.is_finite() && f >= 0.0 => Ok(Some(f)),
+                _ => Err(json_shape_error(
+                    origin,
+                    format!("{at}.{key} is `{x}`, not a non-negative number"),
+                )),
+            },
+        }
+    };
+    let count = |v: &Value, at: &str, key: &str| -> Result<u64> {
+        match v.get(key) {
+            Some(Value::String(t)) => crate::units::parse_tokens(t),
+            Some(x) => x.as_u64(),
+            None => None,
+        }
+        .ok_or_else(|| json_shape_error(origin, format!("{at}.{key} is missing or not a whole number")))
+    };
+    let mut rows = Vec::new();
+    if let Some(prefill) = obj.get("prefill") {
+        let map = prefill
+            .as_object()
+            .ok_or_else(|| json_shape_error(origin, "`prefill` is not an object".into()))?;
+        for (key, v) in map {
+            let at = format!("prefill[\"{key}\"]");
+            let ctx = crate::units::parse_tokens(key).ok_or_else(|| {
+                json_shape_error(origin, format!("{at}: the key is not a context length"))
+            })?;
+            rows.push(MeasuredRow {
+                source: format!("{origin}: {at}"),
+                phase: Phase::Prefill,
+                context_tokens: ctx,
+                concurrency: 1,
+                status: Status::Valid,
+                total_tok_s: num(v, &at, "tok_per_sec")?,
+                per_request_tok_s: None,
+                ttft_ms: num(v, &at, "ttft_seconds")?.map(|s| s * 1e3),
+                tbt_ms: None,
+                avg_active_requests: None,
+                output_tokens: None,
+                measured_s: None,
+            });
+        }
+    }
+    for (i, v) in results.iter().enumerate() {
+        let at = format!("results[{i}]");
+        let concurrency = count(v, &at, "concurrency")?;
+        if concurrency == 0 {
+            return Err(json_shape_error(origin, format!("{at}.concurrency is 0")));
+        }
+        let itl_s = num(v, &at, "inter_token_latency_p50")?;
+        let per_user = num(v, &at, "output_tps_per_user_p50")?;
+        let limited = v.get("capacity_limited").and_then(Value::as_bool).unwrap_or(false);
+        rows.push(MeasuredRow {
+            source: format!("{origin}: {at}"),
+            phase: Phase::Decode,
+            context_tokens: count(v, &at, "context_tokens")?,
+            concurrency,
+            status: if limited { Status::Queued } else { Status::Valid },
+            total_tok_s: num(v, &at, "aggregate_tps")?,
+            per_request_tok_s: per_user.or(itl_s.filter(|s| *s > 0.0).map(|s| 1.0 / s)),
+            ttft_ms: num(v, &at, "ttft_p50")?.map(|s| s * 1e3),
+            tbt_ms: itl_s.map(|s| s * 1e3),
+            avg_active_requests: num(v, &at, "avg_running_reqs")?,
+            output_tokens: num(v, &at, "client_output_tokens")?.map(|t| crate::units::saturating_u64(t.round())),
+            measured_s: num(v, &at, "measurement_seconds")?,
+        });
+    }
+    // Cells of the grid that are not in `results` were skipped as over capacity.
+    let meta = obj.get("metadata");
+    let list = |key: &str| -> Vec<u64> {
+        meta.and_then(|m| m.get(key))
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|x| match x {
+                        Value::String(t) => crate::units::parse_tokens(t),
+                        other => other.as_u64(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    for ctx in list("context_lengths") {
+        for c in list("concurrency_levels") {
+            let present = rows
+                .iter()
+                .any(|r| r.phase == Phase::Decode && r.context_tokens == ctx && r.concurrency == c);
+            if !present {
+                rows.push(MeasuredRow {
+                    source: format!("{origin}: metadata (skipped cell)"),
+                    phase: Phase::Decode,
+                    context_tokens: ctx,
+                    concurrency: c,
+                    status: Status::OverCapacity,
+                    total_tok_s: None,
+                    per_request_tok_s: None,
+                    ttft_ms: None,
+                    tbt_ms: None,
+                    avg_active_requests: None,
+                    output_tokens: None,
+                    measured_s: None,
+                });
+            }
+        }
+    }
+    if rows.is_empty() {
+        return Err(json_shape_error(origin, "no prefill rows and no results".into()));
+    }
+    rows.sort_by_key(|r| (r.phase == Phase::Decode, r.context_tokens, r.concurrency));
     Ok(rows)
 }
 

@@ -1,0 +1,241 @@
+//! Comparison of predictions with a measured run: per cell, measured and
+//! predicted figures with signed errors; a summary of absolute percentage
+//! errors per metric; optionally the same for leave-one-out predictions.
+
+use crate::calibrate::{fit, leave_one_out};
+use crate::error::{Error, Result};
+use crate::matrix::{Cell, Phase, Predictor, Status};
+use crate::measured::MeasuredRow;
+use crate::units::format_tokens;
+use serde::Serialize;
+
+/// The figures compared, measured or predicted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Figures {
+    pub total_tok_s: Option<f64>,
+    pub per_request_tok_s: Option<f64>,
+    pub tbt_ms: Option<f64>,
+    pub ttft_ms: Option<f64>,
+    pub avg_active_requests: Option<f64>,
+}
+
+impl Figures {
+    fn of_row(r: &MeasuredRow) -> Figures {
+        Figures {
+            total_tok_s: r.total_tok_s,
+            per_request_tok_s: r.per_request_tok_s,
+            tbt_ms: r.tbt_ms,
+            ttft_ms: r.ttft_ms,
+            avg_active_requests: r.avg_active_requests,
+        }
+    }
+
+    fn of_cell(c: &Cell) -> Figures {
+        Figures {
+            total_tok_s: c.total_tok_s,
+            per_request_tok_s: c.per_request_tok_s,
+            tbt_ms: c.tbt_ms,
+            ttft_ms: c.ttft_ms,
+            avg_active_requests: c.avg_active_requests,
+        }
+    }
+}
+
+fn pct(predicted: Option<f64>, measured: Option<f64>) -> Option<f64> {
+    match (predicted, measured) {
+        (Some(p), Some(m)) if m != 0.0 => Some((p / m - 1.0) * 100.0),
+        _ => None,
+    }
+}
+
+fn errors(predicted: &Figures, measured: &Figures) -> Figures {
+    Figures {
+        total_tok_s: pct(predicted.total_tok_s, measured.total_tok_s),
+        per_request_tok_s: pct(predicted.per_request_tok_s, measured.per_request_tok_s),
+        tbt_ms: pct(predicted.tbt_ms, measured.tbt_ms),
+        ttft_ms: pct(predicted.ttft_ms, measured.ttft_ms),
+        avg_active_requests: pct(predicted.avg_active_requests, measured.avg_active_requests),
+    }
+}
+
+/// One measured cell next to its prediction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CellComparison {
+    pub phase: Phase,
+    pub context_tokens: u64,
+    pub concurrency: u64,
+    pub measured_status: Status,
+    pub predicted_status: Status,
+    pub measured: Figures,
+    pub predicted: Figures,
+    /// Signed error of the prediction, percent of the measured value.
+    pub error_pct: Figures,
+    /// The prediction of a fit that did not see this cell (with `--cross-validate`).
+    pub loo_predicted: Option<Figures>,
+    pub loo_error_pct: Option<Figures>,
+}
+
+/// Absolute percentage errors of one metric.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Metric {
+    pub n: usize,
+    pub mape_pct: f64,
+    pub max_abs_pct: f64,
+}
+
+impl Metric {
+    fn of(errors: impl Iterator<Item = f64>) -> Metric {
+        let v: Vec<f64> = errors.map(f64::abs).collect();
+        let n = v.len();
+        Metric {
+            n,
+            mape_pct: if n == 0 { 0.0 } else { v.iter().sum::<f64>() / n as f64 },
+            max_abs_pct: v.iter().copied().fold(0.0, f64::max),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Metrics {
+    /// Decode cells.
+    pub total_tok_s: Metric,
+    pub per_request_tok_s: Metric,
+    pub tbt_ms: Metric,
+    pub ttft_ms: Metric,
+    /// Prefill rows.
+    pub prefill_tok_s: Metric,
+    pub avg_active_requests: Metric,
+}
+
+impl Metrics {
+    fn of(cells: &[CellComparison], pick: impl Fn(&CellComparison) -> Option<Figures>) -> Metrics {
+        let decode = |f: fn(&Figures) -> Option<f64>| {
+            Metric::of(
+                cells
+                    .iter()
+                    .filter(|c| c.phase == Phase::Decode)
+                    .filter_map(|c| pick(c).as_ref().and_then(f)),
+            )
+        };
+        Metrics {
+            total_tok_s: decode(|f| f.total_tok_s),
+            per_request_tok_s: decode(|f| f.per_request_tok_s),
+            tbt_ms: decode(|f| f.tbt_ms),
+            ttft_ms: decode(|f| f.ttft_ms),
+            prefill_tok_s: Metric::of(
+                cells
+                    .iter()
+                    .filter(|c| c.phase == Phase::Prefill)
+                    .filter_map(|c| pick(c).and_then(|f| f.total_tok_s)),
+            ),
+            avg_active_requests: decode(|f| f.avg_active_requests),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Measured cells compared (prefill rows and decode cells).
+    pub cells: usize,
+    /// Cells whose predicted status equals the measured one.
+    pub status_agreement: usize,
+    pub metrics: Metrics,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    pub scenario: String,
+    pub calibration: String,
+    pub summary: Summary,
+    /// Leave-one-out errors, with `--cross-validate`.
+    pub cross_validation: Option<Metrics>,
+    pub cells: Vec<CellComparison>,
+}
+
+/// Check that every measured row is a cell of the plan's grid.
+pub fn check_rows(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<()> {
+    let h = &predictor.plan.harness;
+    for r in rows {
+        let (list, name) = match r.phase {
+            Phase::Prefill => (&h.prefill_contexts_tokens, "prefill contexts"),
+            Phase::Decode => (&h.contexts_tokens, "contexts"),
+        };
+        if !list.contains(&r.context_tokens) {
+            let have: Vec<String> = list.iter().map(|&c| format_tokens(c)).collect();
+            return Err(Error::new(format!(
+                "{}: column `context_tokens` has {}, which is not among the scenario's {name} ({})",
+                r.source,
+                r.context_tokens,
+                have.join(", ")
+            ))
+            .with_hint("compare against the scenario the run was measured with, or pass --contexts/--prefill-contexts to match"));
+        }
+        if r.phase == Phase::Decode && !h.concurrency.contains(&r.concurrency) {
+            let have: Vec<String> = h.concurrency.iter().map(u64::to_string).collect();
+            return Err(Error::new(format!(
+                "{}: column `concurrency` has {}, which is not among the scenario's concurrency levels ({})",
+                r.source,
+                r.concurrency,
+                have.join(", ")
+            ))
+            .with_hint("pass --concurrency to match the measured run"));
+        }
+    }
+    Ok(())
+}
+
+/// Compare the predictor's cells with `rows`; with `cross_validate`, refit
+/// leaving each cell out and compare those predictions too.
+pub fn compare(predictor: &Predictor, rows: &[MeasuredRow], cross_validate: bool) -> Result<Comparison> {
+    check_rows(predictor, rows)?;
+    let loo = if cross_validate {
+        let full = fit(predictor, rows)?;
+        leave_one_out(predictor, rows, &full.params)
+    } else {
+        Vec::new()
+    };
+    let cells: Vec<CellComparison> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let cell = predictor.cell(r.phase, r.context_tokens, r.concurrency);
+            let measured = Figures::of_row(r);
+            let predicted = Figures::of_cell(&cell);
+            let loo_predicted = loo.iter().find(|(j, _)| *j == i).map(|(_, params)| {
+                Figures::of_cell(&predictor.with_params(*params).cell(
+                    r.phase,
+                    r.context_tokens,
+                    r.concurrency,
+                ))
+            });
+            CellComparison {
+                phase: r.phase,
+                context_tokens: r.context_tokens,
+                concurrency: r.concurrency,
+                measured_status: r.status,
+                predicted_status: cell.status,
+                error_pct: errors(&predicted, &measured),
+                loo_error_pct: loo_predicted.as_ref().map(|p| errors(p, &measured)),
+                measured,
+                predicted,
+                loo_predicted,
+            }
+        })
+        .collect();
+    let summary = Summary {
+        cells: cells.len(),
+        status_agreement: cells
+            .iter()
+            .filter(|c| c.measured_status == c.predicted_status)
+            .count(),
+        metrics: Metrics::of(&cells, |c| Some(c.error_pct)),
+    };
+    let cross_validation = cross_validate.then(|| Metrics::of(&cells, |c| c.loo_error_pct));
+    Ok(Comparison {
+        scenario: predictor.plan.scenario_id.clone(),
+        calibration: predictor.plan.calibration.id.clone(),
+        summary,
+        cross_validation,
+        cells,
+    })
+}
