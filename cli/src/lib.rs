@@ -9,9 +9,9 @@ mod render;
 mod table;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
 use decodecalc_core::calibrate::{fit, FitReport};
 use decodecalc_core::compare::{check_rows, compare, Comparison};
+use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::{self, Kind};
@@ -272,15 +272,22 @@ impl CommonArgs {
 
 /// The measured rows named by `--measured` (a path or a preset), or the scenario's.
 fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<MeasuredRow>), Error> {
-    let name = match name.map(str::to_string).or_else(|| plan.measured.clone()) {
-        Some(n) => n,
-        None => {
-            return Err(Error::new("no measured run: the scenario names none")
-                .with_hint("pass --measured FILE (decodecalc CSV or the harness's benchmark_results.json)"))
-        }
-    };
+    let name =
+        match name.map(str::to_string).or_else(|| plan.measured.clone()) {
+            Some(n) => n,
+            None => return Err(
+                Error::new("no measured run: the scenario names none").with_hint(
+                    "pass --measured FILE (decodecalc CSV or the harness's benchmark_results.json)",
+                ),
+            ),
+        };
     let (origin, text) = if is_path(&name) || name.ends_with(".csv") || name.ends_with(".json") {
-        (name.clone(), Fs.read(&name).map_err(|why| Error::new(why).with_hint("give an existing file or a measured preset"))?)
+        (
+            name.clone(),
+            Fs.read(&name).map_err(|why| {
+                Error::new(why).with_hint("give an existing file or a measured preset")
+            })?,
+        )
     } else {
         let f = presets::find(Kind::Measured, &name)?;
         (f.path.to_string(), f.text.to_string())
@@ -298,7 +305,10 @@ fn run(cli: Cli, argv: &[String]) -> Result<(String, u8), Error> {
                 return Ok((render::explain(&predictor, which)?, 0));
             }
             let matrix = predictor.matrix();
-            Ok((render::matrix(&plan, &capacity, &matrix, args.common.format.format)?, 0))
+            Ok((
+                render::matrix(&plan, &capacity, &matrix, args.common.format.format)?,
+                0,
+            ))
         }
         Command::Capacity(args) => {
             let plan = args.request()?.resolve(&Fs)?;
@@ -323,7 +333,13 @@ fn run(cli: Cli, argv: &[String]) -> Result<(String, u8), Error> {
             });
             let file = calibration_file(&plan, &report, &comparison, &id, &origin, argv);
             let toml = file.to_toml()?;
-            let mut out = render::calibration(&report, &comparison, &plan, args.common.format.format, &rows)?;
+            let mut out = render::calibration(
+                &report,
+                &comparison,
+                &plan,
+                args.common.format.format,
+                &rows,
+            )?;
             match &args.out {
                 Some(path) => {
                     std::fs::write(path, &toml).map_err(|e| {
@@ -376,14 +392,26 @@ fn calibration_file(
     let m = &comparison.summary.metrics;
     let mut fit = std::collections::BTreeMap::new();
     fit.insert("residuals".to_string(), report.residuals as f64);
-    fit.insert("in_sample_total_tok_s_mape_pct".to_string(), m.total_tok_s.mape_pct);
+    fit.insert(
+        "in_sample_total_tok_s_mape_pct".to_string(),
+        m.total_tok_s.mape_pct,
+    );
     fit.insert("in_sample_tbt_ms_mape_pct".to_string(), m.tbt_ms.mape_pct);
     fit.insert("in_sample_ttft_ms_mape_pct".to_string(), m.ttft_ms.mape_pct);
-    fit.insert("in_sample_prefill_tok_s_mape_pct".to_string(), m.prefill_tok_s.mape_pct);
+    fit.insert(
+        "in_sample_prefill_tok_s_mape_pct".to_string(),
+        m.prefill_tok_s.mape_pct,
+    );
     if let Some(cv) = &comparison.cross_validation {
-        fit.insert("loo_total_tok_s_mape_pct".to_string(), cv.total_tok_s.mape_pct);
+        fit.insert(
+            "loo_total_tok_s_mape_pct".to_string(),
+            cv.total_tok_s.mape_pct,
+        );
         fit.insert("loo_tbt_ms_mape_pct".to_string(), cv.tbt_ms.mape_pct);
-        fit.insert("loo_prefill_tok_s_mape_pct".to_string(), cv.prefill_tok_s.mape_pct);
+        fit.insert(
+            "loo_prefill_tok_s_mape_pct".to_string(),
+            cv.prefill_tok_s.mape_pct,
+        );
     }
     CalibrationFile {
         id: id.to_string(),
@@ -397,7 +425,10 @@ fn calibration_file(
             plan.engine.kv_cache_dtype.name()
         ),
         fitted_on: measured.to_string(),
-        command: format!("decodecalc {}", argv.iter().skip(1).cloned().collect::<Vec<_>>().join(" ")),
+        command: format!(
+            "decodecalc {}",
+            argv.iter().skip(1).cloned().collect::<Vec<_>>().join(" ")
+        ),
         params: report.params,
         fit,
     }

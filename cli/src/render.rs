@@ -2,15 +2,15 @@
 
 use crate::table::Table;
 use crate::{Format, FormatArgs};
-use decodecalc_core::allocator::GroupKind;
+use decodecalc_core::allocator::{GroupKind, RunningLimit};
 use decodecalc_core::calibrate::{prompt_relation, FitReport};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
 use decodecalc_core::matrix::{Matrix, Phase, Predictor};
 use decodecalc_core::measured::MeasuredRow;
-use decodecalc_core::timing::prefill_row;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::quant::QuantMethod;
 use decodecalc_core::scenario::{Capacity, NonKvSource, Plan};
+use decodecalc_core::timing::prefill_row;
 use decodecalc_core::units::{format_tokens, gib, mib, parse_tokens, MIB};
 use decodecalc_core::Error;
 use serde::Serialize;
@@ -360,7 +360,11 @@ pub fn presets(args: &FormatArgs) -> Result<String, Error> {
 /// `matrix --explain CONTEXT:CONCURRENCY` (or `CONTEXT` for a prefill row).
 pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
     let bad = || {
-        Error::field("--explain", which, "CONTEXT:CONCURRENCY such as 16k:32, or CONTEXT such as 8k for a prefill row")
+        Error::field(
+            "--explain",
+            which,
+            "CONTEXT:CONCURRENCY such as 16k:32, or CONTEXT such as 8k for a prefill row",
+        )
     };
     let (ctx_text, c_text) = match which.split_once(':') {
         Some((a, b)) => (a, Some(b)),
@@ -384,10 +388,26 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
                 plan.calibration.id
             ));
             line(&mut out, "prompt tokens", grouped(t.prompt_tokens));
-            line(&mut out, "chunks of max_num_batched_tokens", format!("{}", t.terms.chunks));
-            line(&mut out, "GEMMs (linear layers, Mamba scan)", format!("{:.1} ms", t.terms.gemm_s * 1e3));
-            line(&mut out, "attention (quadratic)", format!("{:.1} ms", t.terms.attention_s * 1e3));
-            line(&mut out, "step overheads", format!("{:.1} ms", t.terms.overhead_s * 1e3));
+            line(
+                &mut out,
+                "chunks of max_num_batched_tokens",
+                format!("{}", t.terms.chunks),
+            );
+            line(
+                &mut out,
+                "GEMMs (linear layers, Mamba scan)",
+                format!("{:.1} ms", t.terms.gemm_s * 1e3),
+            );
+            line(
+                &mut out,
+                "attention (quadratic)",
+                format!("{:.1} ms", t.terms.attention_s * 1e3),
+            );
+            line(
+                &mut out,
+                "step overheads",
+                format!("{:.1} ms", t.terms.overhead_s * 1e3),
+            );
             line(&mut out, "TTFT", format!("{:.0} ms", t.ttft_ms));
             line(&mut out, "prefill tok/s", format!("{:.1}", t.tok_s));
         }
@@ -409,11 +429,43 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
                 cell.status.name(),
                 plan.calibration.id
             ));
-            line(&mut out, "prompt tokens (server side)", grouped(cell.prompt_tokens));
-            line(&mut out, "block size", format!("{} tokens", grouped(cap.block_size_tokens)));
-            line(&mut out, "blocks per running request", format!("{} (+{} shared by all)", cell.blocks_per_request, cell.shared_blocks));
-            line(&mut out, "blocks for all requests", format!("{} of {} usable", grouped(cell.blocks_needed), grouped(cell.usable_blocks)));
-            line(&mut out, "requests running at once", format!("{} of {c} ({:?})", cell.running_requests, cell.limit));
+            line(
+                &mut out,
+                "prompt tokens (server side)",
+                grouped(cell.prompt_tokens),
+            );
+            line(
+                &mut out,
+                "block size",
+                format!("{} tokens", grouped(cap.block_size_tokens)),
+            );
+            line(
+                &mut out,
+                "blocks per running request",
+                format!(
+                    "{} (+{} shared by all)",
+                    cell.blocks_per_request, cell.shared_blocks
+                ),
+            );
+            line(
+                &mut out,
+                "blocks for all requests",
+                format!(
+                    "{} of {} usable",
+                    grouped(cell.blocks_needed),
+                    grouped(cell.usable_blocks)
+                ),
+            );
+            let limit = match cell.limit {
+                RunningLimit::None => "all of them",
+                RunningLimit::MaxNumSeqs => "capped by max_num_seqs",
+                RunningLimit::KvBlocks => "capped by free KV blocks",
+            };
+            line(
+                &mut out,
+                "requests running at once",
+                format!("{} of {c} ({limit})", cell.running_requests),
+            );
             line(
                 &mut out,
                 "harness check C x (context + max_tokens)",
@@ -438,7 +490,11 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
             line(&mut out, "step overhead", share(s.overhead_s));
             line(
                 &mut out,
-                if s.compute_s > s.weights_s { "GEMMs: compute-bound" } else { "GEMMs: weight-read-bound" },
+                if s.compute_s > s.weights_s {
+                    "GEMMs: compute-bound"
+                } else {
+                    "GEMMs: weight-read-bound"
+                },
                 format!(
                     "{}  (weights {:.2} ms, compute {:.2} ms)",
                     share(s.gemm_s()),
@@ -448,15 +504,41 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
             );
             line(&mut out, "Mamba state read+write", share(s.state_s));
             line(&mut out, "attention KV reads", share(s.attention_s));
-            line(&mut out, "step", format!("{:7.2} ms  (dominant: {})", total * 1e3, s.dominant()));
-            out.push_str("\nAdmission (each request recomputes its prompt past the last cached block)\n");
-            line(&mut out, "recomputed tokens per request", grouped(t.recomputed_tokens));
-            line(&mut out, "per request", format!("{:.1} ms", t.admission.total_s() * 1e3));
-            line(&mut out, "window opens after", format!("{:.1} s", t.window_start_s));
+            line(
+                &mut out,
+                "step",
+                format!("{:7.2} ms  (dominant: {})", total * 1e3, s.dominant()),
+            );
+            out.push_str(
+                "\nAdmission (each request recomputes its prompt past the last cached block)\n",
+            );
+            line(
+                &mut out,
+                "recomputed tokens per request",
+                grouped(t.recomputed_tokens),
+            );
+            line(
+                &mut out,
+                "per request",
+                format!("{:.1} ms", t.admission.total_s() * 1e3),
+            );
+            line(
+                &mut out,
+                "window opens after",
+                format!("{:.1} s", t.window_start_s),
+            );
             out.push_str("\nAs the harness reports it\n");
             line(&mut out, "total tok/s", format!("{:.1}", t.total_tok_s));
-            line(&mut out, "per request tok/s", format!("{:.1}", t.per_request_tok_s));
-            line(&mut out, "time between tokens", format!("{:.1} ms", t.tbt_ms));
+            line(
+                &mut out,
+                "per request tok/s",
+                format!("{:.1}", t.per_request_tok_s),
+            );
+            line(
+                &mut out,
+                "time between tokens",
+                format!("{:.1} ms", t.tbt_ms),
+            );
             line(&mut out, "TTFT (median)", format!("{:.0} ms", t.ttft_ms));
         }
     }
@@ -510,13 +592,23 @@ pub fn calibration(
     if format == Format::Table {
         out.push_str(&format!(
             "Calibration of {} on {} ({} residuals, {} evaluations, {})\n\n",
-            plan.model.name, plan.gpu.name, report.residuals, report.evaluations, report.termination
+            plan.model.name,
+            plan.gpu.name,
+            report.residuals,
+            report.evaluations,
+            report.termination
         ));
     }
     out.push_str(&emit(&t, format)?);
     if format == Format::Table {
         out.push('\n');
-        out.push_str(&metrics_table(&comparison.summary.metrics, comparison.cross_validation.as_ref()).text());
+        out.push_str(
+            &metrics_table(
+                &comparison.summary.metrics,
+                comparison.cross_validation.as_ref(),
+            )
+            .text(),
+        );
         if let Some((scale, extra)) = relation {
             out.push_str(&format!(
                 "\nHarness prompt size from the prefill rows: {scale:.5} x context + {extra:.0} tokens \
@@ -537,7 +629,8 @@ fn metrics_table(m: &Metrics, cv: Option<&Metrics>) -> Table {
         ("Leave-one-out MAPE %", true),
         ("Leave-one-out max %", true),
     ]);
-    let rows: [(&str, fn(&Metrics) -> Metric); 6] = [
+    type Pick = fn(&Metrics) -> Metric;
+    let rows: [(&str, Pick); 6] = [
         ("total_tok_s", |m| m.total_tok_s),
         ("per_request_tok_s", |m| m.per_request_tok_s),
         ("tbt_ms", |m| m.tbt_ms),

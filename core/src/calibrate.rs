@@ -43,7 +43,9 @@ fn targets(predictor: &Predictor, rows: &[MeasuredRow]) -> Vec<Target> {
 
 fn log_ratio(predicted: f64, measured: Option<f64>) -> Option<f64> {
     match measured {
-        Some(m) if m > 0.0 && predicted > 0.0 && predicted.is_finite() => Some((predicted / m).ln()),
+        Some(m) if m > 0.0 && predicted > 0.0 && predicted.is_finite() => {
+            Some((predicted / m).ln())
+        }
         _ => None,
     }
 }
@@ -63,8 +65,6 @@ fn residuals(predictor: &Predictor, params: &TimingParams, targets: &[Target]) -
                 let d = decode_cell(
                     &predictor.work,
                     params,
-                    &predictor.capacity.layout,
-                    &plan.engine,
                     &plan.harness,
                     r.context_tokens,
                     r.concurrency,
@@ -126,7 +126,9 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Problem<'_, '_> {
 
     fn residuals(&self) -> Option<DVector<f64>> {
         let r = residuals(self.predictor, &to_params(&self.theta), self.targets);
-        r.iter().all(|x| x.is_finite()).then(|| DVector::from_vec(r))
+        r.iter()
+            .all(|x| x.is_finite())
+            .then(|| DVector::from_vec(r))
     }
 
     fn jacobian(&self) -> Option<DMatrix<f64>> {
@@ -179,7 +181,11 @@ pub struct FitReport {
     pub termination: String,
 }
 
-fn minimize(predictor: &Predictor, targets: &[Target], start: &TimingParams) -> (TimingParams, f64, usize, String) {
+fn minimize(
+    predictor: &Predictor,
+    targets: &[Target],
+    start: &TimingParams,
+) -> (TimingParams, f64, usize, String) {
     let problem = Problem {
         predictor,
         targets,
@@ -207,7 +213,9 @@ pub fn fit(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<FitReport> {
             "only {n_res} measured figures to fit {} parameters",
             TimingParams::NAMES.len()
         ))
-        .with_hint("calibrate on a measured run with prefill rows and at least a dozen decode cells"));
+        .with_hint(
+            "calibrate on a measured run with prefill rows and at least a dozen decode cells",
+        ));
     }
     let fp = TimingParams::FIRST_PRINCIPLES;
     let scaled = |f: f64| {
@@ -260,7 +268,10 @@ fn parameter_reports(
         }
         let a = residuals(predictor, &TimingParams::from_array(up), targets);
         let b = residuals(predictor, &TimingParams::from_array(down), targets);
-        let (pu, pd) = (up.get(k).copied().unwrap_or(0.0), down.get(k).copied().unwrap_or(0.0));
+        let (pu, pd) = (
+            up.get(k).copied().unwrap_or(0.0),
+            down.get(k).copied().unwrap_or(0.0),
+        );
         if a.len() == base.len() && b.len() == base.len() && pu > pd {
             for (i, (x, y)) in a.iter().zip(&b).enumerate() {
                 if let Some(cell) = j.get_mut((i, k)) {

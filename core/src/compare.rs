@@ -89,7 +89,11 @@ impl Metric {
         let n = v.len();
         Metric {
             n,
-            mape_pct: if n == 0 { 0.0 } else { v.iter().sum::<f64>() / n as f64 },
+            mape_pct: if n == 0 {
+                0.0
+            } else {
+                v.iter().sum::<f64>() / n as f64
+            },
             max_abs_pct: v.iter().copied().fold(0.0, f64::max),
         }
     }
@@ -186,7 +190,11 @@ pub fn check_rows(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<()> {
 
 /// Compare the predictor's cells with `rows`; with `cross_validate`, refit
 /// leaving each cell out and compare those predictions too.
-pub fn compare(predictor: &Predictor, rows: &[MeasuredRow], cross_validate: bool) -> Result<Comparison> {
+pub fn compare(
+    predictor: &Predictor,
+    rows: &[MeasuredRow],
+    cross_validate: bool,
+) -> Result<Comparison> {
     check_rows(predictor, rows)?;
     let loo = if cross_validate {
         let full = fit(predictor, rows)?;

@@ -420,9 +420,7 @@ impl HarnessSettings {
                 "a positive number of seconds",
             ));
         }
-        let prompt_scale = self
-            .prompt_scale
-            .unwrap_or(harness_defaults::PROMPT_SCALE);
+        let prompt_scale = self.prompt_scale.unwrap_or(harness_defaults::PROMPT_SCALE);
         if !(prompt_scale.is_finite() && (0.5..=2.0).contains(&prompt_scale)) {
             return Err(Error::field(
                 &label("prompt_scale"),

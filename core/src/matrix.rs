@@ -3,9 +3,9 @@
 //! runs at once and the status the harness reports.
 
 use crate::allocator::{admit, RunningLimit};
-use crate::timing::{decode_cell, prefill_row, DecodeTiming, TimingParams, Work};
 use crate::error::{Error, Result};
 use crate::scenario::{Capacity, Plan};
+use crate::timing::{decode_cell, prefill_row, DecodeTiming, TimingParams, Work};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,7 +116,13 @@ impl<'a> Predictor<'a> {
             ));
         }
         let quant = plan.engine.weight_quant(&plan.model.quant);
-        let work = Work::new(&plan.model, &quant, &plan.engine, &plan.gpu, &capacity.layout);
+        let work = Work::new(
+            &plan.model,
+            &quant,
+            &plan.engine,
+            &plan.gpu,
+            &capacity.layout,
+        );
         Ok(Predictor {
             plan,
             capacity,
@@ -217,8 +223,6 @@ impl<'a> Predictor<'a> {
         decode_cell(
             &self.work,
             &self.params,
-            &self.capacity.layout,
-            &self.plan.engine,
             &self.plan.harness,
             ctx,
             c,

@@ -179,7 +179,12 @@ pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> 
             Some(x) => x.as_u64(),
             None => None,
         }
-        .ok_or_else(|| json_shape_error(origin, format!("{at}.{key} is missing or not a whole number")))
+        .ok_or_else(|| {
+            json_shape_error(
+                origin,
+                format!("{at}.{key} is missing or not a whole number"),
+            )
+        })
     };
     let mut rows = Vec::new();
     if let Some(prefill) = obj.get("prefill") {
@@ -215,19 +220,27 @@ pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> 
         }
         let itl_s = num(v, &at, "inter_token_latency_p50")?;
         let per_user = num(v, &at, "output_tps_per_user_p50")?;
-        let limited = v.get("capacity_limited").and_then(Value::as_bool).unwrap_or(false);
+        let limited = v
+            .get("capacity_limited")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
         rows.push(MeasuredRow {
             source: format!("{origin}: {at}"),
             phase: Phase::Decode,
             context_tokens: count(v, &at, "context_tokens")?,
             concurrency,
-            status: if limited { Status::Queued } else { Status::Valid },
+            status: if limited {
+                Status::Queued
+            } else {
+                Status::Valid
+            },
             total_tok_s: num(v, &at, "aggregate_tps")?,
             per_request_tok_s: per_user.or(itl_s.filter(|s| *s > 0.0).map(|s| 1.0 / s)),
             ttft_ms: num(v, &at, "ttft_p50")?.map(|s| s * 1e3),
             tbt_ms: itl_s.map(|s| s * 1e3),
             avg_active_requests: num(v, &at, "avg_running_reqs")?,
-            output_tokens: num(v, &at, "client_output_tokens")?.map(|t| crate::units::saturating_u64(t.round())),
+            output_tokens: num(v, &at, "client_output_tokens")?
+                .map(|t| crate::units::saturating_u64(t.round())),
             measured_s: num(v, &at, "measurement_seconds")?,
         });
     }
@@ -270,7 +283,10 @@ pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> 
         }
     }
     if rows.is_empty() {
-        return Err(json_shape_error(origin, "no prefill rows and no results".into()));
+        return Err(json_shape_error(
+            origin,
+            "no prefill rows and no results".into(),
+        ));
     }
     rows.sort_by_key(|r| (r.phase == Phase::Decode, r.context_tokens, r.concurrency));
     Ok(rows)

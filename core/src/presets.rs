@@ -65,7 +65,12 @@ pub const FILES: &[Embedded] = &[
         "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32",
         "toml"
     ),
-    embed!(Kind::Calibration, "calibrations", "rtx3090-vllm0.32", "toml"),
+    embed!(
+        Kind::Calibration,
+        "calibrations",
+        "rtx3090-vllm0.32",
+        "toml"
+    ),
     embed!(
         Kind::Measured,
         "measured",

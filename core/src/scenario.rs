@@ -8,8 +8,8 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::memory::NonKvEstimate;
 use crate::parse;
-use crate::timing::TimingParams;
 use crate::presets::{self, Kind, LoadedModel, ModelFile};
+use crate::timing::TimingParams;
 use serde::{Deserialize, Serialize};
 
 /// Where files come from. The CLI reads the file system; the web page has no
@@ -170,7 +170,11 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
     let (origin, text) = load_text(world, Kind::Calibration, name)?;
     let file = CalibrationFile::parse(&origin, &text)?;
     Ok(Calibration {
-        id: if is_path(name) { name.to_string() } else { file.id },
+        id: if is_path(name) {
+            name.to_string()
+        } else {
+            file.id
+        },
         params: file.params,
     })
 }
@@ -311,9 +315,7 @@ impl Request {
                 presets::FILES
                     .iter()
                     .filter(|f| f.kind == Kind::Calibration)
-                    .find(|f| {
-                        CalibrationFile::parse(f.path, f.text).is_ok_and(|c| c.gpu == gpu.id)
-                    })
+                    .find(|f| CalibrationFile::parse(f.path, f.text).is_ok_and(|c| c.gpu == gpu.id))
                     .map(|f| f.id.to_string())
             });
         let calibration = match calibration_name {

@@ -116,11 +116,7 @@ impl TimingParams {
 
     /// Every parameter finite and inside its bounds.
     pub fn validate(&self, origin: &str) -> Result<()> {
-        for ((name, v), (lo, hi)) in Self::NAMES
-            .iter()
-            .zip(self.to_array())
-            .zip(Self::BOUNDS)
-        {
+        for ((name, v), (lo, hi)) in Self::NAMES.iter().zip(self.to_array()).zip(Self::BOUNDS) {
             if !(v.is_finite() && v >= lo && v <= hi) {
                 return Err(Error::field(
                     &format!("{origin}: [params] {name}"),
@@ -177,6 +173,9 @@ pub struct Work {
     pub bandwidth_bytes_s: f64,
     pub peak_flops: f64,
     pub max_num_batched_tokens: u64,
+    /// Tokens per KV block (prefix-cache hits come in whole blocks).
+    pub block_size_tokens: u64,
+    pub enable_prefix_caching: bool,
     /// For MoE layers: (experts, top_k, bytes of one expert) per layer.
     pub moe_layers: Vec<(u64, u64, u64)>,
 }
@@ -224,12 +223,18 @@ impl Work {
                     out_features,
                     count: 1,
                 };
-                let mut expert = vec![linear("expert_up_proj", h, i), linear("expert_down_proj", i, h)];
+                let mut expert = vec![
+                    linear("expert_up_proj", h, i),
+                    linear("expert_down_proj", i, h),
+                ];
                 if e.gated {
                     expert.push(linear("expert_gate_proj", h, i));
                 }
                 let params: u64 = expert.iter().map(crate::model::Module::params).sum();
-                let bytes = expert.iter().map(|m| quant.module_bytes(m, model.dtype)).sum();
+                let bytes = expert
+                    .iter()
+                    .map(|m| quant.module_bytes(m, model.dtype))
+                    .sum();
                 active_expert_params += (e.top_k * params) as f64;
                 moe_layers.push((e.num_experts, e.top_k, bytes));
             }
@@ -273,6 +278,8 @@ impl Work {
             bandwidth_bytes_s: gpu.bandwidth_bytes_s(),
             peak_flops: gpu.gemm_peak_flops(),
             max_num_batched_tokens: engine.max_num_batched_tokens.max(1),
+            block_size_tokens: layout.block_size_tokens.max(1),
+            enable_prefix_caching: engine.enable_prefix_caching,
             moe_layers,
         }
     }
@@ -309,8 +316,10 @@ impl Work {
     /// One decode step with `running` sequences at `context_tokens` each.
     pub fn decode_step(&self, p: &TimingParams, running: f64, context_tokens: f64) -> StepTerms {
         let weights_s = self.weights_s(p, running);
-        let compute_s = running * self.decode_flops_per_token / (self.peak_flops * p.gemm_compute_eff);
-        let state_s = running * self.state_bytes_per_seq as f64 / (self.bandwidth_bytes_s * p.state_bw_eff);
+        let compute_s =
+            running * self.decode_flops_per_token / (self.peak_flops * p.gemm_compute_eff);
+        let state_s =
+            running * self.state_bytes_per_seq as f64 / (self.bandwidth_bytes_s * p.state_bw_eff);
         let attention_s = if running > 0.0 {
             (running + p.attn_half_batch) * self.kv_bytes(context_tokens)
                 / (self.bandwidth_bytes_s * p.attn_bw_eff)
@@ -392,7 +401,10 @@ impl StepTerms {
             ("attention KV reads", self.attention_s),
         ]
         .into_iter()
-        .fold(("step overhead", f64::MIN), |a, b| if b.1 > a.1 { b } else { a })
+        .fold(
+            ("step overhead", f64::MIN),
+            |a, b| if b.1 > a.1 { b } else { a },
+        )
         .0
     }
 }
@@ -454,16 +466,14 @@ pub struct DecodeTiming {
 pub fn decode_cell(
     work: &Work,
     p: &TimingParams,
-    layout: &KvLayout,
-    engine: &EngineArgs,
     harness: &Harness,
     context_tokens: u64,
     concurrency: u64,
     running: u64,
 ) -> DecodeTiming {
     let prompt = harness.prompt_tokens(context_tokens);
-    let bs = layout.block_size_tokens.max(1);
-    let cached_blocks = if engine.enable_prefix_caching && context_tokens > 0 {
+    let bs = work.block_size_tokens;
+    let cached_blocks = if work.enable_prefix_caching && context_tokens > 0 {
         prompt.saturating_sub(1) / bs
     } else {
         0
@@ -529,7 +539,12 @@ pub struct PrefillTiming {
     pub terms: PrefillTerms,
 }
 
-pub fn prefill_row(work: &Work, p: &TimingParams, harness: &Harness, context_tokens: u64) -> PrefillTiming {
+pub fn prefill_row(
+    work: &Work,
+    p: &TimingParams,
+    harness: &Harness,
+    context_tokens: u64,
+) -> PrefillTiming {
     let prompt = harness.prompt_tokens(context_tokens);
     let terms = work.prefill(p, prompt as f64, prompt as f64);
     let t = terms.total_s().max(1e-12);
@@ -553,5 +568,123 @@ pub fn median(values: &mut [f64]) -> f64 {
             let b = values.get(n / 2).copied().unwrap_or(0.0);
             (a + b) / 2.0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{NoFiles, Request};
+    use approx::assert_relative_eq;
+
+    fn reference_work() -> (crate::scenario::Plan, Work) {
+        let plan = Request::default().resolve(&NoFiles).unwrap();
+        let cap = plan.capacity().unwrap();
+        let quant = plan.engine.weight_quant(&plan.model.quant);
+        let work = Work::new(&plan.model, &quant, &plan.engine, &plan.gpu, &cap.layout);
+        (plan, work)
+    }
+
+    #[test]
+    fn work_per_token_of_the_reference_model() {
+        let (_, w) = reference_work();
+        // Weights 8,944,804,864 B less the 131,072 x 5,120 bf16 embedding table.
+        assert_eq!(w.weight_read_bytes, 8_944_804_864 - 1_342_177_280);
+        // 2 x (6 x 62,914,560 + 28 x 168,427,520 + 28 x 209,715,200 + 671,088,640).
+        assert_relative_eq!(w.decode_flops_per_token, 23_273_144_320.0);
+        // Read and written: 2 x 28 x 5,316,608 B (the real state, not the padded page).
+        assert_eq!(w.state_bytes_per_seq, 297_730_048);
+        // 6 attention layers x 8 heads x (128 + 8) B.
+        assert_eq!(w.kv_bytes_per_token, 6_528);
+        // 4 x 40 heads x 128 x 6 layers.
+        assert_relative_eq!(w.attn_flops_per_pair, 122_880.0);
+        assert_relative_eq!(w.peak_flops, 142e12);
+        assert_relative_eq!(w.bandwidth_bytes_s, 936e9);
+    }
+
+    #[test]
+    fn decode_step_terms_by_hand() {
+        let (_, w) = reference_work();
+        let p = TimingParams::FIRST_PRINCIPLES;
+        let s = w.decode_step(&p, 1.0, 0.0);
+        assert_relative_eq!(
+            s.weights_s,
+            7_602_627_584.0 / (936e9 * 0.8),
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            s.compute_s,
+            23_273_144_320.0 / (142e12 * 0.5),
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            s.state_s,
+            297_730_048.0 / (936e9 * 0.8),
+            max_relative = 1e-12
+        );
+        assert_eq!(s.attention_s, 0.0);
+        assert_relative_eq!(
+            s.total_s(),
+            0.5e-3 + 10.153_188e-3 + 0.397_610e-3,
+            max_relative = 1e-5
+        );
+        assert_eq!(s.dominant(), "weight reads");
+        // 64 sequences at 16K: compute-bound GEMMs; attention pays (64 + 1) sequences' KV.
+        let s = w.decode_step(&p, 64.0, 16_384.0);
+        assert!(s.compute_s > s.weights_s);
+        assert_relative_eq!(
+            s.attention_s,
+            65.0 * 6_528.0 * 16_384.0 / (936e9 * 0.25),
+            max_relative = 1e-12
+        );
+        assert_eq!(s.dominant(), "attention KV reads");
+    }
+
+    #[test]
+    fn prefill_attention_counts_causal_pairs() {
+        let (_, w) = reference_work();
+        let p = TimingParams::FIRST_PRINCIPLES;
+        let cold = w.prefill(&p, 8_192.0, 8_192.0);
+        assert_eq!(cold.chunks, 4.0);
+        assert_relative_eq!(
+            cold.attention_s,
+            8_192.0 * 8_193.0 / 2.0 * 122_880.0 / (142e12 * 0.25),
+            max_relative = 1e-12
+        );
+        // A 1,928-token tail at 16,616: pairs t (2P - t + 1) / 2.
+        let tail = w.prefill(&p, 1_928.0, 16_616.0);
+        assert_eq!(tail.chunks, 1.0);
+        assert_relative_eq!(
+            tail.attention_s,
+            1_928.0 * (2.0 * 16_616.0 - 1_928.0 + 1.0) / 2.0 * 122_880.0 / (142e12 * 0.25),
+            max_relative = 1e-12
+        );
+    }
+
+    #[test]
+    fn median_interpolates_like_the_harness() {
+        assert_eq!(median(&mut []), 0.0);
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+    }
+
+    #[test]
+    fn a_queued_cell_opens_its_window_at_the_warmup_timeout() {
+        assert_eq!(harness_timeline::warmup_timeout_s(0), 60.0);
+        assert_eq!(harness_timeline::warmup_timeout_s(65_536), 120.0);
+        assert_eq!(harness_timeline::warmup_timeout_s(131_072), 180.0);
+        let (plan, w) = reference_work();
+        let t = decode_cell(&w, &plan.calibration.params, &plan.harness, 0, 128, 67);
+        assert_eq!(t.window_start_s, 60.0);
+        // 16K x 32 recomputes 16,616 - 3 x 4,896 = 1,928 prompt tokens per request.
+        let t = decode_cell(&w, &plan.calibration.params, &plan.harness, 16_384, 32, 32);
+        assert_eq!(t.prompt_tokens, 16_616);
+        assert_eq!(t.recomputed_tokens, 1_928);
+        // Median TTFT of a serial ramp: (32 + 1) / 2 admissions.
+        assert_relative_eq!(
+            t.ttft_ms,
+            16.5 * t.admission.total_s() * 1e3,
+            max_relative = 1e-12
+        );
     }
 }

@@ -74,12 +74,15 @@ fn matrix_table_csv_and_markdown_agree() {
     assert_eq!(table.matches("over_capacity").count(), 12);
     let csv = run(&["matrix", "--format", "csv"]).stdout;
     let mut lines = csv.lines();
-    assert!(lines
-        .next()
-        .unwrap()
-        .starts_with("Phase,Context,Requests at once,Status,Average active requests"));
+    assert!(lines.next().unwrap().starts_with(
+        "Phase,Context,Requests at once,Status,Total tok/s,Per request tok/s,TTFT ms,Time between tokens ms,Average active requests"
+    ));
     assert_eq!(lines.count(), 45);
-    assert!(csv.contains("Sustained decode,0,128,queued,67.00"));
+    let queued = csv
+        .lines()
+        .find(|l| l.starts_with("Sustained decode,0,128,queued,"))
+        .unwrap();
+    assert!(queued.contains(",67.00,"), "{queued}");
     let md = run(&["matrix", "--format", "markdown"]).stdout;
     assert!(md.starts_with("| Phase | Context |"));
     assert_eq!(md.lines().count(), 47);
@@ -319,4 +322,182 @@ fn presets_lists_every_kind() {
     for k in ["gpu", "model", "scenario", "measured"] {
         assert!(kinds.contains(&k), "{k}");
     }
+}
+
+#[test]
+fn compare_json_has_the_documented_shape() {
+    let v = json(&["compare", "--format", "json"]);
+    assert_eq!(v["summary"]["cells"], 45);
+    assert_eq!(v["summary"]["status_agreement"], 45);
+    for metric in [
+        "total_tok_s",
+        "per_request_tok_s",
+        "tbt_ms",
+        "ttft_ms",
+        "prefill_tok_s",
+        "avg_active_requests",
+    ] {
+        for key in ["n", "mape_pct", "max_abs_pct"] {
+            assert!(
+                v["summary"]["metrics"][metric][key].is_number(),
+                "{metric}.{key}"
+            );
+        }
+    }
+    assert!(v["cross_validation"].is_null());
+    let cells = v["cells"].as_array().unwrap();
+    assert_eq!(cells.len(), 45);
+    let c = cells
+        .iter()
+        .find(|c| c["phase"] == "decode" && c["context_tokens"] == 16384 && c["concurrency"] == 32)
+        .unwrap();
+    assert_eq!(c["measured"]["total_tok_s"], 766.0);
+    assert!(c["error_pct"]["total_tok_s"].as_f64().unwrap().abs() < 4.0);
+    let cv = json(&["compare", "--format", "json", "--cross-validate"]);
+    assert_eq!(cv["cross_validation"]["total_tok_s"]["n"], 28);
+    // The harness's own JSON gives the same summary.
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/benchmark_results.json"
+    );
+    let j = json(&["compare", "--format", "json", "--measured", fixture]);
+    assert_eq!(j["summary"]["status_agreement"], 45);
+    for metric in [
+        "total_tok_s",
+        "per_request_tok_s",
+        "tbt_ms",
+        "ttft_ms",
+        "prefill_tok_s",
+    ] {
+        let a = j["summary"]["metrics"][metric]["mape_pct"]
+            .as_f64()
+            .unwrap();
+        let b = v["summary"]["metrics"][metric]["mape_pct"]
+            .as_f64()
+            .unwrap();
+        assert!((a - b).abs() < 1e-9, "{metric}: {a} vs {b}");
+    }
+}
+
+#[test]
+fn compare_gates_on_max_mape() {
+    assert_eq!(run(&["compare", "--max-mape", "5"]).code, 0);
+    let out = run(&["compare", "--max-mape", "1"]);
+    assert_eq!(out.code, 1);
+    assert!(!out.stdout.is_empty());
+    assert_eq!(
+        run(&["compare", "--cross-validate", "--max-mape", "2.5"]).code,
+        1
+    );
+    assert_eq!(
+        run(&["compare", "--cross-validate", "--max-mape", "3"]).code,
+        0
+    );
+    rejects(&["compare", "--max-mape", "-1"], "--max-mape");
+}
+
+#[test]
+fn calibrate_writes_the_shipped_calibration() {
+    let out_path = std::env::temp_dir().join(format!("decodecalc-cal-{}.toml", std::process::id()));
+    let out_str = out_path.to_string_lossy().to_string();
+    let csv = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/measured/rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv"
+    );
+    let out = run(&["calibrate", "--measured", csv, "--out", &out_str]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("step_overhead_ms"));
+    assert!(out.stdout.contains("no: at its bound"));
+    let written = std::fs::read_to_string(&out_path).unwrap();
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/calibrations/rtx3090-vllm0.32.toml"
+    ))
+    .unwrap();
+    let params = |t: &str| {
+        t.split("[params]")
+            .nth(1)
+            .unwrap()
+            .split("[fit]")
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(params(&written), params(&shipped));
+    // The written file is usable as --calibration.
+    let m = json(&["matrix", "--format", "json", "--calibration", &out_str]);
+    assert_eq!(m["calibration"], out_str.as_str());
+}
+
+#[test]
+fn explain_names_the_terms_of_a_cell() {
+    let out = run(&["matrix", "--explain", "16k:32"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for needle in [
+        "Mamba state read+write",
+        "attention KV reads",
+        "dominant: attention KV reads",
+        "blocks per running request",
+    ] {
+        assert!(out.stdout.contains(needle), "{needle}: {}", out.stdout);
+    }
+    let out = run(&["matrix", "--explain", "0:8"]);
+    assert!(
+        out.stdout.contains("dominant: weight reads"),
+        "{}",
+        out.stdout
+    );
+    let out = run(&["matrix", "--explain", "8k"]);
+    assert!(out.stdout.contains("prefill tok/s"), "{}", out.stdout);
+    rejects(&["matrix", "--explain", "16k:x"], "--explain");
+    rejects(&["matrix", "--explain", "130k:1"], "exceeds max_model_len");
+}
+
+#[test]
+fn bad_measured_files_name_row_and_column() {
+    let head = "phase,context_tokens,concurrency,status,total_tok_s,per_request_tok_s,ttft_ms,tbt_ms,avg_active_requests,output_tokens,measured_s\n";
+    let p = scratch_file(
+        "no-col.csv",
+        "phase,context_tokens,concurrency,status\ndecode,0,1,valid\n",
+    )
+    .to_string_lossy()
+    .to_string();
+    rejects(
+        &["compare", "--measured", &p],
+        "missing column `total_tok_s`",
+    );
+    let p = scratch_file(
+        "nan.csv",
+        &format!("{head}decode,0,1,valid,94.2,94.3,38,ten,1.00,2824,30.0\n"),
+    )
+    .to_string_lossy()
+    .to_string();
+    rejects(
+        &["compare", "--measured", &p],
+        &format!("{p}:2: column `tbt_ms` has `ten`"),
+    );
+    let p = scratch_file("other.json", "{\"data\": [1, 2, 3]}")
+        .to_string_lossy()
+        .to_string();
+    rejects(&["compare", "--measured", &p], "missing array `results`");
+    let p = scratch_file(
+        "bad-cell.json",
+        "{\"results\": [{\"concurrency\": 2, \"context_tokens\": 0, \"aggregate_tps\": \"fast\"}]}",
+    )
+    .to_string_lossy()
+    .to_string();
+    rejects(&["compare", "--measured", &p], "results[0].aggregate_tps");
+    let p = scratch_file("ctx.csv", &format!("{head}decode,0,1,valid,94.2,94.3,38,10.6,1.00,2824,30.0\ndecode,12288,1,valid,90,90,500,11,1.00,2700,30.0\n"))
+        .to_string_lossy()
+        .to_string();
+    let err = rejects(
+        &["compare", "--measured", &p],
+        &format!("{p}:3: column `context_tokens` has 12288"),
+    );
+    assert!(err.contains("0, 16K, 32K, 64K, 120K"), "{err}");
+    rejects(
+        &["compare", "--measured", "/nonexistent/m.csv"],
+        "/nonexistent/m.csv",
+    );
+    rejects(&["calibrate", "--measured", &p], "context_tokens");
 }
