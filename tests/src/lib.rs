@@ -4,6 +4,7 @@
 #![allow(clippy::panic)]
 
 use decodecalc_core::measured::{parse_csv, MeasuredRow};
+use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request};
 use std::path::PathBuf;
 
 /// The repository's `data/` directory.
@@ -30,4 +31,13 @@ pub fn scratch_file(name: &str, text: &str) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
     path
+}
+
+/// The reference scenario resolved from embedded data, and its capacity.
+pub fn reference() -> (Plan, Capacity) {
+    let plan = Request::default()
+        .resolve(&NoFiles)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let cap = plan.capacity().unwrap_or_else(|e| panic!("{e}"));
+    (plan, cap)
 }

@@ -12,16 +12,7 @@
 use decodecalc_core::allocator::GroupKind;
 use decodecalc_core::matrix::{matrix, Phase, Status};
 use decodecalc_core::scenario::{NoFiles, NonKvSource, Request};
-use decodecalc_tests::reference_measured;
-
-fn reference() -> (
-    decodecalc_core::scenario::Plan,
-    decodecalc_core::scenario::Capacity,
-) {
-    let plan = Request::default().resolve(&NoFiles).unwrap();
-    let cap = plan.capacity().unwrap();
-    (plan, cap)
-}
+use decodecalc_tests::{reference, reference_measured};
 
 #[test]
 fn allocator_figures_match_the_worked_example_and_the_measurement() {

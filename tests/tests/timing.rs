@@ -17,16 +17,7 @@ use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{CalibrationFile, NoFiles, Request};
 use decodecalc_core::timing::TimingParams;
-use decodecalc_tests::{data_dir, reference_measured};
-
-fn reference() -> (
-    decodecalc_core::scenario::Plan,
-    decodecalc_core::scenario::Capacity,
-) {
-    let plan = Request::default().resolve(&NoFiles).unwrap();
-    let cap = plan.capacity().unwrap();
-    (plan, cap)
-}
+use decodecalc_tests::{data_dir, reference, reference_measured};
 
 #[test]
 fn the_shipped_calibration_is_what_calibrate_produces() {
