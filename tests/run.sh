@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the tests need and runs all of them. README's test command;
-# .ci/run calls it. Needs only a Rust toolchain (rustup's cargo, rustfmt, clippy).
+# .ci/run calls it. Needs a Rust toolchain (rustup), Node.js and, for the web
+# test, Debian's chromium (installed here when run as root). Everything else
+# comes from the package registries: the wasm32 target, wasm-bindgen-cli,
+# playwright-core.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,5 +25,34 @@ echo "== cargo test" >&2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 cargo test --workspace --locked 2>&1 | tee "$log"
-# One closing line for the whole run, summed over every test binary.
-awk '/^test result:/ { p += $4; f += $6 } END { printf "tests: %d passed, %d failed\n", p, f }' "$log"
+
+# The web page: build it (wasm32 target and the pinned wasm-bindgen-cli are
+# installed by web/build.sh), then drive it in headless Chromium.
+echo "== web/build.sh" >&2
+bash web/build.sh
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== apt-get install chromium" >&2
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >&2
+  else
+    echo "error: chromium not found and cannot be installed without root" >&2
+    echo "hint: install Debian's chromium package (apt-get install chromium), then run this again" >&2
+    exit 2
+  fi
+fi
+if ! command -v node >/dev/null 2>&1; then
+  echo "error: node not found" >&2
+  echo "hint: install Node.js 20 or later (apt-get install nodejs npm)" >&2
+  exit 2
+fi
+echo "== npm ci (playwright-core, no browser download)" >&2
+(cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
+cargo build --release -p decodecalc --locked >&2
+echo "== web end-to-end test" >&2
+node web/tests/e2e.mjs 2>&1 | tee -a "$log"
+
+# One closing line for the whole run, summed over every test binary and the web test.
+awk '/^test result:/ { p += $4; f += $6 }
+     /^web e2e:/ { p += $3; f += $5 }
+     END { printf "tests: %d passed, %d failed\n", p, f }' "$log"

@@ -11,7 +11,9 @@ mod table;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use decodecalc_core::calibrate::{fit, FitReport};
 use decodecalc_core::compare::{check_rows, compare, Comparison};
-use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
+use decodecalc_core::engine::{
+    parse_count_list, parse_token_list, EngineSettings, HarnessSettings,
+};
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::{self, Kind};
@@ -184,37 +186,6 @@ impl World for Fs {
     }
 }
 
-fn token_list(flag: &str, text: &str) -> Result<Vec<TokenCount>, Error> {
-    if text.trim().is_empty() {
-        return Err(Error::new(format!("{flag} is empty")).with_hint(format!(
-            "give a comma-separated list, such as {flag} 0,16k,32k"
-        )));
-    }
-    Ok(text
-        .split(',')
-        .map(|s| TokenCount::Text(s.trim().to_string()))
-        .collect())
-}
-
-fn count_list(flag: &str, text: &str) -> Result<Vec<i64>, Error> {
-    if text.trim().is_empty() {
-        return Err(Error::new(format!("{flag} is empty")).with_hint(format!(
-            "give a comma-separated list, such as {flag} 1,2,4,8"
-        )));
-    }
-    text.split(',')
-        .map(|s| {
-            s.trim().parse::<i64>().map_err(|_| {
-                Error::field(
-                    flag,
-                    s.trim(),
-                    "whole numbers separated by commas, such as 1,2,4,8",
-                )
-            })
-        })
-        .collect()
-}
-
 impl CommonArgs {
     fn request(&self) -> Result<Request, Error> {
         let engine = EngineSettings {
@@ -241,17 +212,17 @@ impl CommonArgs {
             contexts: self
                 .contexts
                 .as_deref()
-                .map(|t| token_list("--contexts", t))
+                .map(|t| parse_token_list("--contexts", t))
                 .transpose()?,
             prefill_contexts: self
                 .prefill_contexts
                 .as_deref()
-                .map(|t| token_list("--prefill-contexts", t))
+                .map(|t| parse_token_list("--prefill-contexts", t))
                 .transpose()?,
             concurrency: self
                 .concurrency
                 .as_deref()
-                .map(|t| count_list("--concurrency", t))
+                .map(|t| parse_count_list("--concurrency", t))
                 .transpose()?,
             max_tokens: self.max_tokens,
             window_s: None,

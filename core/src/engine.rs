@@ -304,6 +304,40 @@ impl TokenCount {
     }
 }
 
+/// A comma-separated list of token counts as a flag or form field gives it
+/// (`0,16k,32k`); `flag` names it in errors.
+pub fn parse_token_list(flag: &str, text: &str) -> Result<Vec<TokenCount>> {
+    if text.trim().is_empty() {
+        return Err(Error::new(format!("{flag} is empty")).with_hint(format!(
+            "give a comma-separated list, such as {flag} 0,16k,32k"
+        )));
+    }
+    Ok(text
+        .split(',')
+        .map(|s| TokenCount::Text(s.trim().to_string()))
+        .collect())
+}
+
+/// A comma-separated list of request counts (`1,2,4,8`).
+pub fn parse_count_list(flag: &str, text: &str) -> Result<Vec<i64>> {
+    if text.trim().is_empty() {
+        return Err(Error::new(format!("{flag} is empty")).with_hint(format!(
+            "give a comma-separated list, such as {flag} 1,2,4,8"
+        )));
+    }
+    text.split(',')
+        .map(|s| {
+            s.trim().parse::<i64>().map_err(|_| {
+                Error::field(
+                    flag,
+                    s.trim(),
+                    "whole numbers separated by commas, such as 1,2,4,8",
+                )
+            })
+        })
+        .collect()
+}
+
 /// The harness's settings for a run, resolved.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Harness {

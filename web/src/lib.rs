@@ -1,0 +1,343 @@
+//! decodecalc in the browser. Components, a reducer for the form's state, and
+//! no model arithmetic: every figure comes from `decodecalc-core` through the
+//! same `Request -> Plan -> Capacity -> Predictor` path the CLI takes. The
+//! page turns core's values into markup (widths, colours, text) and nothing
+//! more.
+
+mod view;
+
+use decodecalc_core::compare::{compare, Comparison};
+use decodecalc_core::engine::{
+    parse_count_list, parse_token_list, EngineSettings, HarnessSettings,
+};
+use decodecalc_core::matrix::{Matrix, Predictor};
+use decodecalc_core::measured::parse_measured;
+use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request};
+use decodecalc_core::Error;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use yew::prelude::*;
+
+/// The form fields, by element id (the CLI flag without its dashes prefix).
+pub const FIELDS: [&str; 14] = [
+    "model",
+    "gpu",
+    "quantization",
+    "kv-cache-dtype",
+    "gpu-memory-utilization",
+    "max-model-len",
+    "max-num-seqs",
+    "max-num-batched-tokens",
+    "enable-prefix-caching",
+    "mamba-ssm-cache-dtype",
+    "contexts",
+    "concurrency",
+    "max-tokens",
+    "calibration",
+];
+
+/// The page's whole state: form values (empty = the scenario's) and a
+/// measured run loaded for comparison.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State {
+    pub fields: BTreeMap<String, String>,
+    pub measured: Option<(String, String)>,
+    /// The decode cell whose details are shown (context, concurrency).
+    pub focused: Option<(u64, u64)>,
+}
+
+#[derive(Debug)]
+pub enum Action {
+    Set(String, String),
+    Measured(String, String),
+    ClearMeasured,
+    Focus(u64, u64),
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match action {
+            Action::Set(k, v) => {
+                if v.trim().is_empty() {
+                    next.fields.remove(&k);
+                } else {
+                    next.fields.insert(k, v);
+                }
+            }
+            Action::Measured(name, text) => next.measured = Some((name, text)),
+            Action::ClearMeasured => next.measured = None,
+            Action::Focus(c, n) => next.focused = Some((c, n)),
+        }
+        Rc::new(next)
+    }
+}
+
+/// An error, with the form field it belongs to when it names one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FieldError {
+    pub field: Option<&'static str>,
+    pub error: Error,
+}
+
+impl FieldError {
+    fn new(error: Error) -> FieldError {
+        FieldError {
+            field: field_of(&error),
+            error,
+        }
+    }
+}
+
+/// The field an error message names: a flag (`--max-num-seqs`) or a preset kind.
+pub fn field_of(e: &Error) -> Option<&'static str> {
+    let m = &e.message;
+    // Longest first, so `--max-model-len` is not taken for `--model`.
+    let mut by_len = FIELDS;
+    by_len.sort_by_key(|f| std::cmp::Reverse(f.len()));
+    if let Some(f) = by_len.iter().find(|f| m.contains(&format!("--{f}"))) {
+        return Some(f);
+    }
+    [
+        ("model preset", "model"),
+        ("GPU preset", "gpu"),
+        ("calibration preset", "calibration"),
+        ("exceeds max_model_len", "contexts"),
+    ]
+    .into_iter()
+    .find(|(needle, _)| m.contains(needle))
+    .map(|(_, f)| f)
+}
+
+/// What the page shows, all computed by core.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Output {
+    pub plan: Plan,
+    pub capacity: Capacity,
+    pub matrix: Matrix,
+    pub comparison: Option<Result<Comparison, Error>>,
+}
+
+fn number<T: std::str::FromStr>(
+    fields: &BTreeMap<String, String>,
+    id: &str,
+) -> Result<Option<T>, Error> {
+    match fields.get(id) {
+        None => Ok(None),
+        Some(t) => t
+            .trim()
+            .parse::<T>()
+            .map(Some)
+            .map_err(|_| Error::field(&format!("--{id}"), t, "a number")),
+    }
+}
+
+/// The request the form describes: the same structure the CLI builds from flags.
+pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
+    let text = |id: &str| fields.get(id).cloned();
+    let engine = EngineSettings {
+        quantization: text("quantization"),
+        kv_cache_dtype: text("kv-cache-dtype"),
+        gpu_memory_utilization: number(fields, "gpu-memory-utilization")?,
+        max_model_len: number(fields, "max-model-len")?,
+        max_num_seqs: number(fields, "max-num-seqs")?,
+        max_num_batched_tokens: number(fields, "max-num-batched-tokens")?,
+        enable_prefix_caching: match fields.get("enable-prefix-caching").map(String::as_str) {
+            None => None,
+            Some("true") => Some(true),
+            Some("false") => Some(false),
+            Some(other) => {
+                return Err(Error::field(
+                    "--enable-prefix-caching",
+                    other,
+                    "true or false",
+                ))
+            }
+        },
+        block_size: None,
+        mamba_ssm_cache_dtype: text("mamba-ssm-cache-dtype"),
+        mamba_cache_dtype: None,
+        attention_backend: None,
+        kv_cache_memory_bytes: None,
+    };
+    let harness = HarnessSettings {
+        contexts: text("contexts")
+            .map(|t| parse_token_list("--contexts", &t))
+            .transpose()?,
+        prefill_contexts: None,
+        concurrency: text("concurrency")
+            .map(|t| parse_count_list("--concurrency", &t))
+            .transpose()?,
+        max_tokens: number(fields, "max-tokens")?,
+        window_s: None,
+        prompt_scale: None,
+        prompt_extra_tokens: None,
+    };
+    Ok(Request {
+        scenario: None,
+        model: text("model"),
+        gpu: text("gpu"),
+        engine,
+        harness,
+        estimate_non_kv: false,
+        calibration: text("calibration"),
+    })
+}
+
+/// Everything the page shows for a state; every number from core.
+pub fn compute(state: &State) -> Result<Output, FieldError> {
+    let plan = request(&state.fields)
+        .and_then(|r| r.resolve(&NoFiles))
+        .map_err(FieldError::new)?;
+    let capacity = plan.capacity().map_err(FieldError::new)?;
+    let predictor =
+        Predictor::new(&plan, &capacity, plan.calibration.params).map_err(FieldError::new)?;
+    let matrix = predictor.matrix();
+    let comparison = state.measured.as_ref().map(|(name, text)| {
+        parse_measured(name, text).and_then(|rows| compare(&predictor, &rows, false))
+    });
+    Ok(Output {
+        plan: plan.clone(),
+        capacity: capacity.clone(),
+        matrix,
+        comparison,
+    })
+}
+
+/// The query string for a state: non-empty fields only, in FIELDS order.
+pub fn to_query(state: &State) -> String {
+    let parts: Vec<String> = FIELDS
+        .iter()
+        .filter_map(|f| {
+            state
+                .fields
+                .get(*f)
+                .map(|v| format!("{f}={}", js_sys::encode_uri_component(v)))
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", parts.join("&"))
+    }
+}
+
+/// A state from a query string (unknown keys are ignored).
+pub fn from_query(search: &str) -> State {
+    let mut state = State::default();
+    for pair in search.trim_start_matches('?').split('&') {
+        let Some((k, v)) = pair.split_once('=') else {
+            continue;
+        };
+        if FIELDS.contains(&k) && !v.is_empty() {
+            let v = js_sys::decode_uri_component(v)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_else(|| v.to_string());
+            state.fields.insert(k.to_string(), v);
+        }
+    }
+    state
+}
+
+#[function_component(App)]
+fn app() -> Html {
+    let initial = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .map(|s| from_query(&s))
+        .unwrap_or_default();
+    let state = use_reducer(move || initial);
+    // The URL holds the whole form: a link reproduces the page.
+    {
+        let query = to_query(&state);
+        use_effect_with(query, |query| {
+            if let Some(w) = web_sys::window() {
+                let path = w.location().pathname().unwrap_or_default();
+                if let Ok(h) = w.history() {
+                    let _ = h.replace_state_with_url(
+                        &JsValue::NULL,
+                        "",
+                        Some(&format!("{path}{query}")),
+                    );
+                }
+            }
+        });
+    }
+    let output = compute(&state);
+    view::page(&state, state.dispatcher(), &output)
+}
+
+/// Entry point: a panic shows a message on the page instead of a blank page.
+#[wasm_bindgen(start)]
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            if let Some(el) = doc.get_element_by_id("fatal") {
+                el.set_text_content(Some(&format!(
+                    "decodecalc stopped on an internal error; reload the page. ({info})"
+                )));
+                let _ = el.set_attribute("style", "display:block");
+            }
+        }
+    }));
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app"))
+    {
+        yew::Renderer::<App>::with_root(root).render();
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    fn fields(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn errors_find_their_field() {
+        let r = request(&fields(&[("max-model-len", "lots")])).unwrap_err();
+        assert_eq!(field_of(&r), Some("max-model-len"));
+        let e = request(&fields(&[("gpu-memory-utilization", "1.5")]))
+            .unwrap()
+            .resolve(&NoFiles)
+            .unwrap_err();
+        assert_eq!(field_of(&e), Some("gpu-memory-utilization"));
+        let e = request(&fields(&[("model", "gpt-7")]))
+            .unwrap()
+            .resolve(&NoFiles)
+            .unwrap_err();
+        assert_eq!(field_of(&e), Some("model"));
+        // The reducer drops a field emptied in the form: it means "the scenario's".
+        let s = Rc::new(State::default()).reduce(Action::Set("concurrency".into(), "1,2".into()));
+        assert_eq!(s.fields.get("concurrency").map(String::as_str), Some("1,2"));
+        let s = s.reduce(Action::Set("concurrency".into(), " ".into()));
+        assert!(s.fields.is_empty());
+        assert_eq!(field_of(&Error::new("something else")), None);
+    }
+
+    #[test]
+    fn the_page_computes_what_the_cli_computes() {
+        let out = compute(&State::default()).unwrap();
+        assert_eq!(
+            out.plan.scenario_id,
+            "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32"
+        );
+        assert_eq!(out.matrix.cells.len(), 45);
+        assert_eq!(out.capacity.num_blocks, 405);
+        let mut s = State::default();
+        s.fields.insert("gpu-memory-utilization".into(), "2".into());
+        let e = compute(&s).unwrap_err();
+        assert_eq!(e.field, Some("gpu-memory-utilization"));
+    }
+}

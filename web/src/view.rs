@@ -1,0 +1,537 @@
+//! Markup for core's values: the form, the memory bar, the prefill row, the
+//! grid, the chart and the comparison. Only layout arithmetic here (pixel
+//! positions, percentages of a bar, colours).
+
+use crate::{Action, FieldError, Output, State, FIELDS};
+use decodecalc_core::compare::{Comparison, Metric};
+use decodecalc_core::dtype::KvCacheDtype;
+use decodecalc_core::matrix::{Cell, Phase, Status};
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::units::{format_tokens, gib};
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+type Dispatch = UseReducerDispatcher<State>;
+
+/// The options of a select field (`""` = the scenario's value).
+fn options(field: &str) -> Option<Vec<String>> {
+    let mut v = vec![String::new()];
+    match field {
+        "model" => v.extend(presets::ids(Kind::Model).map(str::to_string)),
+        "gpu" => v.extend(presets::ids(Kind::Gpu).map(str::to_string)),
+        "calibration" => {
+            v.push("none".into());
+            v.extend(presets::ids(Kind::Calibration).map(str::to_string));
+        }
+        "quantization" => v.extend(
+            ["auto", "none", "awq", "gptq", "compressed-tensors", "fp8"].map(str::to_string),
+        ),
+        "kv-cache-dtype" => v.extend(KvCacheDtype::ALL.iter().map(|d| d.name().to_string())),
+        "mamba-ssm-cache-dtype" => {
+            v.extend(["auto", "float32", "bfloat16", "float16"].map(str::to_string))
+        }
+        "enable-prefix-caching" => v.extend(["true", "false"].map(str::to_string)),
+        _ => return None,
+    }
+    Some(v)
+}
+
+/// What the field resolves to now, shown as its placeholder.
+fn in_use(field: &str, out: &Output) -> String {
+    let p = &out.plan;
+    let list = |v: &[u64]| {
+        v.iter()
+            .map(|&c| format_tokens(c))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    match field {
+        "model" => p.model.id.clone(),
+        "gpu" => p.gpu.id.clone(),
+        "quantization" => p
+            .engine
+            .weight_quant(&p.model.quant)
+            .method
+            .name()
+            .to_string(),
+        "kv-cache-dtype" => p.engine.kv_cache_dtype.name().to_string(),
+        "gpu-memory-utilization" => p.engine.gpu_memory_utilization.to_string(),
+        "max-model-len" => p.engine.max_model_len_tokens.to_string(),
+        "max-num-seqs" => p.engine.max_num_seqs.to_string(),
+        "max-num-batched-tokens" => p.engine.max_num_batched_tokens.to_string(),
+        "enable-prefix-caching" => p.engine.enable_prefix_caching.to_string(),
+        "mamba-ssm-cache-dtype" => p.engine.mamba_ssm_cache_dtype.name().to_string(),
+        "contexts" => list(&p.harness.contexts_tokens),
+        "concurrency" => p
+            .harness
+            .concurrency
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        "max-tokens" => p.harness.max_tokens.to_string(),
+        "calibration" => p.calibration.id.clone(),
+        _ => String::new(),
+    }
+}
+
+fn field_view(
+    field: &'static str,
+    state: &State,
+    dispatch: &Dispatch,
+    out: &Result<Output, FieldError>,
+) -> Html {
+    let value = state.fields.get(field).cloned().unwrap_or_default();
+    let current = out.as_ref().map(|o| in_use(field, o)).unwrap_or_default();
+    let error = match out {
+        Err(e) if e.field == Some(field) => Some(e.error.clone()),
+        _ => None,
+    };
+    let control = match options(field) {
+        Some(opts) => {
+            let d = dispatch.clone();
+            let onchange = Callback::from(move |e: Event| {
+                let el: HtmlSelectElement = e.target_unchecked_into();
+                d.dispatch(Action::Set(field.to_string(), el.value()));
+            });
+            html! {
+                <select id={field} {onchange}>
+                    { for opts.into_iter().map(|o| {
+                        let label = if o.is_empty() { format!("({current})") } else { o.clone() };
+                        html! { <option value={o.clone()} selected={o == value}>{ label }</option> }
+                    }) }
+                </select>
+            }
+        }
+        None => {
+            let d = dispatch.clone();
+            let oninput = Callback::from(move |e: InputEvent| {
+                let el: HtmlInputElement = e.target_unchecked_into();
+                d.dispatch(Action::Set(field.to_string(), el.value()));
+            });
+            html! { <input id={field} type="text" value={value} placeholder={current} {oninput} /> }
+        }
+    };
+    html! {
+        <div class={classes!("field", error.is_some().then_some("invalid"))}>
+            <label for={field}>{ format!("--{field}") }</label>
+            { control }
+            { for error.map(|e| html! {
+                <div class="field-error" id={format!("error-{field}")} role="alert">
+                    { e.message.clone() }
+                    { for e.hint.map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
+                </div>
+            }) }
+        </div>
+    }
+}
+
+fn measured_input(dispatch: &Dispatch, state: &State) -> Html {
+    let d = dispatch.clone();
+    let onchange = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            d.dispatch(Action::ClearMeasured);
+            return;
+        };
+        let Ok(reader) = web_sys::FileReader::new() else {
+            return;
+        };
+        let name = file.name();
+        let r = reader.clone();
+        let d2 = d.clone();
+        let onload = Closure::once(move |_: web_sys::ProgressEvent| {
+            if let Some(text) = r.result().ok().and_then(|v| v.as_string()) {
+                d2.dispatch(Action::Measured(name, text));
+            }
+        });
+        reader.set_onload(Some(onload.as_ref().unchecked_ref()));
+        onload.forget();
+        let _ = reader.read_as_text(&file);
+    });
+    let clear = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearMeasured))
+    };
+    html! {
+        <div class="field">
+            <label for="measured">{ "compare with a measured run (CSV or benchmark_results.json)" }</label>
+            <input id="measured" type="file" accept=".csv,.json" {onchange} />
+            { for state.measured.as_ref().map(|(n, _)| html! {
+                <span class="loaded">{ format!("loaded {n} ") }<button onclick={clear}>{ "clear" }</button></span>
+            }) }
+        </div>
+    }
+}
+
+pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>) -> Html {
+    html! {
+        <main>
+            <header>
+                <h1>{ "decodecalc" }</h1>
+                <p class="sub">{ format!("vLLM {} capacity and decode calculator, offline", decodecalc_core::VLLM_VERSION) }</p>
+            </header>
+            <section class="form">
+                { for FIELDS.iter().map(|f| field_view(f, state, &dispatch, out)) }
+                { measured_input(&dispatch, state) }
+            </section>
+            { match out {
+                Err(e) if e.field.is_none() => html! {
+                    <div id="error" role="alert">
+                        { format!("error: {}", e.error.message) }
+                        { for e.error.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
+                    </div>
+                },
+                Err(_) => html! { <div id="error-summary">{ "Fix the highlighted field to see the matrix." }</div> },
+                Ok(o) => results(o, state, &dispatch),
+            } }
+        </main>
+    }
+}
+
+fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
+    let p = &o.plan;
+    html! {
+        <>
+            <p id="scenario">
+                { format!("{} on {} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
+                    p.model.name, p.gpu.name, p.calibration.id, o.capacity.block_size_tokens,
+                    o.capacity.num_blocks, o.capacity.kv_cache_tokens) }
+            </p>
+            { memory_bar(o) }
+            { prefill_row(o) }
+            { grid(o, state, dispatch) }
+            { details(o, state) }
+            { chart(o) }
+            { for o.comparison.as_ref().map(comparison_view) }
+        </>
+    }
+}
+
+fn memory_bar(o: &Output) -> Html {
+    let c = &o.capacity;
+    let total = c.total_bytes.max(1) as f64;
+    let estimated = c.weights_bytes + c.activation_bytes + c.cudagraph_bytes;
+    let segments = [
+        ("weights", "Weights", c.weights_bytes),
+        ("activation", "Activation peak", c.activation_bytes),
+        ("cudagraphs", "CUDA graphs", c.cudagraph_bytes),
+        (
+            "other",
+            "Other non-KV",
+            c.non_kv_bytes.saturating_sub(estimated),
+        ),
+        ("kv", "KV pool", c.kv_pool_bytes),
+        (
+            "free",
+            "Not given to vLLM",
+            c.total_bytes.saturating_sub(c.requested_bytes),
+        ),
+    ];
+    let per_request: Vec<String> = c
+        .max_running_requests
+        .iter()
+        .map(|r| {
+            format!(
+                "{}: {} blocks",
+                format_tokens(r.context_tokens),
+                r.blocks_per_request
+            )
+        })
+        .collect();
+    html! {
+        <section id="memory">
+            <h2>{ "GPU memory" }</h2>
+            <div class="bar">
+                { for segments.iter().filter(|s| s.2 > 0).map(|(id, label, bytes)| {
+                    let pct = 100.0 * *bytes as f64 / total;
+                    html! {
+                        <div class={classes!("seg", *id)} style={format!("width:{pct:.3}%")}
+                             title={format!("{label}: {:.2} GiB", gib(*bytes))} data-bytes={bytes.to_string()}>
+                            { if pct > 7.0 { format!("{label} {:.2} GiB", gib(*bytes)) } else { String::new() } }
+                        </div>
+                    }
+                }) }
+            </div>
+            <p class="note">
+                { format!("{:.2} GiB total, {:.2} GiB requested. Block size {} tokens; blocks per request at {}.",
+                    gib(c.total_bytes), gib(c.requested_bytes), c.block_size_tokens, per_request.join(", ")) }
+            </p>
+        </section>
+    }
+}
+
+fn prefill_row(o: &Output) -> Html {
+    let rows: Vec<&Cell> = o
+        .matrix
+        .cells
+        .iter()
+        .filter(|c| c.phase == Phase::Prefill)
+        .collect();
+    if rows.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section>
+            <h2>{ "Prefill" }</h2>
+            <table id="prefill">
+                <tr><th>{ "context" }</th>{ for rows.iter().map(|c| html! { <th>{ format_tokens(c.context_tokens) }</th> }) }</tr>
+                <tr><th>{ "prompt tok/s" }</th>{ for rows.iter().map(|c| html! {
+                    <td data-context={c.context_tokens.to_string()} data-prefill-tok-s={c.total_tok_s.map(json_number).unwrap_or_default()}>
+                        { c.total_tok_s.map(|v| format!("{v:.0}")).unwrap_or_default() }
+                        <div class="small">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
+                    </td>
+                }) }</tr>
+            </table>
+        </section>
+    }
+}
+
+/// A number exactly as the CLI's JSON writes it.
+fn json_number(v: f64) -> String {
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
+fn fill(c: &Cell, max_total: f64) -> String {
+    match (c.status, c.total_tok_s) {
+        (Status::OverCapacity, _) | (_, None) => "background:#e5e5e5".into(),
+        (status, Some(t)) => {
+            let x = (t / max_total.max(1e-9)).clamp(0.0, 1.0);
+            let hue = if status == Status::Queued {
+                40.0
+            } else {
+                140.0
+            };
+            format!("background:hsl({hue},60%,{:.0}%)", 92.0 - 45.0 * x)
+        }
+    }
+}
+
+fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
+    let h = &o.plan.harness;
+    let decode: Vec<&Cell> = o
+        .matrix
+        .cells
+        .iter()
+        .filter(|c| c.phase == Phase::Decode)
+        .collect();
+    let max_total = decode
+        .iter()
+        .filter_map(|c| c.total_tok_s)
+        .fold(0.0, f64::max);
+    let compared = |ctx: u64, n: u64| {
+        o.comparison
+            .as_ref()
+            .and_then(|c| c.as_ref().ok())
+            .and_then(|c| {
+                c.cells.iter().find(|x| {
+                    x.phase == Phase::Decode && x.context_tokens == ctx && x.concurrency == n
+                })
+            })
+    };
+    html! {
+        <section>
+            <h2>{ "Sustained decode: total tok/s (rows: context, columns: simultaneous requests)" }</h2>
+            <table id="matrix">
+                <thead><tr><th>{ "context" }</th>{ for h.concurrency.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
+                <tbody>
+                { for h.contexts_tokens.iter().map(|&ctx| html! {
+                    <tr>
+                        <th>{ format_tokens(ctx) }</th>
+                        { for h.concurrency.iter().filter_map(|&n| decode.iter().find(|c| c.context_tokens == ctx && c.concurrency == n)).map(|c| {
+                            let (ctx, n) = (c.context_tokens, c.concurrency);
+                            let d = dispatch.clone();
+                            let focus = Callback::from(move |_: FocusEvent| d.dispatch(Action::Focus(ctx, n)));
+                            let d = dispatch.clone();
+                            let hover = Callback::from(move |_: MouseEvent| d.dispatch(Action::Focus(ctx, n)));
+                            let cmp = compared(ctx, n);
+                            let selected = state.focused == Some((ctx, n));
+                            html! {
+                                <td class={classes!("cell", c.status.name(), selected.then_some("selected"))}
+                                    tabindex="0" style={fill(c, max_total)} title={tooltip(c)}
+                                    data-context={ctx.to_string()} data-concurrency={n.to_string()}
+                                    data-status={c.status.name()}
+                                    data-total-tok-s={c.total_tok_s.map(json_number)}
+                                    data-measured-total-tok-s={cmp.and_then(|x| x.measured.total_tok_s).map(json_number)}
+                                    data-error-pct={cmp.and_then(|x| x.error_pct.total_tok_s).map(json_number)}
+                                    onfocus={focus} onmouseenter={hover}>
+                                    { cell_text(c) }
+                                    { for cmp.map(|x| html! {
+                                        <div class="small cmp">{ match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
+                                            (Some(m), Some(e)) => format!("measured {m:.1} ({e:+.1}%)"),
+                                            _ => format!("measured: {}", x.measured_status.name()),
+                                        } }</div>
+                                    }) }
+                                </td>
+                            }
+                        }) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            <p class="legend"><span class="sw valid"></span>{ " all requests run " }<span class="sw queued"></span>{ " requests queued " }<span class="sw over_capacity"></span>{ " over capacity (not run)" }</p>
+        </section>
+    }
+}
+
+fn cell_text(c: &Cell) -> Html {
+    match (c.status, c.total_tok_s) {
+        (Status::OverCapacity, _) => html! { <span>{ "Over capacity" }</span> },
+        (_, Some(t)) => html! {
+            <>
+                <span class="tps">{ format!("{t:.1}") }</span>
+                <div class="small">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
+                { for (c.status == Status::Queued).then(|| html! { <div class="small">{ "Requests queued" }</div> }) }
+            </>
+        },
+        _ => html! {},
+    }
+}
+
+fn tooltip(c: &Cell) -> String {
+    let mut lines = vec![format!(
+        "{} x {}: {}",
+        format_tokens(c.context_tokens),
+        c.concurrency,
+        c.status.name()
+    )];
+    if let (Some(p), Some(t)) = (c.per_request_tok_s, c.tbt_ms) {
+        lines.push(format!(
+            "per request {p:.1} tok/s, {t:.1} ms between tokens"
+        ));
+    }
+    lines.push(format!(
+        "{} of {} requests run at once",
+        c.running_requests, c.concurrency
+    ));
+    lines.push(format!(
+        "KV blocks needed {} of {} free; harness needs {} tokens of {}",
+        c.blocks_needed, c.usable_blocks, c.harness_tokens_needed, c.harness_budget_tokens
+    ));
+    lines.join("\n")
+}
+
+fn details(o: &Output, state: &State) -> Html {
+    let Some((ctx, n)) = state.focused else {
+        return html! { <p id="cell-details" class="note">{ "Hover over or focus a cell for its details." }</p> };
+    };
+    let Some(c) = o
+        .matrix
+        .cells
+        .iter()
+        .find(|c| c.phase == Phase::Decode && c.context_tokens == ctx && c.concurrency == n)
+    else {
+        return html! {};
+    };
+    let why = if c.status == Status::OverCapacity {
+        format!(
+            "Over capacity: the harness needs {} x ({} + max_tokens) = {} tokens, the server's KV cache holds {}; the engine would need {} blocks, {} are free.",
+            c.concurrency, c.context_tokens, c.harness_tokens_needed, c.harness_budget_tokens, c.blocks_needed, c.usable_blocks
+        )
+    } else {
+        format!(
+            "{} of {} requests run ({} blocks each + {} shared, {} free). Per request {:.1} tok/s, {:.1} ms between tokens, TTFT {:.0} ms.",
+            c.running_requests,
+            c.concurrency,
+            c.blocks_per_request,
+            c.shared_blocks,
+            c.usable_blocks,
+            c.per_request_tok_s.unwrap_or(0.0),
+            c.tbt_ms.unwrap_or(0.0),
+            c.ttft_ms.unwrap_or(0.0)
+        )
+    };
+    html! { <p id="cell-details">{ format!("{} x {}: {why}", format_tokens(ctx), n) }</p> }
+}
+
+const COLORS: [&str; 8] = [
+    "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666",
+];
+
+fn chart(o: &Output) -> Html {
+    let h = &o.plan.harness;
+    let decode: Vec<&Cell> = o
+        .matrix
+        .cells
+        .iter()
+        .filter(|c| c.phase == Phase::Decode)
+        .collect();
+    let max_total = decode
+        .iter()
+        .filter_map(|c| c.total_tok_s)
+        .fold(0.0, f64::max)
+        .max(1.0);
+    let (w, ht, left, bottom) = (640.0, 260.0, 56.0, 30.0);
+    let xs: Vec<f64> = h.concurrency.iter().map(|&c| (c as f64).log2()).collect();
+    let (x0, x1) = (
+        xs.iter().copied().fold(f64::INFINITY, f64::min),
+        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+    );
+    let span = if x1 > x0 { x1 - x0 } else { 1.0 };
+    let px = |c: u64| left + (w - left - 20.0) * (((c as f64).log2() - x0) / span);
+    let py = |t: f64| (ht - bottom) - (ht - bottom - 10.0) * (t / max_total);
+    html! {
+        <section>
+            <h2>{ "Total tok/s against simultaneous requests" }</h2>
+            <svg id="chart" width={w.to_string()} height={ht.to_string()} viewBox={format!("0 0 {w} {ht}")}>
+                <line x1={left.to_string()} y1={(ht - bottom).to_string()} x2={(w - 10.0).to_string()} y2={(ht - bottom).to_string()} stroke="#999" />
+                <line x1={left.to_string()} y1="10" x2={left.to_string()} y2={(ht - bottom).to_string()} stroke="#999" />
+                <text x="4" y="16" class="axis">{ format!("{max_total:.0}") }</text>
+                <text x="4" y={(ht - bottom).to_string()} class="axis">{ "0" }</text>
+                { for h.concurrency.iter().map(|&c| html! {
+                    <text x={(px(c) - 6.0).to_string()} y={(ht - 10.0).to_string()} class="axis">{ c }</text>
+                }) }
+                { for h.contexts_tokens.iter().enumerate().map(|(i, &ctx)| {
+                    let pts: Vec<String> = decode.iter()
+                        .filter(|c| c.context_tokens == ctx)
+                        .filter_map(|c| c.total_tok_s.map(|t| format!("{:.1},{:.1}", px(c.concurrency), py(t))))
+                        .collect();
+                    let color = COLORS.get(i % COLORS.len()).copied().unwrap_or("#000");
+                    html! {
+                        <g data-context={ctx.to_string()}>
+                            <polyline points={pts.join(" ")} fill="none" stroke={color} stroke-width="2" />
+                            <text x={(left + 12.0).to_string()} y={(22.0 + 14.0 * i as f64).to_string()} fill={color} class="legend-label">
+                                { format!("context {}", format_tokens(ctx)) }
+                            </text>
+                        </g>
+                    }
+                }) }
+            </svg>
+        </section>
+    }
+}
+
+fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
+    let c = match c {
+        Err(e) => {
+            return html! {
+                <div class="field-error" id="error-measured" role="alert">
+                    { e.message.clone() }
+                    { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
+                </div>
+            }
+        }
+        Ok(c) => c,
+    };
+    let m = &c.summary.metrics;
+    let row = |name: &str, x: &Metric| {
+        html! { <tr data-metric={name.to_string()}><th>{ name.to_string() }</th><td>{ x.n }</td><td>{ format!("{:.2}", x.mape_pct) }</td><td>{ format!("{:.2}", x.max_abs_pct) }</td></tr> }
+    };
+    html! {
+        <section>
+            <h2>{ "Compared with the measured run" }</h2>
+            <table id="compare-summary" data-status-agreement={c.summary.status_agreement.to_string()} data-cells={c.summary.cells.to_string()}>
+                <tr><th>{ "metric" }</th><th>{ "n" }</th><th>{ "MAPE %" }</th><th>{ "max abs %" }</th></tr>
+                { row("total_tok_s", &m.total_tok_s) }
+                { row("per_request_tok_s", &m.per_request_tok_s) }
+                { row("tbt_ms", &m.tbt_ms) }
+                { row("ttft_ms", &m.ttft_ms) }
+                { row("prefill_tok_s", &m.prefill_tok_s) }
+                { row("avg_active_requests", &m.avg_active_requests) }
+            </table>
+            <p class="note">{ format!("Statuses: {} of {} agree.", c.summary.status_agreement, c.summary.cells) }</p>
+        </section>
+    }
+}

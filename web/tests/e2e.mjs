@@ -1,0 +1,171 @@
+// End-to-end test of the built page (web/dist) in headless Chromium, driven
+// by playwright-core with Debian's /usr/bin/chromium. Run by tests/run.sh:
+//   node web/tests/e2e.mjs
+// It serves web/dist on 127.0.0.1 itself, compares the page with the CLI
+// (target/release/decodecalc) and writes web/screenshot.png.
+import { chromium } from "playwright-core";
+import { createServer } from "node:http";
+import { readFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { join, extname, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const dist = join(root, "web", "dist");
+const cli = process.env.DECODECALC_BIN || join(root, "target", "release", "decodecalc");
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm", ".css": "text/css" };
+
+function serve() {
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url, "http://127.0.0.1").pathname;
+    const file = join(dist, path === "/" ? "index.html" : path);
+    if (!file.startsWith(dist)) { res.writeHead(403).end(); return; }
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { "content-type": types[extname(file)] || "application/octet-stream" }).end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  return new Promise((ok) => server.listen(0, "127.0.0.1", () => ok(server)));
+}
+
+const matrixJson = (...args) =>
+  JSON.parse(execFileSync(cli, ["matrix", "--format", "json", ...args], { encoding: "utf8" }));
+
+let passed = 0, failed = 0;
+async function check(name, fn) {
+  try {
+    await fn();
+    passed += 1;
+    console.log(`ok - ${name}`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAILED - ${name}: ${e.message}`);
+  }
+}
+function assert(cond, msg) { if (!cond) throw new Error(msg); }
+
+// Every decode cell of the page against the CLI's JSON: status and total tok/s.
+async function gridEquals(page, expected) {
+  const cells = await page.$$eval("#matrix td.cell", (tds) => tds.map((td) => ({
+    context: Number(td.dataset.context),
+    concurrency: Number(td.dataset.concurrency),
+    status: td.dataset.status,
+    total: td.dataset.totalTokS === undefined ? null : td.dataset.totalTokS,
+  })));
+  const decode = expected.cells.filter((c) => c.phase === "decode");
+  assert(cells.length === decode.length, `page has ${cells.length} cells, CLI ${decode.length}`);
+  for (const e of decode) {
+    const c = cells.find((x) => x.context === e.context_tokens && x.concurrency === e.concurrency);
+    assert(c, `no cell ${e.context_tokens} x ${e.concurrency}`);
+    assert(c.status === e.status, `${e.context_tokens} x ${e.concurrency}: status ${c.status} vs ${e.status}`);
+    const want = e.total_tok_s === null ? null : JSON.stringify(e.total_tok_s);
+    assert(c.total === want, `${e.context_tokens} x ${e.concurrency}: total ${c.total} vs ${want}`);
+  }
+  return cells;
+}
+
+const server = await serve();
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({
+  executablePath: chromiumPath,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+const errors = [];
+page.on("pageerror", (e) => errors.push(String(e)));
+
+try {
+  await page.goto(base);
+  await page.waitForSelector("#matrix td.cell", { timeout: 30000 });
+
+  await check("the reference grid equals `decodecalc matrix --format json`", async () => {
+    const cells = await gridEquals(page, matrixJson());
+    assert(cells.length === 40, `expected 40 cells, got ${cells.length}`);
+    const queued = cells.filter((c) => c.status === "queued");
+    assert(queued.length === 1 && queued[0].context === 0 && queued[0].concurrency === 128, "one queued cell at 0 x 128");
+  });
+
+  await check("the prefill row, memory bar and chart are drawn", async () => {
+    assert(await page.locator("#prefill td[data-prefill-tok-s]").count() === 5, "five prefill cells");
+    assert(await page.locator("#memory .seg.kv").count() === 1, "a KV pool segment");
+    assert(await page.locator("#chart polyline").count() === 5, "one line per context");
+  });
+
+  await page.screenshot({ path: join(root, "web", "screenshot.png"), fullPage: true });
+
+  await check("a cell shows its details on focus", async () => {
+    await page.locator('#matrix td[data-context="16384"][data-concurrency="64"]').focus();
+    const text = await page.locator("#cell-details").textContent();
+    assert(text.includes("Over capacity") && text.includes("blocks"), text);
+  });
+
+  await check("changing --gpu-memory-utilization changes the grid as the CLI does", async () => {
+    const before = await page.locator('#matrix td[data-context="0"][data-concurrency="128"]').getAttribute("data-total-tok-s");
+    await page.fill("#gpu-memory-utilization", "0.9");
+    await page.waitForFunction((b) => {
+      const td = document.querySelector('#matrix td[data-context="0"][data-concurrency="128"]');
+      return td && td.dataset.totalTokS !== b;
+    }, before, { timeout: 10000 });
+    await gridEquals(page, matrixJson("--gpu-memory-utilization", "0.9"));
+    assert(page.url().includes("gpu-memory-utilization=0.9"), `URL ${page.url()}`);
+  });
+
+  await check("a link reproduces the page", async () => {
+    const other = await browser.newPage();
+    await other.goto(page.url());
+    await other.waitForSelector("#matrix td.cell");
+    await gridEquals(other, matrixJson("--gpu-memory-utilization", "0.9"));
+    assert(await other.inputValue("#gpu-memory-utilization") === "0.9", "field restored from the URL");
+    await other.close();
+    await page.fill("#gpu-memory-utilization", "");
+    await page.waitForFunction(() => !location.search.includes("gpu-memory-utilization"));
+  });
+
+  await check("compare mode loads the measured CSV and shows the summary", async () => {
+    await page.setInputFiles("#measured", join(root, "data", "measured", "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv"));
+    await page.waitForSelector("#compare-summary", { timeout: 10000 });
+    const agree = await page.locator("#compare-summary").getAttribute("data-status-agreement");
+    const cells = await page.locator("#compare-summary").getAttribute("data-cells");
+    assert(agree === "45" && cells === "45", `statuses ${agree}/${cells}`);
+    const mape = Number(await page.locator('#compare-summary tr[data-metric="total_tok_s"] td:nth-of-type(2)').textContent());
+    assert(mape > 0 && mape <= 4, `total tok/s MAPE ${mape}`);
+    const err = await page.locator('#matrix td[data-context="16384"][data-concurrency="32"]').getAttribute("data-error-pct");
+    assert(err !== null && Math.abs(Number(err)) < 10, `16K x 32 error ${err}`);
+  });
+
+  await check("an invalid value shows a message next to its field, not a blank page", async () => {
+    await page.fill("#gpu-memory-utilization", "1.5");
+    await page.waitForSelector("#error-gpu-memory-utilization", { timeout: 10000 });
+    const msg = await page.locator("#error-gpu-memory-utilization").textContent();
+    assert(msg.includes("(0, 1]"), msg);
+    assert(await page.locator("#gpu-memory-utilization").isVisible(), "the form stays");
+    await page.fill("#concurrency", "");
+    await page.fill("#gpu-memory-utilization", "0.94");
+    await page.fill("#concurrency", "1,,2");
+    await page.waitForSelector("#error-concurrency", { timeout: 10000 });
+    await page.fill("#concurrency", "");
+    await page.waitForSelector("#matrix td.cell");
+  });
+
+  await check("a malformed measured file shows a message", async () => {
+    await page.setInputFiles("#measured", { name: "bad.csv", mimeType: "text/csv", buffer: Buffer.from("phase,context_tokens\nx,1\n") });
+    await page.waitForSelector("#error-measured", { timeout: 10000 });
+    const msg = await page.locator("#error-measured").textContent();
+    assert(msg.includes("missing column"), msg);
+  });
+
+  await check("no uncaught errors on the page", async () => {
+    assert(errors.length === 0, errors.join("; "));
+    assert(await page.locator("#fatal").isHidden(), "the panic banner stays hidden");
+  });
+} finally {
+  await browser.close();
+  server.close();
+}
+
+console.log(`web e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
