@@ -309,8 +309,8 @@ fn fill(c: &Cell, max_total: f64) -> String {
     }
 }
 
-fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
-    let h = &o.plan.harness;
+/// The decode cells and the largest total tok/s among them.
+fn decode_cells(o: &Output) -> (Vec<&Cell>, f64) {
     let decode: Vec<&Cell> = o
         .matrix
         .cells
@@ -321,6 +321,12 @@ fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
         .iter()
         .filter_map(|c| c.total_tok_s)
         .fold(0.0, f64::max);
+    (decode, max_total)
+}
+
+fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
+    let h = &o.plan.harness;
+    let (decode, max_total) = decode_cells(o);
     let compared = |ctx: u64, n: u64| {
         o.comparison
             .as_ref()
@@ -452,17 +458,8 @@ const COLORS: [&str; 8] = [
 
 fn chart(o: &Output) -> Html {
     let h = &o.plan.harness;
-    let decode: Vec<&Cell> = o
-        .matrix
-        .cells
-        .iter()
-        .filter(|c| c.phase == Phase::Decode)
-        .collect();
-    let max_total = decode
-        .iter()
-        .filter_map(|c| c.total_tok_s)
-        .fold(0.0, f64::max)
-        .max(1.0);
+    let (decode, max_total) = decode_cells(o);
+    let max_total = max_total.max(1.0);
     let (w, ht, left, bottom) = (640.0, 260.0, 56.0, 30.0);
     let xs: Vec<f64> = h.concurrency.iter().map(|&c| (c as f64).log2()).collect();
     let (x0, x1) = (
