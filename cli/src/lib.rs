@@ -123,6 +123,10 @@ struct CommonArgs {
     /// a measured figure.
     #[arg(long)]
     estimate_non_kv: bool,
+    /// A pasted `vllm serve MODEL --flag ...` line: its model and flags are
+    /// used; explicit flags here override them. Unknown flags are warned about.
+    #[arg(long)]
+    vllm_command: Option<String>,
     /// Timing calibration: a preset, a .toml path, or `none` (first
     /// principles). Default: the scenario's, else one fitted on the same GPU.
     #[arg(long)]
@@ -237,6 +241,7 @@ impl CommonArgs {
             harness,
             estimate_non_kv: self.estimate_non_kv,
             calibration: self.calibration.clone(),
+            vllm_command: self.vllm_command.clone(),
         })
     }
 }
@@ -266,10 +271,17 @@ fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Measure
     Ok((origin.clone(), parse_measured(&origin, &text)?))
 }
 
-fn run(cli: Cli, argv: &[String]) -> Result<(String, u8), Error> {
+/// Resolve the plan the flags describe; its warnings go to stderr.
+fn resolve(args: &CommonArgs, warnings: &mut Vec<String>) -> Result<Plan, Error> {
+    let plan = args.request()?.resolve(&Fs)?;
+    warnings.extend(plan.warnings.iter().cloned());
+    Ok(plan)
+}
+
+fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String, u8), Error> {
     match cli.command {
         Command::Matrix(args) => {
-            let plan = args.common.request()?.resolve(&Fs)?;
+            let plan = resolve(&args.common, warnings)?;
             let capacity = plan.capacity()?;
             let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
             if let Some(which) = &args.explain {
@@ -282,12 +294,12 @@ fn run(cli: Cli, argv: &[String]) -> Result<(String, u8), Error> {
             ))
         }
         Command::Capacity(args) => {
-            let plan = args.request()?.resolve(&Fs)?;
+            let plan = resolve(&args, warnings)?;
             let capacity = plan.capacity()?;
             Ok((render::capacity(&plan, &capacity, args.format.format)?, 0))
         }
         Command::Calibrate(args) => {
-            let plan = args.common.request()?.resolve(&Fs)?;
+            let plan = resolve(&args.common, warnings)?;
             let capacity = plan.capacity()?;
             let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
             let (origin, rows) = measured_rows(args.measured.as_deref(), &plan)?;
@@ -327,7 +339,7 @@ fn run(cli: Cli, argv: &[String]) -> Result<(String, u8), Error> {
             Ok((out, 0))
         }
         Command::Compare(args) => {
-            let plan = args.common.request()?.resolve(&Fs)?;
+            let plan = resolve(&args.common, warnings)?;
             let capacity = plan.capacity()?;
             let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
             let (_, rows) = measured_rows(args.measured.as_deref(), &plan)?;
@@ -445,14 +457,17 @@ where
             };
         }
     };
-    match run(cli, &argv) {
+    let mut warnings = Vec::new();
+    let result = run(cli, &argv, &mut warnings);
+    let mut stderr: String = warnings.iter().map(|w| format!("warning: {w}\n")).collect();
+    match result {
         Ok((stdout, code)) => Outcome {
             stdout,
-            stderr: String::new(),
+            stderr,
             code,
         },
         Err(e) => {
-            let mut stderr = format!("error: {}\n", e.message);
+            stderr.push_str(&format!("error: {}\n", e.message));
             if let Some(hint) = &e.hint {
                 stderr.push_str(&format!("hint: {hint}\n"));
             }

@@ -401,8 +401,19 @@ impl HarnessSettings {
     }
 
     fn resolve_labelled(&self, max_model_len: Option<u64>, label: Label) -> Result<Harness> {
+        // Defaults fit the engine: max_tokens at most half of max_model_len,
+        // and only the default contexts that leave room for it.
+        let max_tokens_default = match max_model_len {
+            Some(len) => harness_defaults::MAX_TOKENS.min((len / 2).max(1)),
+            None => harness_defaults::MAX_TOKENS,
+        };
+        let max_tokens = positive(label, "max_tokens", self.max_tokens, max_tokens_default)?;
         let contexts_tokens = match &self.contexts {
-            None => harness_defaults::CONTEXTS_TOKENS.to_vec(),
+            None => harness_defaults::CONTEXTS_TOKENS
+                .iter()
+                .copied()
+                .filter(|&c| max_model_len.is_none_or(|len| c + max_tokens <= len))
+                .collect(),
             Some(list) => list
                 .iter()
                 .map(|c| c.tokens(&label("contexts")))
@@ -440,12 +451,6 @@ impl HarnessSettings {
             return Err(Error::new(format!("`{}` is empty", label("concurrency")))
                 .with_hint("give at least one request count, such as 1,2,4,8"));
         }
-        let max_tokens = positive(
-            label,
-            "max_tokens",
-            self.max_tokens,
-            harness_defaults::MAX_TOKENS,
-        )?;
         let window_s = self.window_s.unwrap_or(harness_defaults::WINDOW_S);
         if !(window_s.is_finite() && window_s > 0.0) {
             return Err(Error::field(

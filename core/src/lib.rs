@@ -9,6 +9,7 @@
 
 pub mod allocator;
 pub mod calibrate;
+pub mod command;
 pub mod compare;
 pub mod dtype;
 pub mod engine;

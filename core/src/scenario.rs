@@ -3,6 +3,7 @@
 //! hands it a [`World`] that can (the CLI) or cannot (the web page).
 
 use crate::allocator::{admit, KvGroup, KvLayout, KvPool};
+use crate::command::{parse_vllm_command, VllmCommand};
 use crate::engine::{flag, EngineArgs, EngineSettings, Harness, HarnessSettings};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
@@ -113,6 +114,62 @@ pub struct Request {
     /// Timing calibration: a preset id, a path, or `none`. Default: the
     /// scenario's, else one fitted on the same GPU, else `none`.
     pub calibration: Option<String>,
+    /// A pasted `vllm serve ...` line; explicit values above override it.
+    pub vllm_command: Option<String>,
+}
+
+/// The model preset whose Hugging Face repo (or id) is `repo`, or `repo`
+/// itself when it is a path.
+pub fn model_for_repo(repo: &str) -> Result<String> {
+    // A Hugging Face repo id has one slash; a file path ends in .toml or
+    // .json or starts at a directory.
+    if repo.ends_with(".toml") || repo.ends_with(".json") || repo.starts_with(['/', '.']) {
+        return Ok(repo.to_string());
+    }
+    for f in presets::FILES.iter().filter(|f| f.kind == Kind::Model) {
+        if let Ok(m) = ModelFile::parse(f.path, f.text) {
+            if m.id == repo
+                || m.hf_repo
+                    .as_deref()
+                    .is_some_and(|r| r.eq_ignore_ascii_case(repo))
+            {
+                return Ok(m.id);
+            }
+        }
+    }
+    let known: Vec<String> = presets::FILES
+        .iter()
+        .filter(|f| f.kind == Kind::Model)
+        .filter_map(|f| ModelFile::parse(f.path, f.text).ok()?.hf_repo)
+        .collect();
+    Err(
+        Error::new(format!("no model preset for `{repo}`")).with_hint(format!(
+            "known repos: {}; or pass --model with a preset or a file",
+            known.join(", ")
+        )),
+    )
+}
+
+/// The scenario preset whose own launch line reads as `command` does.
+fn matching_scenario(command: &VllmCommand, model: Option<&str>) -> Option<(String, ScenarioFile)> {
+    presets::FILES
+        .iter()
+        .filter(|f| f.kind == Kind::Scenario)
+        .filter_map(|f| {
+            Some((
+                f.path.to_string(),
+                ScenarioFile::parse(f.path, f.text).ok()?,
+            ))
+        })
+        .find(|(_, s)| {
+            let Some(own) = s.launch.as_deref().and_then(|l| parse_vllm_command(l).ok()) else {
+                return false;
+            };
+            let own_model = own.model.as_deref().and_then(|m| model_for_repo(m).ok());
+            own.settings == command.settings
+                && own_model.as_deref() == model
+                && model == Some(s.model.as_str())
+        })
 }
 
 /// A calibration file (`data/calibrations/*.toml`), as `decodecalc calibrate` writes it.
@@ -202,20 +259,49 @@ pub struct Plan {
     pub non_kv_bytes: u64,
     pub non_kv_source: NonKvSource,
     pub calibration: Calibration,
+    /// What was not applied or was assumed, one line each (shown as warnings).
+    pub warnings: Vec<String>,
 }
 
 impl Request {
     pub fn resolve(&self, world: &dyn World) -> Result<Plan> {
-        let scenario = match (&self.scenario, &self.model, &self.gpu) {
-            (Some(name), _, _) => {
+        let mut warnings = Vec::new();
+        // A pasted launch line: its model and flags, between the scenario
+        // and the explicit flags.
+        let command = match &self.vllm_command {
+            Some(text) => {
+                let mut c = parse_vllm_command(text)?;
+                c.settings.validate(&flag)?;
+                warnings.append(&mut c.warnings);
+                Some(c)
+            }
+            None => None,
+        };
+        let command_model = match command.as_ref().and_then(|c| c.model.as_deref()) {
+            Some(m) => Some(model_for_repo(m)?),
+            None => None,
+        };
+        let scenario = match (&self.scenario, &self.model, &self.gpu, &command) {
+            (Some(name), _, _, _) => {
                 let (origin, text) = load_text(world, Kind::Scenario, name)?;
                 Some((origin.clone(), ScenarioFile::parse(&origin, &text)?))
             }
-            (None, None, None) => {
+            (None, _, _, Some(c)) => {
+                // The scenario whose own launch line says the same, if any.
+                let found = matching_scenario(c, command_model.as_deref());
+                if let Some((_, s)) = &found {
+                    warnings.push(format!(
+                        "the launch line is scenario {}'s; using its harness settings and measured memory",
+                        s.id
+                    ));
+                }
+                found
+            }
+            (None, None, None, None) => {
                 let f = presets::find(Kind::Scenario, presets::REFERENCE_SCENARIO)?;
                 Some((f.path.to_string(), ScenarioFile::parse(f.path, f.text)?))
             }
-            (None, None, Some(_)) => {
+            (None, None, Some(_), None) => {
                 return Err(
                     Error::new("--gpu was given without --model").with_hint(format!(
                         "add --model (presets: {}) or --scenario",
@@ -223,9 +309,9 @@ impl Request {
                     )),
                 )
             }
-            (None, Some(_), _) => None,
+            (None, Some(_), _, None) => None,
         };
-        let (base_engine, base_harness, scenario_model, scenario_gpu) = match &scenario {
+        let (mut base_engine, base_harness, scenario_model, scenario_gpu) = match &scenario {
             Some((_, s)) => (
                 s.engine.clone(),
                 s.harness.clone(),
@@ -237,8 +323,12 @@ impl Request {
         let model_name = self
             .model
             .clone()
+            .or(command_model)
             .or(scenario_model.clone())
-            .unwrap_or_default();
+            .ok_or_else(|| {
+                Error::new("the launch line names no model")
+                    .with_hint("add the model after `vllm serve`, or pass --model")
+            })?;
         // A model without a scenario runs on the reference GPU unless --gpu says otherwise.
         let gpu_name = self
             .gpu
@@ -252,6 +342,9 @@ impl Request {
         if let Some((origin, _)) = &scenario {
             base_engine.validate(&|f| format!("{origin}: [engine] {f}"))?;
             base_harness.validate(&|f| format!("{origin}: [harness] {f}"))?;
+        }
+        if let Some(c) = &command {
+            base_engine = base_engine.overlay(&c.settings);
         }
         self.engine.validate(&flag)?;
         self.harness.validate(&flag)?;
@@ -277,12 +370,20 @@ impl Request {
         // A scenario's pinned non-KV figure holds only while what sets non-KV
         // memory is unchanged: model, GPU, weights, batch limits.
         let pin = scenario.as_ref().and_then(|(origin, s)| {
+            // Compared as resolved values: restating a scenario's own flag
+            // (as a pasted launch line does) keeps the pin.
+            let own = s
+                .engine
+                .resolve(model.model.max_position_embeddings, gpu.memory_bytes)
+                .ok();
             let unchanged = !self.estimate_non_kv
                 && Some(model_name.clone()) == scenario_model
                 && Some(gpu_name.clone()) == scenario_gpu
-                && self.engine.quantization.is_none()
-                && self.engine.max_num_seqs.is_none()
-                && self.engine.max_num_batched_tokens.is_none();
+                && own.as_ref().is_some_and(|o| {
+                    o.weight_quant(&model.quant) == engine.weight_quant(&model.quant)
+                        && o.max_num_seqs == engine.max_num_seqs
+                        && o.max_num_batched_tokens == engine.max_num_batched_tokens
+                });
             s.memory
                 .as_ref()
                 .filter(|_| unchanged)
@@ -338,6 +439,7 @@ impl Request {
             non_kv_bytes,
             non_kv_source,
             calibration,
+            warnings,
         })
     }
 }

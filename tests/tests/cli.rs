@@ -501,3 +501,72 @@ fn bad_measured_files_name_row_and_column() {
     );
     rejects(&["calibrate", "--measured", &p], "context_tokens");
 }
+
+/// The seed's launch line, as the page prints it (comment lines included).
+const SEED_LAUNCH: &str = "# Untuned out-of-the-box baseline. Spec decode: none. KV cache: int4_per_token_head
+# 1x RTX 3090 24GB (Zagitta/gpu-unlock), 350 W limit (VBIOS max), PCIe Gen4 x16
+vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 --gpu-memory-utilization 0.94 --max-num-seqs 128 --enable-prefix-caching --trust-remote-code --kv-cache-dtype int4_per_token_head --attention-backend TRITON_ATTN";
+
+#[test]
+fn the_seed_launch_line_predicts_the_reference_run_unchanged() {
+    let by_scenario = run(&["matrix", "--format", "json"]);
+    let by_command = run(&["matrix", "--format", "json", "--vllm-command", SEED_LAUNCH]);
+    assert_eq!(by_command.code, 0, "{}", by_command.stderr);
+    assert_eq!(by_command.stdout, by_scenario.stdout);
+    assert!(by_command.stderr.starts_with(
+        "warning: the launch line is scenario rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32's"
+    ));
+    let cap_a = run(&["capacity", "--format", "json"]).stdout;
+    let cap_b = run(&[
+        "capacity",
+        "--format",
+        "json",
+        "--vllm-command",
+        SEED_LAUNCH,
+    ])
+    .stdout;
+    assert_eq!(cap_a, cap_b);
+}
+
+#[test]
+fn a_launch_line_fills_the_flags_and_warns_about_the_rest() {
+    let out = run(&[
+        "capacity",
+        "--format",
+        "json",
+        "--vllm-command",
+        "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k --kv-cache-dtype fp8 --enforce-eager --foo 1 --port 8000",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let v: Value = serde_json::from_str(&out.stdout).unwrap();
+    assert_eq!(v["kv_cache_dtype"], "fp8");
+    assert_eq!(v["max_model_len_tokens"], 16_384);
+    assert_eq!(v["gpu_memory_utilization"], 0.92);
+    assert_eq!(
+        out.stderr,
+        "warning: --enforce-eager is not modelled: predictions assume its default\nwarning: unknown flag --foo 1 ignored\n"
+    );
+    // Explicit flags win over the launch line's.
+    let v = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--vllm-command",
+        "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k",
+        "--max-model-len",
+        "8192",
+    ]);
+    assert_eq!(v["max_model_len_tokens"], 8_192);
+    rejects(
+        &["matrix", "--vllm-command", "vllm serve some/unknown-model"],
+        "some/unknown-model",
+    );
+    rejects(
+        &[
+            "matrix",
+            "--vllm-command",
+            "vllm serve meta-llama/Llama-3.1-8B --max-num-seqs lots",
+        ],
+        "--max-num-seqs",
+    );
+}

@@ -20,7 +20,8 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// The form fields, by element id (the CLI flag without its dashes prefix).
-pub const FIELDS: [&str; 14] = [
+pub const FIELDS: [&str; 15] = [
+    "vllm-command",
     "model",
     "gpu",
     "quantization",
@@ -184,6 +185,7 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
         harness,
         estimate_non_kv: false,
         calibration: text("calibration"),
+        vllm_command: text("vllm-command"),
     })
 }
 

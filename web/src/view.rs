@@ -73,6 +73,7 @@ fn in_use(field: &str, out: &Output) -> String {
             .join(","),
         "max-tokens" => p.harness.max_tokens.to_string(),
         "calibration" => p.calibration.id.clone(),
+        "vllm-command" => "vllm serve MODEL --flag value ... (pasted launch line)".to_string(),
         _ => String::new(),
     }
 }
@@ -200,6 +201,9 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                     p.model.name, p.gpu.name, p.calibration.id, o.capacity.block_size_tokens,
                     o.capacity.num_blocks, o.capacity.kv_cache_tokens) }
             </p>
+            { for (!p.warnings.is_empty()).then(|| html! {
+                <ul id="warnings">{ for p.warnings.iter().map(|w| html! { <li>{ format!("warning: {w}") }</li> }) }</ul>
+            }) }
             { memory_bar(o) }
             { prefill_row(o) }
             { grid(o, state, dispatch) }

@@ -32,7 +32,7 @@ function serve() {
 }
 
 const matrixJson = (...args) =>
-  JSON.parse(execFileSync(cli, ["matrix", "--format", "json", ...args], { encoding: "utf8" }));
+  JSON.parse(execFileSync(cli, ["matrix", "--format", "json", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
 
 let passed = 0, failed = 0;
 async function check(name, fn) {
@@ -156,6 +156,16 @@ try {
     await page.waitForSelector("#error-measured", { timeout: 10000 });
     const msg = await page.locator("#error-measured").textContent();
     assert(msg.includes("missing column"), msg);
+  });
+
+  await check("a pasted launch line fills the form's scenario and shows warnings", async () => {
+    await page.fill("#vllm-command", "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k --foo 1");
+    await page.waitForSelector("#warnings li", { timeout: 10000 });
+    const w = await page.locator("#warnings").textContent();
+    assert(w.includes("unknown flag --foo 1 ignored"), w);
+    await gridEquals(page, matrixJson("--vllm-command", "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k --foo 1"));
+    await page.fill("#vllm-command", "");
+    await page.waitForFunction(() => !document.querySelector("#warnings"));
   });
 
   await check("no uncaught errors on the page", async () => {

@@ -1,0 +1,305 @@
+//! A pasted `vllm serve ...` launch line, read into the same settings the
+//! flags give. Flags that do not change memory or speed are named in
+//! warnings; flags decodecalc does not model are named too, never dropped
+//! silently.
+
+use crate::engine::EngineSettings;
+use crate::error::{Error, Result};
+use serde::Serialize;
+
+/// What a launch line says.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct VllmCommand {
+    /// The model argument (a Hugging Face repo id or a path).
+    pub model: Option<String>,
+    pub settings: EngineSettings,
+    /// One line per flag that was not applied, saying why.
+    pub warnings: Vec<String>,
+}
+
+/// Split like a POSIX shell: whitespace separates, quotes group, a backslash
+/// escapes the next character; a backslash-newline continues the line and
+/// lines starting with `#` are comments.
+fn shell_words(text: &str) -> Result<Vec<String>> {
+    let mut words = Vec::new();
+    let mut cur = String::new();
+    let mut in_word = false;
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#'))
+        .collect();
+    let joined = lines.join("\n");
+    let mut chars = joined.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some('\n') | None => {}
+                Some(n) => {
+                    cur.push(n);
+                    in_word = true;
+                }
+            },
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(n) => cur.push(n),
+                        None => {
+                            return Err(Error::new("the launch line has an unclosed ' quote")
+                                .with_hint("close the quote or remove it"))
+                        }
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => {
+                            if let Some(n) = chars.next() {
+                                cur.push(n);
+                            }
+                        }
+                        Some(n) => cur.push(n),
+                        None => {
+                            return Err(Error::new("the launch line has an unclosed \" quote")
+                                .with_hint("close the quote or remove it"))
+                        }
+                    }
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut cur));
+                    in_word = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                in_word = true;
+            }
+        }
+    }
+    if in_word {
+        words.push(cur);
+    }
+    Ok(words)
+}
+
+/// Flags that change nothing decodecalc predicts.
+const NO_EFFECT: [&str; 24] = [
+    "host",
+    "port",
+    "served-model-name",
+    "api-key",
+    "trust-remote-code",
+    "disable-log-requests",
+    "disable-log-stats",
+    "enable-log-requests",
+    "uvicorn-log-level",
+    "chat-template",
+    "tool-call-parser",
+    "enable-auto-tool-choice",
+    "reasoning-parser",
+    "download-dir",
+    "revision",
+    "tokenizer",
+    "tokenizer-mode",
+    "seed",
+    "generation-config",
+    "load-format",
+    "allowed-origins",
+    "middleware",
+    "response-role",
+    "root-path",
+];
+
+/// Boolean flags (they take no value).
+const BOOLEAN: [&str; 10] = [
+    "trust-remote-code",
+    "disable-log-requests",
+    "disable-log-stats",
+    "enable-log-requests",
+    "enable-auto-tool-choice",
+    "enable-prefix-caching",
+    "no-enable-prefix-caching",
+    "enforce-eager",
+    "enable-chunked-prefill",
+    "no-enable-chunked-prefill",
+];
+
+/// Flags that change memory or speed in ways decodecalc does not model yet.
+const NOT_MODELLED: [&str; 10] = [
+    "enforce-eager",
+    "speculative-config",
+    "pipeline-parallel-size",
+    "data-parallel-size",
+    "cpu-offload-gb",
+    "num-gpu-blocks-override",
+    "no-enable-chunked-prefill",
+    "max-num-partial-prefills",
+    "compilation-config",
+    "tensor-parallel-size",
+];
+
+fn int(flag: &str, v: &str) -> Result<i64> {
+    let t = v.trim();
+    let (num, mult) = match t.strip_suffix(['k', 'K']) {
+        Some(n) => (n, 1024),
+        None => (t, 1),
+    };
+    num.parse::<i64>()
+        .ok()
+        .and_then(|n| n.checked_mul(mult))
+        .ok_or_else(|| Error::field(&format!("--{flag}"), v, "a whole number"))
+}
+
+fn float(flag: &str, v: &str) -> Result<f64> {
+    v.trim()
+        .parse::<f64>()
+        .map_err(|_| Error::field(&format!("--{flag}"), v, "a number such as 0.9"))
+}
+
+/// Read a launch line: `vllm serve MODEL --flag value ...` (also `python -m
+/// vllm.entrypoints.openai.api_server --model MODEL ...`, `--flag=value`,
+/// backslash continuations and `#` comment lines, as the seed page shows it).
+pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
+    let words = shell_words(text)?;
+    let mut i = 0;
+    // Leading environment assignments, then the program.
+    while words
+        .get(i)
+        .is_some_and(|w| w.contains('=') && !w.starts_with('-'))
+    {
+        i += 1;
+    }
+    match words.get(i).map(String::as_str) {
+        Some("vllm") if words.get(i + 1).map(String::as_str) == Some("serve") => i += 2,
+        Some(p) if p.starts_with("python") => {
+            while words.get(i).is_some_and(|w| !w.starts_with("--")) {
+                i += 1;
+            }
+        }
+        _ => {}
+    }
+    let mut cmd = VllmCommand::default();
+    let s = &mut cmd.settings;
+    while let Some(word) = words.get(i) {
+        i += 1;
+        let Some(flag) = word.strip_prefix("--") else {
+            if cmd.model.is_none() && !word.starts_with('-') {
+                cmd.model = Some(word.clone());
+            } else {
+                cmd.warnings.push(format!("ignored argument `{word}`"));
+            }
+            continue;
+        };
+        let (name, inline) = match flag.split_once('=') {
+            Some((n, v)) => (n.to_string(), Some(v.to_string())),
+            None => (flag.to_string(), None),
+        };
+        let name = name.replace('_', "-");
+        let is_bool = BOOLEAN.contains(&name.as_str());
+        let value = match (&inline, is_bool) {
+            (Some(v), _) => Some(v.clone()),
+            (None, true) => None,
+            (None, false) => match words.get(i) {
+                Some(v) if !v.starts_with("--") => {
+                    i += 1;
+                    Some(v.clone())
+                }
+                _ => None,
+            },
+        };
+        let need = |v: &Option<String>| {
+            v.clone().ok_or_else(|| {
+                Error::new(format!("--{name} needs a value in the launch line"))
+                    .with_hint(format!("write --{name} VALUE or --{name}=VALUE"))
+            })
+        };
+        match name.as_str() {
+            "model" => cmd.model = Some(need(&value)?),
+            "max-model-len" => s.max_model_len = Some(int(&name, &need(&value)?)?),
+            "gpu-memory-utilization" => {
+                s.gpu_memory_utilization = Some(float(&name, &need(&value)?)?)
+            }
+            "max-num-seqs" => s.max_num_seqs = Some(int(&name, &need(&value)?)?),
+            "max-num-batched-tokens" => {
+                s.max_num_batched_tokens = Some(int(&name, &need(&value)?)?)
+            }
+            "block-size" => s.block_size = Some(int(&name, &need(&value)?)?),
+            "kv-cache-memory-bytes" => s.kv_cache_memory_bytes = Some(int(&name, &need(&value)?)?),
+            "kv-cache-dtype" => s.kv_cache_dtype = Some(need(&value)?),
+            "quantization" => s.quantization = Some(need(&value)?),
+            "mamba-ssm-cache-dtype" => s.mamba_ssm_cache_dtype = Some(need(&value)?),
+            "mamba-cache-dtype" => s.mamba_cache_dtype = Some(need(&value)?),
+            "attention-backend" => s.attention_backend = Some(need(&value)?),
+            "enable-prefix-caching" => s.enable_prefix_caching = Some(true),
+            "no-enable-prefix-caching" => s.enable_prefix_caching = Some(false),
+            "enable-chunked-prefill" => {}
+            n if NOT_MODELLED.contains(&n) => cmd.warnings.push(format!(
+                "--{n}{} is not modelled: predictions assume its default",
+                value.map(|v| format!(" {v}")).unwrap_or_default()
+            )),
+            n if NO_EFFECT.contains(&n) => {}
+            n => cmd.warnings.push(format!(
+                "unknown flag --{n}{} ignored",
+                value.map(|v| format!(" {v}")).unwrap_or_default()
+            )),
+        }
+    }
+    Ok(cmd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SEED: &str = "# Untuned out-of-the-box baseline. Spec decode: none. KV cache: int4_per_token_head
+# 1x RTX 3090 24GB (Zagitta/gpu-unlock), 350 W limit (VBIOS max), PCIe Gen4 x16 | AMD Ryzen 9 7900X 12C | 32 GB DDR5 | Ubuntu 24.04.5, NVIDIA driver 595.99.02
+vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 --gpu-memory-utilization 0.94 --max-num-seqs 128 --enable-prefix-caching --trust-remote-code --kv-cache-dtype int4_per_token_head --attention-backend TRITON_ATTN";
+
+    #[test]
+    fn reads_the_seed_launch_line() {
+        let c = parse_vllm_command(SEED).unwrap();
+        assert_eq!(
+            c.model.as_deref(),
+            Some("cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit")
+        );
+        assert_eq!(c.settings.max_model_len, Some(131_072));
+        assert_eq!(c.settings.gpu_memory_utilization, Some(0.94));
+        assert_eq!(c.settings.max_num_seqs, Some(128));
+        assert_eq!(c.settings.enable_prefix_caching, Some(true));
+        assert_eq!(
+            c.settings.kv_cache_dtype.as_deref(),
+            Some("int4_per_token_head")
+        );
+        assert_eq!(c.settings.attention_backend.as_deref(), Some("TRITON_ATTN"));
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    }
+
+    #[test]
+    fn other_forms_and_warnings() {
+        let c = parse_vllm_command(
+            "CUDA_VISIBLE_DEVICES=0 python -m vllm.entrypoints.openai.api_server \\\n  --model=m/x --max-model-len 32k \"--kv-cache-dtype\" 'fp8' --foo bar --enforce-eager --port 8000",
+        )
+        .unwrap();
+        assert_eq!(c.model.as_deref(), Some("m/x"));
+        assert_eq!(c.settings.max_model_len, Some(32_768));
+        assert_eq!(c.settings.kv_cache_dtype.as_deref(), Some("fp8"));
+        assert_eq!(
+            c.warnings,
+            [
+                "unknown flag --foo bar ignored",
+                "--enforce-eager is not modelled: predictions assume its default"
+            ]
+        );
+        let e = parse_vllm_command("vllm serve m --max-num-seqs many").unwrap_err();
+        assert!(e.message.contains("--max-num-seqs"), "{e}");
+        let e = parse_vllm_command("vllm serve m --max-model-len").unwrap_err();
+        assert!(e.message.contains("needs a value"), "{e}");
+        assert!(parse_vllm_command("vllm serve 'm").is_err());
+    }
+}
