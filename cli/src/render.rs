@@ -385,7 +385,7 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
             out.push_str(&format!(
                 "Prefill {} (cold, one request) | calibration {}\n",
                 format_tokens(ctx),
-                plan.calibration.id
+                plan.calibration.label()
             ));
             line(&mut out, "prompt tokens", grouped(t.prompt_tokens));
             line(
@@ -427,7 +427,7 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
                 "Sustained decode {} x {c} | {} | calibration {}\n\nMemory\n",
                 format_tokens(ctx),
                 cell.status.name(),
-                plan.calibration.id
+                plan.calibration.label()
             ));
             line(
                 &mut out,

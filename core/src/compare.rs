@@ -241,7 +241,7 @@ pub fn compare(
     let cross_validation = cross_validate.then(|| Metrics::of(&cells, |c| c.loo_error_pct));
     Ok(Comparison {
         scenario: predictor.plan.scenario_id.clone(),
-        calibration: predictor.plan.calibration.id.clone(),
+        calibration: predictor.plan.calibration.label(),
         summary,
         cross_validation,
         cells,

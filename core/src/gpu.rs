@@ -21,11 +21,57 @@ pub struct Gpu {
     #[serde(default)]
     pub fp16_acc16_tflops: Option<f64>,
     pub tdp_w: f64,
+    /// Link between GPUs of one server (`pcie4`, `nvlink4`, ...), for tensor parallelism.
+    #[serde(default)]
+    pub interconnect: Option<String>,
+    /// Per-GPU unidirectional interconnect bandwidth, GB/s.
+    #[serde(default)]
+    pub interconnect_gb_s: Option<f64>,
+    /// The family whose kernels behave alike (`ampere-geforce`, `hopper`, ...):
+    /// an uncalibrated GPU borrows the nearest family's calibration.
+    #[serde(default)]
+    pub calibration_class: Option<String>,
     /// Where the figures come from.
     pub source: String,
 }
 
+/// Calibration classes in order of kernel generation, with their segment;
+/// distance between two classes = 10 if the segments differ, plus how many
+/// generations apart they are.
+pub const CALIBRATION_CLASSES: [(&str, &str, u32); 8] = [
+    ("ampere-geforce", "geforce", 0),
+    ("ada-geforce", "geforce", 1),
+    ("blackwell-geforce", "geforce", 3),
+    ("ampere-datacenter", "datacenter", 0),
+    ("ada-datacenter", "datacenter", 1),
+    ("hopper", "datacenter", 2),
+    ("blackwell-datacenter", "datacenter", 3),
+    ("cdna3", "amd", 2),
+];
+
+/// How far apart two calibration classes are (None if either is unknown).
+pub fn class_distance(a: &str, b: &str) -> Option<u32> {
+    let find = |c: &str| CALIBRATION_CLASSES.iter().find(|x| x.0 == c);
+    let (x, y) = (find(a)?, find(b)?);
+    Some(if x.1 == y.1 { 0 } else { 10 } + x.2.abs_diff(y.2))
+}
+
 impl Gpu {
+    /// Reject a calibration class that is not one of [`CALIBRATION_CLASSES`].
+    fn validate_class(&self) -> Result<()> {
+        match &self.calibration_class {
+            Some(c) if class_distance(c, c).is_none() => {
+                let names: Vec<&str> = CALIBRATION_CLASSES.iter().map(|x| x.0).collect();
+                Err(Error::field(
+                    "gpu.calibration_class",
+                    c,
+                    format!("one of {}", names.join(", ")),
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// The tensor peak the timing model's GEMM efficiencies are relative to:
     /// the FP16-accumulate rate where the card has one. On the reference RTX
     /// 3090 the measured cold prefill alone reaches 78.6 TFLOPS on its linear
@@ -56,11 +102,15 @@ impl Gpu {
                 "gpu.fp16_acc16_tflops",
                 self.fp16_acc16_tflops.unwrap_or(self.fp16_tflops),
             ),
+            (
+                "gpu.interconnect_gb_s",
+                self.interconnect_gb_s.unwrap_or(1.0),
+            ),
         ] {
             if !(v.is_finite() && v > 0.0) {
                 return Err(Error::field(field, v, "a positive number"));
             }
         }
-        Ok(())
+        self.validate_class()
     }
 }

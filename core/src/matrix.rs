@@ -244,7 +244,7 @@ impl<'a> Predictor<'a> {
         }
         Matrix {
             scenario: self.plan.scenario_id.clone(),
-            calibration: self.plan.calibration.id.clone(),
+            calibration: self.plan.calibration.label(),
             cells,
         }
     }

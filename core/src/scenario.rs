@@ -209,6 +209,8 @@ pub struct Calibration {
     /// A calibration id, a path, or `none`.
     pub id: String,
     pub params: TimingParams,
+    /// Set when the calibration was fitted on another GPU: which, and why it was chosen.
+    pub transferred: Option<String>,
 }
 
 impl Calibration {
@@ -216,8 +218,56 @@ impl Calibration {
         Calibration {
             id: "none".to_string(),
             params: TimingParams::FIRST_PRINCIPLES,
+            transferred: None,
         }
     }
+
+    /// The id, with where it came from when it was transferred.
+    pub fn label(&self) -> String {
+        match &self.transferred {
+            Some(t) => format!("{} ({t})", self.id),
+            None => self.id.clone(),
+        }
+    }
+}
+
+/// The embedded calibration nearest to `gpu`: fitted on it, else on the
+/// nearest calibration class (`gpu::class_distance`). Returns the id and, when
+/// it was fitted on another GPU, a note saying so.
+fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
+    let mut best: Option<(u32, String, Option<String>)> = None;
+    for f in presets::FILES
+        .iter()
+        .filter(|f| f.kind == Kind::Calibration)
+    {
+        let Ok(c) = CalibrationFile::parse(f.path, f.text) else {
+            continue;
+        };
+        let (distance, note) = if c.gpu == gpu.id {
+            (0, None)
+        } else {
+            let Ok(theirs) = presets::gpu(&c.gpu) else {
+                continue;
+            };
+            let (Some(a), Some(b)) = (&gpu.calibration_class, &theirs.calibration_class) else {
+                continue;
+            };
+            let Some(d) = crate::gpu::class_distance(a, b) else {
+                continue;
+            };
+            (
+                1 + d,
+                Some(format!(
+                    "transferred from {} ({b}) to {} ({a})",
+                    c.gpu, gpu.id
+                )),
+            )
+        };
+        if best.as_ref().is_none_or(|b| distance < b.0) {
+            best = Some((distance, c.id, note));
+        }
+    }
+    best.map(|(_, id, note)| (id, note))
 }
 
 pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
@@ -233,6 +283,7 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
             file.id
         },
         params: file.params,
+        transferred: None,
     })
 }
 
@@ -408,19 +459,20 @@ impl Request {
             }
             None => (estimate.total_bytes(), NonKvSource::Estimated),
         };
-        let calibration_name = self
+        let chosen = self
             .calibration
             .clone()
             .or_else(|| scenario.as_ref().and_then(|(_, s)| s.calibration.clone()))
-            .or_else(|| {
-                presets::FILES
-                    .iter()
-                    .filter(|f| f.kind == Kind::Calibration)
-                    .find(|f| CalibrationFile::parse(f.path, f.text).is_ok_and(|c| c.gpu == gpu.id))
-                    .map(|f| f.id.to_string())
-            });
-        let calibration = match calibration_name {
-            Some(name) => load_calibration(world, &name)?,
+            .map(|name| (name, None))
+            .or_else(|| nearest_calibration(&gpu));
+        let calibration = match chosen {
+            Some((name, transferred)) => {
+                let mut c = load_calibration(world, &name)?;
+                if c.transferred.is_none() {
+                    c.transferred = transferred;
+                }
+                c
+            }
             None => Calibration::none(),
         };
         let scenario_id = match &scenario {

@@ -80,3 +80,49 @@ fn checkpoint_sizes_are_reproduced_within_one_percent() {
     }
     assert!(checked >= 1);
 }
+
+#[test]
+fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
+    let ids: Vec<&str> = presets::ids(Kind::Gpu).collect();
+    assert!(ids.len() >= 15, "{ids:?}");
+    for id in [
+        "rtx3090",
+        "rtx4090",
+        "rtx5090",
+        "rtx-a6000",
+        "l40s",
+        "a100-80gb",
+        "h100-sxm",
+        "h100-pcie",
+        "h200",
+        "b200",
+        "mi300x",
+    ] {
+        assert!(ids.contains(&id), "{id}");
+    }
+    for id in ids {
+        let gpu = presets::gpu(id).unwrap();
+        assert!(gpu.memory_bytes > 20 << 30, "{id}");
+        assert!(
+            gpu.calibration_class.is_some() && gpu.interconnect_gb_s.is_some(),
+            "{id}"
+        );
+        let plan = Request {
+            model: Some("llama-3.1-8b".into()),
+            gpu: Some(id.into()),
+            ..Request::default()
+        }
+        .resolve(&NoFiles)
+        .unwrap();
+        // Every output names the calibration; off the RTX 3090 it says it was transferred.
+        let label = plan.calibration.label();
+        if id == "rtx3090" {
+            assert_eq!(label, "rtx3090-vllm0.32");
+        } else {
+            assert!(
+                label.starts_with("rtx3090-vllm0.32 (transferred from rtx3090"),
+                "{id}: {label}"
+            );
+        }
+    }
+}

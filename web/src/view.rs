@@ -198,7 +198,7 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
         <>
             <p id="scenario">
                 { format!("{} on {} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
-                    p.model.name, p.gpu.name, p.calibration.id, o.capacity.block_size_tokens,
+                    p.model.name, p.gpu.name, p.calibration.label(), o.capacity.block_size_tokens,
                     o.capacity.num_blocks, o.capacity.kv_cache_tokens) }
             </p>
             { for (!p.warnings.is_empty()).then(|| html! {
