@@ -70,12 +70,9 @@ pub struct KvLayout {
 impl KvLayout {
     pub fn new(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
         let attn: Vec<_> = model.attention_layers().collect();
-        let mamba: Vec<_> = model.mamba_layers().collect();
+        let mamba: Vec<_> = model.state_layers().collect();
         let bytes_of = |a: &crate::model::AttentionLayer| {
-            a.num_kv_heads
-                * engine
-                    .kv_cache_dtype
-                    .bytes_per_token_per_head(a.head_dim, model.dtype)
+            a.kv_bytes_per_token(engine.kv_cache_dtype, model.dtype)
         };
         let attn_bytes = attn.first().map_or(0, |a| bytes_of(a));
         if attn.iter().any(|a| bytes_of(a) != attn_bytes) {
@@ -84,24 +81,24 @@ impl KvLayout {
             )
             .with_hint("every attention layer must have the same KV heads and head_dim"));
         }
-        // Mamba conv state in `--mamba-cache-dtype` (auto = model dtype), SSM
-        // state in `--mamba-ssm-cache-dtype` (auto = per architecture; float32
-        // for NemotronH). Reference doc sections 4 and 5.
+        // Recurrent state: conv state in `--mamba-cache-dtype` (auto = model
+        // dtype), SSM/DeltaNet state in `--mamba-ssm-cache-dtype` (auto = per
+        // architecture; float32 for NemotronH). Reference doc sections 4 and 5.
         let conv_dtype = engine.mamba_cache_dtype.resolve(model.dtype);
         let ssm_dtype = match engine.mamba_ssm_cache_dtype {
             MambaDtype::Auto => model.mamba_ssm_auto_dtype,
             fixed => fixed.resolve(model.dtype),
         };
-        let state_of = |m: &crate::model::Mamba2Layer| {
+        let state_of = |m: &crate::model::StateShape| {
             (
-                m.conv_state_elems() * conv_dtype.bytes(),
-                m.ssm_state_elems() * ssm_dtype.bytes(),
+                m.conv_elems * conv_dtype.bytes(),
+                m.ssm_elems * ssm_dtype.bytes(),
             )
         };
-        let (conv_bytes, ssm_bytes) = mamba.first().map_or((0, 0), |m| state_of(m));
+        let (conv_bytes, ssm_bytes) = mamba.first().map_or((0, 0), state_of);
         if mamba.iter().any(|m| state_of(m) != (conv_bytes, ssm_bytes)) {
             return Err(Error::new(
-                "Mamba layers of different shapes are not modelled yet",
+                "recurrent layers of different shapes are not modelled yet",
             ));
         }
         let mamba_state = conv_bytes + ssm_bytes;
@@ -620,6 +617,8 @@ mod tests {
                 sliding_window_tokens: window,
                 qkv_bias: false,
                 qk_norm: true,
+                output_gate: false,
+                mla: None,
             })
         };
         let layers = (0..48)

@@ -11,6 +11,7 @@ pub mod allocator;
 pub mod calibrate;
 pub mod command;
 pub mod compare;
+pub mod config;
 pub mod dtype;
 pub mod engine;
 pub mod error;

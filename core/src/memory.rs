@@ -75,7 +75,7 @@ impl CudaGraphPlan {
         let splitting = model
             .layers
             .iter()
-            .filter(|l| matches!(l, Layer::Attention(_) | Layer::Mamba2(_)))
+            .filter(|l| matches!(l, Layer::Attention(_)) || l.state().is_some())
             .count() as u64;
         CudaGraphPlan {
             piecewise_graphs: sizes.len() as u64,
@@ -128,6 +128,10 @@ fn layer_transient_bytes_per_token(model: &Model) -> u64 {
             Layer::Attention(a) => (2 * a.num_heads + 2 * a.num_kv_heads) * a.head_dim * d,
             // in_proj output, then the gated-norm input and output.
             Layer::Mamba2(m) => (m.in_proj_out() + 2 * m.intermediate()) * d,
+            // in_proj (x and z), x_proj output, the scan output.
+            Layer::Mamba1(m) => (3 * m.intermediate + m.dt_rank + 2 * m.state_size) * d,
+            // q, k, v, z projections, b and a, the output before out_proj.
+            Layer::DeltaNet(x) => (2 * x.key_dim() + 3 * x.value_dim() + 2 * x.value_heads) * d,
             // gate+up output and the activation's output (up and activation without a gate).
             Layer::Mlp(f) => {
                 if f.gated {

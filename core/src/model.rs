@@ -1,43 +1,25 @@
-//! A model as vLLM sees it: a list of layers (attention, Mamba2, MLP) with
-//! their dimensions, built from the fields of a Hugging Face `config.json`.
+//! A model as vLLM sees it: a list of layers (attention, with MLA; Mamba2,
+//! Mamba1 and gated DeltaNet recurrent layers; MLP; MoE) with their
+//! dimensions. `config.rs` builds it from a Hugging Face `config.json`.
 //!
 //! Layer dimensions and parameter counts follow the published configs in
 //! ../shared/reference/models-and-gpus.md; the Nemotron-H split (Mamba in+out
 //! projection 168.4 M per layer, attention 62.9 M, MLP 209.7 M) is checked in
 //! the tests below.
 
-use crate::dtype::FloatDtype;
-use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
+use crate::dtype::{FloatDtype, KvCacheDtype};
+use serde::Serialize;
 
-/// The fields of a Hugging Face `config.json` that decodecalc reads. Unknown
-/// fields are ignored (a real config.json has many); missing required ones are
-/// an error naming the field.
-#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
-pub struct ModelConfig {
-    #[serde(default)]
-    pub architectures: Vec<String>,
-    pub hidden_size: Option<u64>,
-    pub num_hidden_layers: Option<u64>,
-    pub num_attention_heads: Option<u64>,
-    pub num_key_value_heads: Option<u64>,
-    pub head_dim: Option<u64>,
-    pub intermediate_size: Option<u64>,
-    pub vocab_size: Option<u64>,
-    #[serde(default)]
-    pub tie_word_embeddings: bool,
-    pub max_position_embeddings: Option<u64>,
-    pub torch_dtype: Option<String>,
-    #[serde(default)]
-    pub attention_bias: bool,
-    // Nemotron-H (hybrid Mamba2).
-    pub hybrid_override_pattern: Option<String>,
-    pub mamba_num_heads: Option<u64>,
-    pub mamba_head_dim: Option<u64>,
-    pub ssm_state_size: Option<u64>,
-    pub n_groups: Option<u64>,
-    pub conv_kernel: Option<u64>,
-    pub expand: Option<u64>,
+/// Multi-head latent attention (DeepSeek): the KV cache holds one latent
+/// vector and the rotary key per token instead of per-head K and V.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MlaDims {
+    /// `None`: queries are projected directly, without a low-rank step.
+    pub q_lora_rank: Option<u64>,
+    pub kv_lora_rank: u64,
+    pub qk_nope_head_dim: u64,
+    pub qk_rope_head_dim: u64,
+    pub v_head_dim: u64,
 }
 
 /// One attention layer.
@@ -50,6 +32,47 @@ pub struct AttentionLayer {
     pub sliding_window_tokens: Option<u64>,
     pub qkv_bias: bool,
     pub qk_norm: bool,
+    /// The query projection also produces an output gate (Qwen3-Next).
+    pub output_gate: bool,
+    pub mla: Option<MlaDims>,
+}
+
+impl AttentionLayer {
+    /// KV-cache bytes one token takes in this layer: per KV head at the KV
+    /// dtype (scales included); for MLA one latent of `kv_lora_rank +
+    /// qk_rope_head_dim` elements (one byte each for fp8 dtypes, else the
+    /// 16-bit element size).
+    pub fn kv_bytes_per_token(&self, dtype: KvCacheDtype, model_dtype: FloatDtype) -> u64 {
+        match self.mla {
+            Some(m) => {
+                let elems = m.kv_lora_rank + m.qk_rope_head_dim;
+                match dtype {
+                    KvCacheDtype::Auto => elems * model_dtype.bytes(),
+                    KvCacheDtype::Bfloat16 | KvCacheDtype::Float16 => elems * 2,
+                    _ => elems,
+                }
+            }
+            None => self.num_kv_heads * dtype.bytes_per_token_per_head(self.head_dim, model_dtype),
+        }
+    }
+
+    /// Attention FLOPs per (query, key) pair: QK^T and PV, 2 FLOPs each.
+    pub fn flops_per_pair(&self) -> u64 {
+        match self.mla {
+            Some(m) => {
+                2 * self.num_heads * (m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim)
+            }
+            None => 4 * self.num_heads * self.head_dim,
+        }
+    }
+}
+
+/// A recurrent layer's state: elements of its conv state and of its SSM (or
+/// DeltaNet) state, per sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StateShape {
+    pub conv_elems: u64,
+    pub ssm_elems: u64,
 }
 
 /// One Mamba2 mixer layer.
@@ -90,6 +113,41 @@ impl Mamba2Layer {
     }
 }
 
+/// One Mamba (v1) mixer layer (Jamba).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Mamba1Layer {
+    /// `expand * hidden_size`.
+    pub intermediate: u64,
+    pub state_size: u64,
+    pub conv_kernel: u64,
+    pub dt_rank: u64,
+}
+
+/// One gated DeltaNet layer (Qwen3-Next's linear attention).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct DeltaNetLayer {
+    pub key_heads: u64,
+    pub value_heads: u64,
+    pub key_head_dim: u64,
+    pub value_head_dim: u64,
+    pub conv_kernel: u64,
+}
+
+impl DeltaNetLayer {
+    pub fn key_dim(&self) -> u64 {
+        self.key_heads * self.key_head_dim
+    }
+
+    pub fn value_dim(&self) -> u64 {
+        self.value_heads * self.value_head_dim
+    }
+
+    /// Convolved channels: queries, keys and values.
+    pub fn conv_dim(&self) -> u64 {
+        2 * self.key_dim() + self.value_dim()
+    }
+}
+
 /// One feed-forward layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MlpLayer {
@@ -105,7 +163,7 @@ pub struct MoeLayer {
     pub num_experts: u64,
     pub top_k: u64,
     pub expert_intermediate: u64,
-    /// Intermediate size of an always-on shared expert (0 when there is none).
+    /// Intermediate size of the always-on shared experts together (0 when none).
     pub shared_intermediate: u64,
     pub gated: bool,
 }
@@ -115,8 +173,32 @@ pub struct MoeLayer {
 pub enum Layer {
     Attention(AttentionLayer),
     Mamba2(Mamba2Layer),
+    Mamba1(Mamba1Layer),
+    DeltaNet(DeltaNetLayer),
     Mlp(MlpLayer),
     Moe(MoeLayer),
+}
+
+impl Layer {
+    /// The per-sequence state of a recurrent layer (vLLM keeps these in
+    /// "Mamba" KV-cache groups), None for other layers.
+    pub fn state(&self) -> Option<StateShape> {
+        match self {
+            Layer::Mamba2(m) => Some(StateShape {
+                conv_elems: m.conv_state_elems(),
+                ssm_elems: m.ssm_state_elems(),
+            }),
+            Layer::Mamba1(m) => Some(StateShape {
+                conv_elems: m.intermediate * m.conv_kernel.saturating_sub(1),
+                ssm_elems: m.intermediate * m.state_size,
+            }),
+            Layer::DeltaNet(d) => Some(StateShape {
+                conv_elems: d.conv_dim() * d.conv_kernel.saturating_sub(1),
+                ssm_elems: d.value_heads * d.key_head_dim * d.value_head_dim,
+            }),
+            _ => None,
+        }
+    }
 }
 
 /// Which module a weight tensor belongs to, for quantization decisions.
@@ -127,13 +209,13 @@ pub enum ModuleKind {
     LmHead,
     /// A linear layer inside an attention block.
     AttentionLinear,
-    /// A linear layer inside a Mamba mixer (in_proj, out_proj).
+    /// A linear layer inside a recurrent mixer (Mamba in_proj/out_proj, DeltaNet projections).
     MambaLinear,
     /// A linear layer inside an MLP (or a shared expert).
     MlpLinear,
     /// A routed expert's linear layer.
     ExpertLinear,
-    /// Norms, biases, conv1d, A/D/dt: never quantized.
+    /// Norms, biases, routers, conv1d, A/D/dt: never quantized.
     Other,
 }
 
@@ -167,24 +249,6 @@ pub struct Model {
     pub mamba_ssm_auto_dtype: FloatDtype,
 }
 
-/// The architectures this version models, as `config.json` names them.
-pub const SUPPORTED_ARCHITECTURES: [&str; 5] = [
-    "NemotronHForCausalLM",
-    "LlamaForCausalLM",
-    "MistralForCausalLM",
-    "Qwen2ForCausalLM",
-    "Qwen3ForCausalLM",
-];
-
-fn need(field: &'static str, value: Option<u64>) -> Result<u64> {
-    match value {
-        Some(0) => Err(Error::field(field, 0, "a positive whole number")),
-        Some(v) => Ok(v),
-        None => Err(Error::new(format!("missing field `{field}`"))
-            .with_hint("config.json of this architecture must set it")),
-    }
-}
-
 /// Add `n` copies of a weight tensor, merging with an identical entry.
 fn add(
     out: &mut Vec<Module>,
@@ -213,143 +277,16 @@ fn add(
 }
 
 impl Model {
-    /// Build the layer list from config.json fields.
-    pub fn from_config(cfg: &ModelConfig) -> Result<Model> {
-        let arch = match cfg.architectures.as_slice() {
-            [one] => one.clone(),
-            [] => {
-                return Err(
-                    Error::new("missing field `architectures`").with_hint(format!(
-                        "set architectures = [\"...\"], one of {}",
-                        SUPPORTED_ARCHITECTURES.join(", ")
-                    )),
-                )
-            }
-            many => {
-                return Err(Error::field(
-                    "architectures",
-                    format!("{many:?}"),
-                    "exactly one architecture name",
-                ))
-            }
-        };
-        let hidden = need("hidden_size", cfg.hidden_size)?;
-        let vocab = need("vocab_size", cfg.vocab_size)?;
-        let max_pos = need("max_position_embeddings", cfg.max_position_embeddings)?;
-        let dtype = match &cfg.torch_dtype {
-            Some(t) => FloatDtype::parse("torch_dtype", t)?,
-            None => FloatDtype::Bfloat16,
-        };
-        let heads = need("num_attention_heads", cfg.num_attention_heads)?;
-        let kv_heads = need(
-            "num_key_value_heads",
-            cfg.num_key_value_heads.or(cfg.num_attention_heads),
-        )?;
-        if heads % kv_heads != 0 {
-            return Err(Error::field(
-                "num_key_value_heads",
-                kv_heads,
-                format!("a divisor of num_attention_heads ({heads})"),
-            ));
-        }
-        let head_dim = match cfg.head_dim {
-            Some(d) => need("head_dim", Some(d))?,
-            None if hidden % heads == 0 => hidden / heads,
-            None => {
-                return Err(Error::new("missing field `head_dim`")
-                    .with_hint("hidden_size is not a multiple of num_attention_heads"))
-            }
-        };
-        let attention = |qkv_bias: bool, qk_norm: bool| {
-            Layer::Attention(AttentionLayer {
-                num_heads: heads,
-                num_kv_heads: kv_heads,
-                head_dim,
-                sliding_window_tokens: None,
-                qkv_bias,
-                qk_norm,
-            })
-        };
-        let intermediate = need("intermediate_size", cfg.intermediate_size)?;
-        let (layers, ssm_auto) = match arch.as_str() {
-            "NemotronHForCausalLM" => {
-                let pattern = cfg
-                    .hybrid_override_pattern
-                    .as_deref()
-                    .ok_or_else(|| Error::new("missing field `hybrid_override_pattern`"))?;
-                let n_layers = need("num_hidden_layers", cfg.num_hidden_layers)?;
-                if pattern.chars().count() as u64 != n_layers {
-                    return Err(Error::field(
-                        "hybrid_override_pattern",
-                        pattern,
-                        format!("{n_layers} characters, one per layer (num_hidden_layers)"),
-                    ));
-                }
-                let mamba = Mamba2Layer {
-                    num_heads: need("mamba_num_heads", cfg.mamba_num_heads)?,
-                    head_dim: need("mamba_head_dim", cfg.mamba_head_dim)?,
-                    state_size: need("ssm_state_size", cfg.ssm_state_size)?,
-                    n_groups: need("n_groups", cfg.n_groups)?,
-                    conv_kernel: need("conv_kernel", cfg.conv_kernel)?,
-                };
-                let mut layers = Vec::with_capacity(pattern.len());
-                for c in pattern.chars() {
-                    layers.push(match c {
-                        'M' => Layer::Mamba2(mamba),
-                        '*' => attention(cfg.attention_bias, false),
-                        '-' => Layer::Mlp(MlpLayer {
-                            intermediate,
-                            gated: false,
-                        }),
-                        other => {
-                            return Err(Error::field(
-                                "hybrid_override_pattern",
-                                other,
-                                "M (Mamba2), * (attention) or - (MLP); MoE layers (E) are not modelled yet",
-                            ))
-                        }
-                    });
-                }
-                // NemotronH keeps its SSM state in float32 under `auto`
-                // (../shared/reference/vllm-memory-model.md section 4).
-                (layers, FloatDtype::Float32)
-            }
-            "LlamaForCausalLM" | "MistralForCausalLM" | "Qwen2ForCausalLM" | "Qwen3ForCausalLM" => {
-                let n_layers = need("num_hidden_layers", cfg.num_hidden_layers)?;
-                let qkv_bias = arch == "Qwen2ForCausalLM" || cfg.attention_bias;
-                let qk_norm = arch == "Qwen3ForCausalLM";
-                let mut layers = Vec::new();
-                for _ in 0..n_layers {
-                    layers.push(attention(qkv_bias, qk_norm));
-                    layers.push(Layer::Mlp(MlpLayer {
-                        intermediate,
-                        gated: true,
-                    }));
-                }
-                (layers, dtype)
-            }
-            other => {
-                return Err(Error::new(format!("unknown model architecture `{other}`"))
-                    .with_hint(format!("supported: {}", SUPPORTED_ARCHITECTURES.join(", "))))
-            }
-        };
-        Ok(Model {
-            architecture: arch,
-            hidden_size: hidden,
-            vocab_size: vocab,
-            tie_word_embeddings: cfg.tie_word_embeddings,
-            dtype,
-            max_position_embeddings: max_pos,
-            layers,
-            mamba_ssm_auto_dtype: ssm_auto,
-        })
-    }
-
     pub fn attention_layers(&self) -> impl Iterator<Item = &AttentionLayer> {
         self.layers.iter().filter_map(|l| match l {
             Layer::Attention(a) => Some(a),
             _ => None,
         })
+    }
+
+    /// Recurrent layers (Mamba2, Mamba1, DeltaNet) and their state shapes.
+    pub fn state_layers(&self) -> impl Iterator<Item = StateShape> + '_ {
+        self.layers.iter().filter_map(Layer::state)
     }
 
     pub fn mamba_layers(&self) -> impl Iterator<Item = &Mamba2Layer> {
@@ -360,15 +297,18 @@ impl Model {
     }
 
     pub fn is_hybrid(&self) -> bool {
-        self.mamba_layers().next().is_some()
+        self.state_layers().next().is_some()
     }
 
-    /// Every weight tensor, grouped where layers repeat. Norm weights, biases and
-    /// Mamba's conv1d, A, D and dt_bias are `Other` (kept at the model dtype).
+    /// Every weight tensor, grouped where layers repeat. Norm weights, biases,
+    /// routers and the recurrent layers' conv1d, A, D and dt are `Other`.
     pub fn modules(&self) -> Vec<Module> {
         let h = self.hidden_size;
         let mut out: Vec<Module> = Vec::new();
         let o = &mut out;
+        use ModuleKind::{
+            AttentionLinear as A, ExpertLinear as E, MambaLinear as M, MlpLinear as F, Other as X,
+        };
         add(
             o,
             1,
@@ -380,73 +320,116 @@ impl Model {
         for layer in &self.layers {
             match layer {
                 Layer::Attention(a) => {
-                    let q = a.num_heads * a.head_dim;
-                    let kv = a.num_kv_heads * a.head_dim;
-                    add(o, 1, "q_proj", ModuleKind::AttentionLinear, h, q);
-                    add(o, 1, "k_proj", ModuleKind::AttentionLinear, h, kv);
-                    add(o, 1, "v_proj", ModuleKind::AttentionLinear, h, kv);
-                    add(o, 1, "o_proj", ModuleKind::AttentionLinear, q, h);
-                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
-                    if a.qkv_bias {
-                        add(o, 1, "qkv_bias", ModuleKind::Other, 1, q + 2 * kv);
+                    match a.mla {
+                        Some(m) => {
+                            let qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+                            match m.q_lora_rank {
+                                Some(r) => {
+                                    add(o, 1, "q_a_proj", A, h, r);
+                                    add(o, 1, "q_a_norm", X, 1, r);
+                                    add(o, 1, "q_b_proj", A, r, a.num_heads * qk);
+                                }
+                                None => add(o, 1, "q_proj", A, h, a.num_heads * qk),
+                            }
+                            add(o, 1, "kv_a_proj", A, h, m.kv_lora_rank + m.qk_rope_head_dim);
+                            add(o, 1, "kv_a_norm", X, 1, m.kv_lora_rank);
+                            add(
+                                o,
+                                1,
+                                "kv_b_proj",
+                                A,
+                                m.kv_lora_rank,
+                                a.num_heads * (m.qk_nope_head_dim + m.v_head_dim),
+                            );
+                            add(o, 1, "o_proj", A, a.num_heads * m.v_head_dim, h);
+                        }
+                        None => {
+                            let q = a.num_heads * a.head_dim;
+                            let kv = a.num_kv_heads * a.head_dim;
+                            let q_out = if a.output_gate { 2 * q } else { q };
+                            add(o, 1, "q_proj", A, h, q_out);
+                            add(o, 1, "k_proj", A, h, kv);
+                            add(o, 1, "v_proj", A, h, kv);
+                            add(o, 1, "o_proj", A, q, h);
+                            if a.qkv_bias {
+                                add(o, 1, "qkv_bias", X, 1, q + 2 * kv);
+                            }
+                            if a.qk_norm {
+                                add(o, 1, "qk_norm", X, 1, 2 * a.head_dim);
+                            }
+                        }
                     }
-                    if a.qk_norm {
-                        add(o, 1, "qk_norm", ModuleKind::Other, 1, 2 * a.head_dim);
-                    }
+                    add(o, 1, "input_norm", X, 1, h);
                 }
                 Layer::Mamba2(m) => {
-                    add(o, 1, "in_proj", ModuleKind::MambaLinear, h, m.in_proj_out());
-                    add(
-                        o,
-                        1,
-                        "out_proj",
-                        ModuleKind::MambaLinear,
-                        m.intermediate(),
-                        h,
-                    );
+                    add(o, 1, "in_proj", M, h, m.in_proj_out());
+                    add(o, 1, "out_proj", M, m.intermediate(), h);
                     // conv1d weight (conv_dim x kernel) and bias (conv_dim).
+                    add(o, 1, "conv1d", X, m.conv_kernel + 1, m.conv_dim());
+                    // A_log, D, dt_bias: one value per head each.
+                    add(o, 1, "a_d_dt", X, 3, m.num_heads);
+                    add(o, 1, "mixer_norm", X, 1, m.intermediate());
+                    add(o, 1, "input_norm", X, 1, h);
+                }
+                Layer::Mamba1(m) => {
+                    let (i, n, r) = (m.intermediate, m.state_size, m.dt_rank);
+                    add(o, 1, "in_proj", M, h, 2 * i);
+                    add(o, 1, "x_proj", M, i, r + 2 * n);
+                    add(o, 1, "dt_proj", M, r, i);
+                    add(o, 1, "out_proj", M, i, h);
+                    // conv1d weight and bias; dt bias; A_log (i x n); D; the
+                    // dt/B/C layernorms Jamba adds.
+                    add(o, 1, "conv1d", X, m.conv_kernel + 1, i);
+                    add(o, 1, "a_log", X, n, i);
+                    add(o, 1, "d_dt_bias", X, 2, i);
+                    add(o, 1, "dt_b_c_norms", X, 1, r + 2 * n);
+                    add(o, 1, "input_norm", X, 1, h);
+                }
+                Layer::DeltaNet(d) => {
                     add(
                         o,
                         1,
-                        "conv1d",
-                        ModuleKind::Other,
-                        m.conv_kernel + 1,
-                        m.conv_dim(),
+                        "in_proj_qkvz",
+                        M,
+                        h,
+                        2 * d.key_dim() + 2 * d.value_dim(),
                     );
-                    // A_log, D, dt_bias: one value per head each.
-                    add(o, 1, "a_d_dt", ModuleKind::Other, 3, m.num_heads);
-                    add(o, 1, "mixer_norm", ModuleKind::Other, 1, m.intermediate());
-                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
+                    add(o, 1, "in_proj_ba", M, h, 2 * d.value_heads);
+                    add(o, 1, "out_proj", M, d.value_dim(), h);
+                    add(o, 1, "conv1d", X, d.conv_kernel, d.conv_dim());
+                    add(o, 1, "a_log_dt_bias", X, 2, d.value_heads);
+                    add(o, 1, "mixer_norm", X, 1, d.value_head_dim);
+                    add(o, 1, "input_norm", X, 1, h);
                 }
                 Layer::Mlp(f) => {
                     if f.gated {
-                        add(o, 1, "gate_proj", ModuleKind::MlpLinear, h, f.intermediate);
+                        add(o, 1, "gate_proj", F, h, f.intermediate);
                     }
-                    add(o, 1, "up_proj", ModuleKind::MlpLinear, h, f.intermediate);
-                    add(o, 1, "down_proj", ModuleKind::MlpLinear, f.intermediate, h);
-                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
+                    add(o, 1, "up_proj", F, h, f.intermediate);
+                    add(o, 1, "down_proj", F, f.intermediate, h);
+                    add(o, 1, "input_norm", X, 1, h);
                 }
                 Layer::Moe(e) => {
                     let (n, i) = (e.num_experts, e.expert_intermediate);
-                    add(o, 1, "router", ModuleKind::Other, h, n);
+                    add(o, 1, "router", X, h, n);
                     if e.gated {
-                        add(o, n, "expert_gate_proj", ModuleKind::ExpertLinear, h, i);
+                        add(o, n, "expert_gate_proj", E, h, i);
                     }
-                    add(o, n, "expert_up_proj", ModuleKind::ExpertLinear, h, i);
-                    add(o, n, "expert_down_proj", ModuleKind::ExpertLinear, i, h);
+                    add(o, n, "expert_up_proj", E, h, i);
+                    add(o, n, "expert_down_proj", E, i, h);
                     let s = e.shared_intermediate;
                     if s > 0 {
                         if e.gated {
-                            add(o, 1, "shared_gate_proj", ModuleKind::MlpLinear, h, s);
+                            add(o, 1, "shared_gate_proj", F, h, s);
                         }
-                        add(o, 1, "shared_up_proj", ModuleKind::MlpLinear, h, s);
-                        add(o, 1, "shared_down_proj", ModuleKind::MlpLinear, s, h);
+                        add(o, 1, "shared_up_proj", F, h, s);
+                        add(o, 1, "shared_down_proj", F, s, h);
                     }
-                    add(o, 1, "input_norm", ModuleKind::Other, 1, h);
+                    add(o, 1, "input_norm", X, 1, h);
                 }
             }
         }
-        add(o, 1, "final_norm", ModuleKind::Other, 1, h);
+        add(o, 1, "final_norm", X, 1, h);
         if !self.tie_word_embeddings {
             add(o, 1, "lm_head", ModuleKind::LmHead, h, self.vocab_size);
         }
@@ -535,31 +518,5 @@ mod tests {
             .find(|m| m.name == "router")
             .unwrap();
         assert_eq!(router.params(), 2048 * 128);
-    }
-
-    #[test]
-    fn unknown_architecture_lists_supported() {
-        let cfg = ModelConfig {
-            architectures: vec!["FooForCausalLM".into()],
-            hidden_size: Some(8),
-            vocab_size: Some(8),
-            max_position_embeddings: Some(8),
-            num_attention_heads: Some(2),
-            intermediate_size: Some(8),
-            ..ModelConfig::default()
-        };
-        let err = Model::from_config(&cfg).unwrap_err();
-        assert!(err.message.contains("FooForCausalLM"));
-        assert!(err.hint.unwrap().contains("NemotronHForCausalLM"));
-    }
-
-    #[test]
-    fn missing_field_is_named() {
-        let cfg = ModelConfig {
-            architectures: vec!["LlamaForCausalLM".into()],
-            ..ModelConfig::default()
-        };
-        let err = Model::from_config(&cfg).unwrap_err();
-        assert!(err.message.contains("hidden_size"), "{err}");
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
-use crate::model::{Model, ModelConfig};
+use crate::model::Model;
 use crate::parse;
 use crate::quant::WeightQuant;
 use serde::{Deserialize, Serialize};
@@ -131,7 +131,8 @@ pub struct ModelFile {
     pub published_params: Option<f64>,
     /// Published size of the checkpoint's weight files, bytes, for checks.
     pub checkpoint_bytes: Option<u64>,
-    pub config: Option<ModelConfig>,
+    /// The fields of the checkpoint's config.json.
+    pub config: Option<toml::Table>,
     pub quantization: Option<WeightQuant>,
     /// Notes for the reader (checkpoint size, assumptions).
     pub notes: Option<String>,
@@ -180,8 +181,10 @@ impl ModelFile {
                 "give the config.json fields under [config], or base = \"<model preset>\"",
             )
         })?;
-        let model =
-            Model::from_config(&config).map_err(|e| e.context(format!("{origin}: [config]")))?;
+        let json = serde_json::to_value(&config)
+            .map_err(|e| Error::new(format!("{origin}: [config]: {e}")))?;
+        let model = crate::config::model_from_config(&json)
+            .map_err(|e| e.context(format!("{origin}: [config]")))?;
         let quant = quant.unwrap_or_else(WeightQuant::none);
         quant
             .validate()

@@ -243,17 +243,13 @@ impl Work {
         let mut scan_flops = 0.0;
         let mut attn_flops_per_pair = 0.0;
         for l in &model.layers {
-            match l {
-                Layer::Mamba2(m) => {
-                    state_bytes_per_seq += 2 * layout.mamba_state_bytes_per_layer;
-                    // Chunked scan: about three multiply-adds per state element per token.
-                    scan_flops += 6.0 * m.ssm_state_elems() as f64;
-                }
-                Layer::Attention(a) => {
-                    // QK^T and PV: 2 x 2 FLOPs per head dimension per (query, key).
-                    attn_flops_per_pair += 4.0 * (a.num_heads * a.head_dim) as f64;
-                }
-                Layer::Mlp(_) | Layer::Moe(_) => {}
+            if let Some(state) = l.state() {
+                state_bytes_per_seq += 2 * layout.mamba_state_bytes_per_layer;
+                // Chunked scan: about three multiply-adds per state element per token.
+                scan_flops += 6.0 * state.ssm_elems as f64;
+            }
+            if let Layer::Attention(a) = l {
+                attn_flops_per_pair += a.flops_per_pair() as f64;
             }
         }
         let mut kv_bytes_per_token = 0;
