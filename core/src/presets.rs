@@ -75,7 +75,23 @@ pub const FILES: &[Embedded] = &[
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2", "toml"),
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2-awq4", "toml"),
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2-awq8", "toml"),
+    embed!(Kind::Model, "models", "nemotron-nano-9b-v2", "toml"),
+    embed!(Kind::Model, "models", "nemotron-h-8b", "toml"),
     embed!(Kind::Model, "models", "llama-3.1-8b", "toml"),
+    embed!(Kind::Model, "models", "llama-3.1-70b", "toml"),
+    embed!(Kind::Model, "models", "mistral-7b-v0.3", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-7b", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-32b", "toml"),
+    embed!(Kind::Model, "models", "qwen3-8b", "toml"),
+    embed!(Kind::Model, "models", "qwen3-32b", "toml"),
+    embed!(Kind::Model, "models", "qwen3-30b-a3b", "toml"),
+    embed!(Kind::Model, "models", "mixtral-8x7b", "toml"),
+    embed!(Kind::Model, "models", "gemma-2-9b", "toml"),
+    embed!(Kind::Model, "models", "gemma-3-12b", "toml"),
+    embed!(Kind::Model, "models", "gpt-oss-20b", "toml"),
+    embed!(Kind::Model, "models", "jamba-1.5-mini", "toml"),
+    embed!(Kind::Model, "models", "qwen3-next-80b-a3b", "toml"),
+    embed!(Kind::Model, "models", "deepseek-v3", "toml"),
     embed!(
         Kind::Scenario,
         "scenarios",
@@ -185,7 +201,17 @@ impl ModelFile {
             .map_err(|e| Error::new(format!("{origin}: [config]: {e}")))?;
         let model = crate::config::model_from_config(&json)
             .map_err(|e| e.context(format!("{origin}: [config]")))?;
-        let quant = quant.unwrap_or_else(WeightQuant::none);
+        // Without a [quantization] table, the checkpoint's own
+        // quantization_config (as config.json has it) decides.
+        let quant = match (
+            quant,
+            json.get("quantization_config").filter(|q| !q.is_null()),
+        ) {
+            (Some(q), _) => q,
+            (None, Some(qc)) => crate::quant::from_hf_config(qc)
+                .map_err(|e| e.context(format!("{origin}: [config.quantization_config]")))?,
+            (None, None) => WeightQuant::none(),
+        };
         quant
             .validate()
             .map_err(|e| e.context(format!("{origin}: [quantization]")))?;

@@ -25,10 +25,14 @@ pub enum QuantMethod {
     Gptq,
     CompressedTensors,
     Fp8,
+    /// OCP MX FP4: 4-bit values, one 8-bit (E8M0) scale per 32 (gpt-oss experts).
+    Mxfp4,
+    /// NVIDIA FP4: 4-bit values, one FP8 scale per 16 and a global scale.
+    Nvfp4,
 }
 
 impl QuantMethod {
-    pub const NAMES: &'static str = "none, awq, gptq, compressed-tensors, fp8";
+    pub const NAMES: &'static str = "none, awq, gptq, compressed-tensors, fp8, mxfp4, nvfp4";
 
     pub fn parse(field: &str, text: &str) -> Result<Self> {
         match text {
@@ -37,6 +41,8 @@ impl QuantMethod {
             "gptq" | "gptq_marlin" => Ok(QuantMethod::Gptq),
             "compressed-tensors" | "compressed_tensors" => Ok(QuantMethod::CompressedTensors),
             "fp8" => Ok(QuantMethod::Fp8),
+            "mxfp4" => Ok(QuantMethod::Mxfp4),
+            "nvfp4" | "modelopt_fp4" => Ok(QuantMethod::Nvfp4),
             _ => Err(Error::field(field, text, format!("one of {}", Self::NAMES))),
         }
     }
@@ -48,6 +54,8 @@ impl QuantMethod {
             QuantMethod::Gptq => "gptq",
             QuantMethod::CompressedTensors => "compressed-tensors",
             QuantMethod::Fp8 => "fp8",
+            QuantMethod::Mxfp4 => "mxfp4",
+            QuantMethod::Nvfp4 => "nvfp4",
         }
     }
 }
@@ -73,6 +81,9 @@ pub struct WeightQuant {
     pub unquantized: Vec<String>,
     #[serde(default)]
     pub lm_head_quantized: bool,
+    /// fp8 with one fp32 scale per block of `[out, in]` weights (DeepSeek-V3: 128 x 128).
+    #[serde(default)]
+    pub block: Option<[u64; 2]>,
 }
 
 fn default_bits() -> u64 {
@@ -88,6 +99,7 @@ impl WeightQuant {
             zero_point: false,
             unquantized: Vec::new(),
             lm_head_quantized: false,
+            block: None,
         }
     }
 
@@ -110,6 +122,14 @@ impl WeightQuant {
                 q.group_size = Some(128);
             }
             QuantMethod::Fp8 => q.bits = 8,
+            QuantMethod::Mxfp4 => {
+                q.bits = 4;
+                q.group_size = Some(32);
+            }
+            QuantMethod::Nvfp4 => {
+                q.bits = 4;
+                q.group_size = Some(16);
+            }
         }
         q
     }
@@ -156,7 +176,12 @@ impl WeightQuant {
         }
         let per = match self.method {
             QuantMethod::None => inp * out * model_dtype.bytes(),
-            QuantMethod::Fp8 => inp * out + out * 4,
+            QuantMethod::Fp8 => match self.block {
+                Some([bo, bi]) => inp * out + out.div_ceil(bo.max(1)) * inp.div_ceil(bi.max(1)) * 4,
+                None => inp * out + out * 4,
+            },
+            QuantMethod::Mxfp4 => (inp * out * 4).div_ceil(8) + out * inp.div_ceil(32),
+            QuantMethod::Nvfp4 => (inp * out * 4).div_ceil(8) + out * inp.div_ceil(16) + 4,
             QuantMethod::Awq | QuantMethod::Gptq | QuantMethod::CompressedTensors => {
                 let groups = match self.group_size {
                     Some(g) => inp.div_ceil(g),
@@ -174,6 +199,170 @@ impl WeightQuant {
         };
         per * n
     }
+}
+
+/// The module kind or name an ignore pattern of a `quantization_config`
+/// names (`model.layers.*.self_attn` -> `attention`), None for routers.
+fn ignored_kind(pattern: &str) -> Option<String> {
+    let p = pattern.to_ascii_lowercase();
+    let name = if p.contains("lm_head") {
+        "lm_head"
+    } else if p.contains("embed") {
+        "embed_tokens"
+    } else if p.contains("router") || (p.ends_with(".gate") && !p.contains("gate_proj")) {
+        return None;
+    } else if p.contains("self_attn") || p.contains("attention") || p.ends_with("attn") {
+        "attention"
+    } else if p.contains("mixer") || p.contains("mamba") || p.contains("linear_attn") {
+        "mamba"
+    } else if p.contains("shared_expert") {
+        "mlp"
+    } else if p.contains("experts") {
+        "experts"
+    } else if p.contains("mlp") {
+        "mlp"
+    } else {
+        return Some(pattern.rsplit('.').next().unwrap_or(pattern).to_string());
+    };
+    Some(name.to_string())
+}
+
+/// Read a checkpoint's `quantization_config` (AWQ, GPTQ, compressed-tensors
+/// int/fp8/nvfp4, fp8 with or without block scales, MXFP4, ModelOpt NVFP4).
+pub fn from_hf_config(qc: &serde_json::Value) -> Result<WeightQuant> {
+    use serde_json::Value;
+    let get = |k: &str| qc.get(k).filter(|v| !v.is_null());
+    let num = |v: Option<&Value>, k: &str, d: u64| -> Result<u64> {
+        match v {
+            None => Ok(d),
+            Some(x) => x.as_u64().ok_or_else(|| {
+                Error::field(&format!("quantization_config.{k}"), x, "a whole number")
+            }),
+        }
+    };
+    let list = |k: &str| -> Vec<String> {
+        get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .filter_map(ignored_kind)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let method = get("quant_method")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let mut q = match method.as_str() {
+        "awq" => {
+            let mut q = WeightQuant::for_method(QuantMethod::Awq);
+            q.bits = num(get("bits").or(get("w_bit")), "bits", 4)?;
+            q.group_size = Some(num(
+                get("group_size").or(get("q_group_size")),
+                "group_size",
+                128,
+            )?);
+            q.zero_point = get("zero_point").and_then(Value::as_bool).unwrap_or(true);
+            q.unquantized = list("modules_to_not_convert");
+            q
+        }
+        "gptq" => {
+            let mut q = WeightQuant::for_method(QuantMethod::Gptq);
+            q.bits = num(get("bits"), "bits", 4)?;
+            q.group_size = match get("group_size").and_then(Value::as_i64) {
+                Some(g) if g > 0 => Some(g as u64),
+                _ => None,
+            };
+            q.zero_point = !get("sym").and_then(Value::as_bool).unwrap_or(true);
+            q.lm_head_quantized = get("lm_head").and_then(Value::as_bool).unwrap_or(false);
+            q
+        }
+        "fp8" => {
+            let mut q = WeightQuant::for_method(QuantMethod::Fp8);
+            if let Some(b) = get("weight_block_size").and_then(Value::as_array) {
+                let v: Vec<u64> = b.iter().filter_map(Value::as_u64).collect();
+                if let [bo, bi] = v.as_slice() {
+                    q.block = Some([*bo, *bi]);
+                }
+            }
+            q.unquantized = list("ignored_layers");
+            q.unquantized.extend(list("modules_to_not_convert"));
+            q
+        }
+        "mxfp4" => {
+            let mut q = WeightQuant::for_method(QuantMethod::Mxfp4);
+            q.unquantized = list("modules_to_not_convert");
+            q
+        }
+        "modelopt" | "modelopt_fp4" => {
+            let algo = get("quant_algo")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_ascii_uppercase();
+            let mut q = match algo.as_str() {
+                "NVFP4" => WeightQuant::for_method(QuantMethod::Nvfp4),
+                "FP8" => WeightQuant::for_method(QuantMethod::Fp8),
+                other => {
+                    return Err(Error::field(
+                        "quantization_config.quant_algo",
+                        other,
+                        "NVFP4 or FP8",
+                    ))
+                }
+            };
+            q.unquantized = list("exclude_modules");
+            q
+        }
+        "compressed-tensors" => {
+            let weights = get("config_groups")
+                .and_then(Value::as_object)
+                .and_then(|g| g.values().next())
+                .and_then(|g| g.get("weights"))
+                .ok_or_else(|| {
+                    Error::new("quantization_config.config_groups has no group with `weights`")
+                        .with_hint("a compressed-tensors config lists its weight scheme under config_groups.group_0.weights")
+                })?;
+            let bits = num(weights.get("num_bits"), "num_bits", 8)?;
+            let float = weights.get("type").and_then(Value::as_str) == Some("float");
+            let group = weights.get("group_size").and_then(Value::as_u64);
+            let mut q = match (float, bits) {
+                (true, 8) => WeightQuant::for_method(QuantMethod::Fp8),
+                (true, 4) => WeightQuant::for_method(QuantMethod::Nvfp4),
+                (false, b) => {
+                    let mut q = WeightQuant::for_method(QuantMethod::CompressedTensors);
+                    q.bits = b;
+                    q.group_size = group;
+                    q.zero_point = !weights
+                        .get("symmetric")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(true);
+                    q
+                }
+                (true, b) => {
+                    return Err(Error::field(
+                        "quantization_config.num_bits",
+                        b,
+                        "4 or 8 for float weights",
+                    ))
+                }
+            };
+            q.unquantized = list("ignore");
+            q
+        }
+        other => {
+            return Err(Error::field(
+                "quantization_config.quant_method",
+                other,
+                "awq, gptq, compressed-tensors, fp8, mxfp4 or modelopt",
+            ))
+        }
+    };
+    q.unquantized.sort();
+    q.unquantized.dedup();
+    q.validate()?;
+    Ok(q)
 }
 
 #[cfg(test)]

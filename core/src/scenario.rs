@@ -51,9 +51,57 @@ fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, Strin
     }
 }
 
+/// A model by preset id, Hugging Face repo id of a preset, model file
+/// (`.toml`), `config.json`, or a folder holding a `config.json`.
 pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
-    let (origin, text) = load_text(world, Kind::Model, name)?;
-    ModelFile::parse(&origin, &text)?.load(&origin)
+    if name.ends_with(".toml") || !is_path(name) {
+        let (origin, text) = load_text(world, Kind::Model, name)?;
+        return ModelFile::parse(&origin, &text)?.load(&origin);
+    }
+    let path = if name.ends_with(".json") {
+        name.to_string()
+    } else {
+        format!("{}/config.json", name.trim_end_matches('/'))
+    };
+    match world.read(&path) {
+        Ok(text) => loaded_from_config_json(&path, &text),
+        // `org/name` that is no file: a preset's Hugging Face repo.
+        Err(why) => match model_for_repo(name) {
+            Ok(id) if id != name => load_model(world, &id),
+            _ => Err(Error::new(why).with_hint(format!(
+                "give a config.json, a folder holding one, a model file or a preset: {}",
+                presets::ids(Kind::Model).collect::<Vec<_>>().join(", ")
+            ))),
+        },
+    }
+}
+
+/// A model from the text of a Hugging Face `config.json`, with its
+/// `quantization_config` if it has one.
+pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
+            .with_hint("a config.json must be valid JSON")
+    })?;
+    let model = crate::config::model_from_config(&v).map_err(|e| e.context(origin))?;
+    let quant = match v.get("quantization_config").filter(|q| !q.is_null()) {
+        Some(qc) => crate::quant::from_hf_config(qc).map_err(|e| e.context(origin))?,
+        None => crate::quant::WeightQuant::none(),
+    };
+    let name = v
+        .get("_name_or_path")
+        .and_then(serde_json::Value::as_str)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(origin)
+        .to_string();
+    Ok(LoadedModel {
+        id: origin.to_string(),
+        name,
+        model,
+        quant,
+        published_params: None,
+        checkpoint_bytes: None,
+    })
 }
 
 pub fn load_gpu(world: &dyn World, name: &str) -> Result<Gpu> {
@@ -516,6 +564,8 @@ pub struct Capacity {
     pub total_bytes: u64,
     pub gpu_memory_utilization: f64,
     pub requested_bytes: u64,
+    /// The model's parameters (embedding and untied lm_head included).
+    pub model_params: u64,
     pub weights_bytes: u64,
     pub activation_bytes: u64,
     pub cudagraph_bytes: u64,
@@ -580,6 +630,7 @@ impl Plan {
             total_bytes: self.gpu.memory_bytes,
             gpu_memory_utilization: self.engine.gpu_memory_utilization,
             requested_bytes: pool.requested_bytes,
+            model_params: self.model.model.params(),
             weights_bytes: self.estimate.weights_bytes,
             activation_bytes: self.estimate.activation_bytes,
             cudagraph_bytes: self.estimate.cudagraph_bytes,

@@ -570,3 +570,44 @@ fn a_launch_line_fills_the_flags_and_warns_about_the_rest() {
         "--max-num-seqs",
     );
 }
+
+#[test]
+fn a_config_json_or_its_folder_is_a_model() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/configs");
+    let file = format!("{dir}/qwen3-30b-a3b.json");
+    let v = json(&[
+        "capacity", "--format", "json", "--model", &file, "--gpu", "h100-sxm",
+    ]);
+    assert_eq!(v["attention_bytes_per_token_per_layer"], 2_048);
+    let params = v["model_params"].as_f64().unwrap();
+    assert!((params / 30.5e9 - 1.0).abs() < 0.01, "{params}");
+    // A folder holding a config.json.
+    let folder = std::env::temp_dir().join(format!("decodecalc-model-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::copy(&file, folder.join("config.json")).unwrap();
+    let w = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--model",
+        &folder.to_string_lossy(),
+        "--gpu",
+        "h100-sxm",
+    ]);
+    assert_eq!(w["model_params"], v["model_params"]);
+    // A preset's Hugging Face repo id also names it.
+    let r = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--model",
+        "Qwen/Qwen3-30B-A3B",
+        "--gpu",
+        "h100-sxm",
+    ]);
+    assert_eq!(r["model_params"], v["model_params"]);
+    rejects(
+        &["capacity", "--model", "/nonexistent/dir"],
+        "/nonexistent/dir/config.json",
+    );
+}

@@ -1,0 +1,175 @@
+//! Hugging Face config.json files of each supported family (fixtures written
+//! from the published files; sources in tests/fixtures/configs/SOURCES.md):
+//! parameter counts against the published ones, KV bytes per token, recurrent
+//! state bytes and block sizes worked by hand.
+
+// Tests assert by panicking; the workspace's no-panic lints are for the product.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use decodecalc_core::allocator::{GroupKind, KvLayout};
+use decodecalc_core::engine::EngineSettings;
+use decodecalc_core::presets::LoadedModel;
+use decodecalc_core::quant::QuantMethod;
+use decodecalc_core::scenario::loaded_from_config_json;
+
+fn load(name: &str) -> LoadedModel {
+    let path = format!(
+        "{}/fixtures/configs/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    loaded_from_config_json(&path, &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn layout(m: &LoadedModel, kv_dtype: &str) -> KvLayout {
+    let args = EngineSettings {
+        kv_cache_dtype: Some(kv_dtype.into()),
+        max_model_len: Some(4096),
+        ..EngineSettings::default()
+    }
+    .resolve(m.model.max_position_embeddings, 80 << 30)
+    .unwrap();
+    KvLayout::new(&m.model, &args).unwrap()
+}
+
+#[test]
+fn parameter_counts_match_the_published_ones_within_one_percent() {
+    // Published totals (model cards; SOURCES.md says which were re-read).
+    let published = [
+        ("llama-3.1-8b", 8.03e9),
+        ("mistral-7b-v0.3", 7.25e9),
+        ("qwen2.5-7b", 7.61e9),
+        ("qwen3-8b", 8.19e9),
+        ("qwen3-30b-a3b", 30.5e9),
+        ("mixtral-8x7b", 46.7e9),
+        ("gemma-2-9b", 9.24e9),
+        // 12.2 B with its 0.4 B vision tower; the fixture is the text model.
+        ("gemma-3-12b", 11.77e9),
+        ("gpt-oss-20b", 20.9e9),
+        ("nemotron-nano-12b-v2", 12.31e9),
+        ("nemotron-h-8b", 8.1e9),
+        ("jamba-1.5-mini", 51.6e9),
+        ("qwen3-next-80b-a3b", 80.0e9),
+        // 671 B without the multi-token-prediction module vLLM does not load.
+        ("deepseek-v3", 671e9),
+    ];
+    for (name, want) in published {
+        let got = load(name).model.params() as f64;
+        assert!(
+            (got / want - 1.0).abs() < 0.01,
+            "{name}: {got:.4e} vs {want:.4e}"
+        );
+    }
+}
+
+#[test]
+fn kv_bytes_per_token_per_layer_by_family() {
+    // (fixture, kv dtype, bytes per token per attention layer)
+    let cases = [
+        // 8 KV heads x 128 x 2 (K, V) x 2 B.
+        ("llama-3.1-8b", "auto", 4_096),
+        ("llama-3.1-8b", "fp8", 2_048),
+        ("llama-3.1-8b", "int8_per_token_head", 8 * (256 + 8)),
+        // 4 KV heads x 128.
+        ("qwen2.5-7b", "auto", 2_048),
+        // Gemma 3: 8 KV heads x 256.
+        ("gemma-3-12b", "bfloat16", 8_192),
+        // gpt-oss: 8 KV heads x 64.
+        ("gpt-oss-20b", "auto", 2_048),
+        // MLA: one latent of 512 + 64 elements.
+        ("deepseek-v3", "auto", 1_152),
+        ("deepseek-v3", "fp8", 576),
+    ];
+    for (name, dtype, bytes) in cases {
+        let l = layout(&load(name), dtype);
+        assert_eq!(
+            l.attention_bytes_per_token_per_layer, bytes,
+            "{name} {dtype}"
+        );
+    }
+}
+
+#[test]
+fn sliding_windows_form_their_own_groups() {
+    // Gemma 3 12B: 40 sliding (1,024) + 8 full layers -> groups of 8: 1 full + 5 sliding.
+    let l = layout(&load("gemma-3-12b"), "auto");
+    let sliding: Vec<_> = l
+        .groups
+        .iter()
+        .filter(|g| g.kind == GroupKind::SlidingWindow)
+        .collect();
+    assert_eq!(sliding.len(), 5);
+    assert!(sliding.iter().all(|g| g.window_tokens == Some(1_024)));
+    assert_eq!(l.attention_groups(), 1);
+    // gpt-oss-20b: 12 sliding (128) + 12 full: one group of 12 each.
+    let l = layout(&load("gpt-oss-20b"), "auto");
+    assert_eq!(l.group_size_layers, 12);
+    assert_eq!(l.groups.len(), 2);
+    // A 4,096-token request: 256 full blocks + min(256, 128/16 + 1 = 9).
+    assert_eq!(l.request_blocks(4_096), 256 + 9);
+}
+
+#[test]
+fn recurrent_state_and_hybrid_block_sizes() {
+    // Jamba 1.5 Mini, Mamba1: intermediate 2 x 4,096; conv 8,192 x 3 x 2 B;
+    // SSM 8,192 x 16 x 2 B (bf16 under auto).
+    let l = layout(&load("jamba-1.5-mini"), "auto");
+    assert_eq!(l.mamba_conv_state_bytes_per_layer, 49_152);
+    assert_eq!(l.mamba_ssm_state_bytes_per_layer, 262_144);
+    // 16 x ceil(311,296 / (16 x 8 x 256 x 2)) = 80 tokens.
+    assert_eq!(l.block_size_tokens, 80);
+    // Qwen3-Next gated DeltaNet: conv (2 x 16 x 128 + 32 x 128) x 3 x 2 B;
+    // state 32 value heads x 128 x 128 x 2 B.
+    let l = layout(&load("qwen3-next-80b-a3b"), "auto");
+    assert_eq!(l.mamba_conv_state_bytes_per_layer, 49_152);
+    assert_eq!(l.mamba_ssm_state_bytes_per_layer, 1_048_576);
+    assert_eq!(l.block_size_tokens, 16 * 1_097_728u64.div_ceil(16 * 2_048));
+    // Nemotron-H 8B: Mamba2 128 heads x 64, state 128, fp32 SSM state under auto.
+    let l = layout(&load("nemotron-h-8b"), "auto");
+    assert_eq!(l.mamba_ssm_state_bytes_per_layer, 128 * 64 * 128 * 4);
+}
+
+#[test]
+fn quantization_configs_are_read() {
+    let oss = load("gpt-oss-20b");
+    assert_eq!(oss.quant.method, QuantMethod::Mxfp4);
+    assert!(
+        oss.quant.unquantized.contains(&"attention".to_string()),
+        "{:?}",
+        oss.quant.unquantized
+    );
+    let ds = load("deepseek-v3");
+    assert_eq!(ds.quant.method, QuantMethod::Fp8);
+    assert_eq!(ds.quant.block, Some([128, 128]));
+    let fp8 = load("llama-3.1-8b-fp8");
+    assert_eq!(fp8.quant.method, QuantMethod::Fp8);
+    // fp8 linear layers, embedding and lm_head at bf16: 6.98 B x 1 B + 2 x 1.05 B x 2 B.
+    let bytes = decodecalc_core::memory::weights_bytes(&fp8.model, &fp8.quant) as f64;
+    assert!((bytes / 9.08e9 - 1.0).abs() < 0.01, "{bytes}");
+    // MXFP4 experts: 4.25 bits per weight; the rest bf16. About 13.8 GB.
+    let bytes = decodecalc_core::memory::weights_bytes(&oss.model, &oss.quant) as f64;
+    assert!((bytes / 13.76e9 - 1.0).abs() < 0.01, "{bytes}");
+}
+
+#[test]
+fn bad_config_json_is_named() {
+    let err = loaded_from_config_json(
+        "c.json",
+        "{\"architectures\": [\"LlamaForCausalLM\"], \"hidden_size\": 8,}",
+    )
+    .unwrap_err();
+    assert!(err.message.starts_with("c.json:1:"), "{err}");
+    let err =
+        loaded_from_config_json("c.json", "{\"architectures\": [\"BertModel\"]}").unwrap_err();
+    assert!(
+        err.message
+            .contains("unknown model architecture `BertModel`"),
+        "{err}"
+    );
+    assert!(err.hint.unwrap().contains("DeepseekV3ForCausalLM"));
+}
