@@ -116,6 +116,10 @@ struct CommonArgs {
     /// Simultaneous requests, comma-separated (1,2,4,8).
     #[arg(long, allow_hyphen_values = true)]
     concurrency: Option<String>,
+    /// GPUs the model is split across (vLLM's tensor parallelism); every
+    /// memory figure is then per GPU and steps pay all-reduces.
+    #[arg(long, short = 't', allow_negative_numbers = true)]
+    tensor_parallel_size: Option<i64>,
     /// KV-cache pool in bytes, as vLLM's flag: skips the memory estimate.
     #[arg(long, allow_negative_numbers = true)]
     kv_cache_memory_bytes: Option<i64>,
@@ -211,6 +215,7 @@ impl CommonArgs {
             mamba_cache_dtype: self.mamba_cache_dtype.clone(),
             attention_backend: None,
             kv_cache_memory_bytes: self.kv_cache_memory_bytes,
+            tensor_parallel_size: self.tensor_parallel_size,
         };
         let harness = HarnessSettings {
             contexts: self

@@ -504,6 +504,13 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
             );
             line(&mut out, "Mamba state read+write", share(s.state_s));
             line(&mut out, "attention KV reads", share(s.attention_s));
+            if plan.engine.tensor_parallel_size > 1 {
+                line(
+                    &mut out,
+                    &format!("all-reduce over {} GPUs", plan.engine.tensor_parallel_size),
+                    share(s.allreduce_s),
+                );
+            }
             line(
                 &mut out,
                 "step",

@@ -131,7 +131,7 @@ const BOOLEAN: [&str; 10] = [
 ];
 
 /// Flags that change memory or speed in ways decodecalc does not model yet.
-const NOT_MODELLED: [&str; 10] = [
+const NOT_MODELLED: [&str; 9] = [
     "enforce-eager",
     "speculative-config",
     "pipeline-parallel-size",
@@ -141,7 +141,6 @@ const NOT_MODELLED: [&str; 10] = [
     "no-enable-chunked-prefill",
     "max-num-partial-prefills",
     "compilation-config",
-    "tensor-parallel-size",
 ];
 
 fn int(flag: &str, v: &str) -> Result<i64> {
@@ -188,6 +187,14 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
     let s = &mut cmd.settings;
     while let Some(word) = words.get(i) {
         i += 1;
+        // vLLM's short forms.
+        let word = &match word.as_str() {
+            "-tp" => "--tensor-parallel-size".to_string(),
+            "-q" => "--quantization".to_string(),
+            "-pp" => "--pipeline-parallel-size".to_string(),
+            "-dp" => "--data-parallel-size".to_string(),
+            other => other.to_string(),
+        };
         let Some(flag) = word.strip_prefix("--") else {
             if cmd.model.is_none() && !word.starts_with('-') {
                 cmd.model = Some(word.clone());
@@ -231,6 +238,9 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
             }
             "block-size" => s.block_size = Some(int(&name, &need(&value)?)?),
             "kv-cache-memory-bytes" => s.kv_cache_memory_bytes = Some(int(&name, &need(&value)?)?),
+            "tensor-parallel-size" | "tp" => {
+                s.tensor_parallel_size = Some(int(&name, &need(&value)?)?)
+            }
             "kv-cache-dtype" => s.kv_cache_dtype = Some(need(&value)?),
             "quantization" => s.quantization = Some(need(&value)?),
             "mamba-ssm-cache-dtype" => s.mamba_ssm_cache_dtype = Some(need(&value)?),

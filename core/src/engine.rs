@@ -46,6 +46,8 @@ pub struct EngineSettings {
     /// `--kv-cache-memory-bytes`: the KV pool size, skipping vLLM's profiling
     /// (the utilization then no longer sizes the pool).
     pub kv_cache_memory_bytes: Option<i64>,
+    /// `--tensor-parallel-size`: GPUs one model is split across.
+    pub tensor_parallel_size: Option<i64>,
 }
 
 impl EngineSettings {
@@ -73,6 +75,7 @@ impl EngineSettings {
                 .clone()
                 .or(self.attention_backend.clone()),
             kv_cache_memory_bytes: other.kv_cache_memory_bytes.or(self.kv_cache_memory_bytes),
+            tensor_parallel_size: other.tensor_parallel_size.or(self.tensor_parallel_size),
         }
     }
 }
@@ -94,6 +97,8 @@ pub struct EngineArgs {
     pub mamba_cache_dtype: MambaDtype,
     /// `--kv-cache-memory-bytes`, if given.
     pub kv_cache_memory_bytes: Option<u64>,
+    /// GPUs the model is split across (1: no tensor parallelism).
+    pub tensor_parallel_size: u64,
 }
 
 /// Names a field in an error: plain (`max_num_seqs`), as a flag
@@ -148,6 +153,7 @@ impl EngineSettings {
             "mamba_cache_dtype" => self.mamba_cache_dtype.is_some(),
             "attention_backend" => self.attention_backend.is_some(),
             "kv_cache_memory_bytes" => self.kv_cache_memory_bytes.is_some(),
+            "tensor_parallel_size" => self.tensor_parallel_size.is_some(),
             _ => false,
         }
     }
@@ -245,6 +251,12 @@ impl EngineSettings {
                 None => None,
                 Some(b) => Some(positive(label, "kv_cache_memory_bytes", Some(b), 0)?),
             },
+            tensor_parallel_size: positive(
+                label,
+                "tensor_parallel_size",
+                self.tensor_parallel_size,
+                1,
+            )?,
         })
     }
 }

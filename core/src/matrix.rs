@@ -117,7 +117,7 @@ impl<'a> Predictor<'a> {
         }
         let quant = plan.engine.weight_quant(&plan.model.quant);
         let work = Work::new(
-            &plan.model,
+            &plan.per_gpu,
             &quant,
             &plan.engine,
             &plan.gpu,

@@ -37,6 +37,10 @@ pub mod constants {
     /// Tokens per Mamba2 chunk in the chunked scan (the model's `chunk_size`).
     pub const MAMBA_CHUNK_TOKENS: u64 = 256;
 
+    /// Communication buffers per GPU under tensor parallelism (NCCL and
+    /// vLLM's custom all-reduce). Estimate.
+    pub const TP_BUFFERS_BYTES: u64 = 256 * MIB;
+
     /// Streaming multiprocessors assumed when a GPU preset does not say;
     /// only sizes the sampler's Triton scratch buffer.
     pub const DEFAULT_SMS: u64 = 82;
@@ -175,7 +179,12 @@ impl NonKvEstimate {
         // Persistent input buffers sized by max_num_batched_tokens: embeddings
         // input (hidden x dtype) and token/position ids.
         let input_buffers = tokens * (model.hidden_size * d + 16);
-        let non_torch = constants::NON_TORCH_BYTES + sampler_scratch + input_buffers;
+        let tp_buffers = if engine.tensor_parallel_size > 1 {
+            constants::TP_BUFFERS_BYTES
+        } else {
+            0
+        };
+        let non_torch = constants::NON_TORCH_BYTES + sampler_scratch + input_buffers + tp_buffers;
         // CUDA graphs: the first graph of the largest size allocates the pool
         // for its activations; each further graph costs its segments' overhead,
         // at least 1 MiB (vLLM's floor).

@@ -436,6 +436,72 @@ impl Model {
         out
     }
 
+    /// The part of the model one GPU holds under tensor parallelism over
+    /// `tp` GPUs, as vLLM splits it: attention heads, KV heads (replicated
+    /// when fewer than `tp`), Mamba heads and groups (groups replicated when
+    /// fewer), DeltaNet heads, MLP and expert intermediate sizes, and the
+    /// vocabulary (embedding and lm_head) divide by `tp`; the hidden size and
+    /// norms do not.
+    pub fn shard(&self, tp: u64) -> crate::error::Result<Model> {
+        use crate::error::Error;
+        if tp <= 1 {
+            return Ok(self.clone());
+        }
+        let split = |what: &str, n: u64| {
+            if n % tp == 0 {
+                Ok(n / tp)
+            } else {
+                Err(Error::field(
+                    "--tensor-parallel-size",
+                    tp,
+                    format!("a divisor of the model's {what} ({n})"),
+                ))
+            }
+        };
+        let mut layers = Vec::with_capacity(self.layers.len());
+        for l in &self.layers {
+            layers.push(match *l {
+                Layer::Attention(a) => Layer::Attention(AttentionLayer {
+                    num_heads: split("num_attention_heads", a.num_heads)?,
+                    num_kv_heads: if a.mla.is_some() {
+                        a.num_kv_heads
+                    } else {
+                        (a.num_kv_heads / tp).max(1)
+                    },
+                    ..a
+                }),
+                Layer::Mamba2(m) => Layer::Mamba2(Mamba2Layer {
+                    num_heads: split("mamba_num_heads", m.num_heads)?,
+                    n_groups: (m.n_groups / tp).max(1),
+                    ..m
+                }),
+                Layer::Mamba1(m) => Layer::Mamba1(Mamba1Layer {
+                    intermediate: split("Mamba intermediate size", m.intermediate)?,
+                    ..m
+                }),
+                Layer::DeltaNet(d) => Layer::DeltaNet(DeltaNetLayer {
+                    key_heads: (d.key_heads / tp).max(1),
+                    value_heads: split("linear_num_value_heads", d.value_heads)?,
+                    ..d
+                }),
+                Layer::Mlp(f) => Layer::Mlp(MlpLayer {
+                    intermediate: f.intermediate.div_ceil(tp),
+                    ..f
+                }),
+                Layer::Moe(e) => Layer::Moe(MoeLayer {
+                    expert_intermediate: e.expert_intermediate.div_ceil(tp),
+                    shared_intermediate: e.shared_intermediate.div_ceil(tp),
+                    ..e
+                }),
+            });
+        }
+        Ok(Model {
+            vocab_size: self.vocab_size.div_ceil(tp),
+            layers,
+            ..self.clone()
+        })
+    }
+
     /// Total parameters, embedding and (untied) lm_head included.
     pub fn params(&self) -> u64 {
         self.modules().iter().map(Module::params).sum()

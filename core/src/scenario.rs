@@ -351,6 +351,8 @@ pub struct Plan {
     pub scenario_id: String,
     pub measured: Option<String>,
     pub model: LoadedModel,
+    /// What one GPU holds (the model itself without tensor parallelism).
+    pub per_gpu: crate::model::Model,
     pub gpu: Gpu,
     pub engine: EngineArgs,
     pub harness: Harness,
@@ -465,7 +467,9 @@ impl Request {
         )?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
         let quant = engine.weight_quant(&model.quant);
-        let estimate = NonKvEstimate::new(&model.model, &quant, &engine, &gpu);
+        // Under tensor parallelism every per-GPU figure uses the GPU's shard.
+        let per_gpu = model.model.shard(engine.tensor_parallel_size)?;
+        let estimate = NonKvEstimate::new(&per_gpu, &quant, &engine, &gpu);
         // A scenario's pinned non-KV figure holds only while what sets non-KV
         // memory is unchanged: model, GPU, weights, batch limits.
         let pin = scenario.as_ref().and_then(|(origin, s)| {
@@ -532,6 +536,7 @@ impl Request {
             scenario_id,
             measured: scenario.and_then(|(_, s)| s.measured),
             model,
+            per_gpu,
             gpu,
             engine,
             harness,
@@ -566,6 +571,8 @@ pub struct Capacity {
     pub requested_bytes: u64,
     /// The model's parameters (embedding and untied lm_head included).
     pub model_params: u64,
+    /// GPUs the model is split across; every byte figure here is per GPU.
+    pub tensor_parallel_size: u64,
     pub weights_bytes: u64,
     pub activation_bytes: u64,
     pub cudagraph_bytes: u64,
@@ -597,7 +604,7 @@ pub struct Capacity {
 
 impl Plan {
     pub fn layout(&self) -> Result<KvLayout> {
-        KvLayout::new(&self.model.model, &self.engine)
+        KvLayout::new(&self.per_gpu, &self.engine)
     }
 
     pub fn capacity(&self) -> Result<Capacity> {
@@ -631,6 +638,7 @@ impl Plan {
             gpu_memory_utilization: self.engine.gpu_memory_utilization,
             requested_bytes: pool.requested_bytes,
             model_params: self.model.model.params(),
+            tensor_parallel_size: self.engine.tensor_parallel_size,
             weights_bytes: self.estimate.weights_bytes,
             activation_bytes: self.estimate.activation_bytes,
             cudagraph_bytes: self.estimate.cudagraph_bytes,

@@ -16,8 +16,8 @@ use crate::allocator::{GroupKind, KvLayout};
 use crate::engine::{EngineArgs, Harness};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
+use crate::model::Model;
 use crate::model::{Layer, ModuleKind};
-use crate::presets::LoadedModel;
 use crate::quant::WeightQuant;
 use serde::{Deserialize, Serialize};
 
@@ -153,6 +153,11 @@ pub mod harness_timeline {
     }
 }
 
+/// Latency of one small all-reduce over PCIe and over NVLink (estimates of
+/// NCCL ring latency on 2-8 GPUs; the bandwidth term comes from the GPU preset).
+pub const ALLREDUCE_LATENCY_PCIE_S: f64 = 20e-6;
+pub const ALLREDUCE_LATENCY_NVLINK_S: f64 = 8e-6;
+
 /// What one token costs a model on a GPU, from its shapes, weights and KV layout.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Work {
@@ -176,19 +181,26 @@ pub struct Work {
     /// Tokens per KV block (prefix-cache hits come in whole blocks).
     pub block_size_tokens: u64,
     pub enable_prefix_caching: bool,
+    /// Tensor parallelism: GPUs, layers that end in an all-reduce, the hidden
+    /// size reduced, and the link's bandwidth (bytes/s) and latency (s).
+    pub tensor_parallel_size: u64,
+    pub allreduce_layers: u64,
+    pub hidden_size: u64,
+    pub interconnect_bytes_s: f64,
+    pub allreduce_latency_s: f64,
     /// For MoE layers: (experts, top_k, bytes of one expert) per layer.
     pub moe_layers: Vec<(u64, u64, u64)>,
 }
 
 impl Work {
+    /// `model` is what one GPU holds (`Plan::per_gpu`).
     pub fn new(
-        loaded: &LoadedModel,
+        model: &Model,
         quant: &WeightQuant,
         engine: &EngineArgs,
         gpu: &Gpu,
         layout: &KvLayout,
     ) -> Work {
-        let model = &loaded.model;
         let modules = model.modules();
         let mut weight_read_bytes = 0;
         let mut linear_params = 0u64;
@@ -276,6 +288,21 @@ impl Work {
             max_num_batched_tokens: engine.max_num_batched_tokens.max(1),
             block_size_tokens: layout.block_size_tokens.max(1),
             enable_prefix_caching: engine.enable_prefix_caching,
+            tensor_parallel_size: engine.tensor_parallel_size.max(1),
+            // Each mixer and each feed-forward block ends in a row-parallel
+            // projection, reduced across the GPUs.
+            allreduce_layers: model.layers.len() as u64,
+            hidden_size: model.hidden_size,
+            interconnect_bytes_s: gpu.interconnect_gb_s.unwrap_or(32.0) * 1e9,
+            allreduce_latency_s: if gpu
+                .interconnect
+                .as_deref()
+                .is_some_and(|i| i.starts_with("nvlink") || i.starts_with("infinity"))
+            {
+                ALLREDUCE_LATENCY_NVLINK_S
+            } else {
+                ALLREDUCE_LATENCY_PCIE_S
+            },
             moe_layers,
         }
     }
@@ -304,6 +331,19 @@ impl Work {
             .sum()
     }
 
+    /// All-reduces of one step over `tokens` tokens: per layer, a ring
+    /// all-reduce of `tokens x hidden` bf16 values,
+    /// `latency + 2 (tp - 1) / tp x bytes / bandwidth`. Zero without tensor parallelism.
+    pub fn allreduce_s(&self, tokens: f64) -> f64 {
+        let tp = self.tensor_parallel_size as f64;
+        if tp <= 1.0 {
+            return 0.0;
+        }
+        let bytes = tokens * self.hidden_size as f64 * 2.0;
+        self.allreduce_layers as f64
+            * (self.allreduce_latency_s + 2.0 * (tp - 1.0) / tp * bytes / self.interconnect_bytes_s)
+    }
+
     fn weights_s(&self, p: &TimingParams, tokens: f64) -> f64 {
         (self.weight_read_bytes as f64 + self.moe_read_bytes(tokens))
             / (self.bandwidth_bytes_s * p.weight_bw_eff)
@@ -328,6 +368,7 @@ impl Work {
             compute_s,
             state_s,
             attention_s,
+            allreduce_s: self.allreduce_s(running),
         }
     }
 
@@ -340,7 +381,7 @@ impl Work {
         let rest = tail - full * chunk;
         let per_chunk = |n: f64| {
             let compute = n * self.prefill_flops_per_token / (self.peak_flops * p.prefill_gemm_eff);
-            compute.max(self.weights_s(p, n))
+            compute.max(self.weights_s(p, n)) + self.allreduce_s(n)
         };
         let mut gemm_s = full * per_chunk(chunk);
         let mut chunks = full;
@@ -372,6 +413,8 @@ pub struct StepTerms {
     pub state_s: f64,
     /// Attention reading KV.
     pub attention_s: f64,
+    /// All-reduces across tensor-parallel GPUs.
+    pub allreduce_s: f64,
 }
 
 impl StepTerms {
@@ -380,7 +423,7 @@ impl StepTerms {
     }
 
     pub fn total_s(&self) -> f64 {
-        self.overhead_s + self.gemm_s() + self.state_s + self.attention_s
+        self.overhead_s + self.gemm_s() + self.state_s + self.attention_s + self.allreduce_s
     }
 
     /// The name of the largest term.
@@ -395,6 +438,7 @@ impl StepTerms {
             gemm,
             ("Mamba state traffic", self.state_s),
             ("attention KV reads", self.attention_s),
+            ("tensor-parallel all-reduce", self.allreduce_s),
         ]
         .into_iter()
         .fold(
@@ -577,7 +621,7 @@ mod tests {
         let plan = Request::default().resolve(&NoFiles).unwrap();
         let cap = plan.capacity().unwrap();
         let quant = plan.engine.weight_quant(&plan.model.quant);
-        let work = Work::new(&plan.model, &quant, &plan.engine, &plan.gpu, &cap.layout);
+        let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
         (plan, work)
     }
 

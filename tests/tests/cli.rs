@@ -611,3 +611,81 @@ fn a_config_json_or_its_folder_is_a_model() {
         "/nonexistent/dir/config.json",
     );
 }
+
+#[test]
+fn tensor_parallelism_splits_the_model_and_adds_all_reduces() {
+    let one = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--model",
+        "llama-3.1-70b",
+        "--gpu",
+        "h100-sxm",
+        "--max-model-len",
+        "16384",
+    ]);
+    let four = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--model",
+        "llama-3.1-70b",
+        "--gpu",
+        "h100-sxm",
+        "--max-model-len",
+        "16384",
+        "--tensor-parallel-size",
+        "4",
+    ]);
+    assert_eq!(four["tensor_parallel_size"], 4);
+    // Weights per GPU: a quarter, but for the replicated norms.
+    let ratio = four["weights_bytes"].as_f64().unwrap() / one["weights_bytes"].as_f64().unwrap();
+    assert!((ratio - 0.25).abs() < 0.001, "{ratio}");
+    // 8 KV heads over 4 GPUs: 2 x 128 x 2 x 2 B per token per layer on each.
+    assert_eq!(four["attention_bytes_per_token_per_layer"], 1_024);
+    // 70 B in bf16 does not fit one 80 GB GPU; on four it does.
+    assert!(one["startup_failure"].is_string());
+    assert!(four["startup_failure"].is_null());
+    let out = run(&[
+        "matrix",
+        "--model",
+        "llama-3.1-70b",
+        "--gpu",
+        "h100-sxm",
+        "--max-model-len",
+        "16384",
+        "-t",
+        "4",
+        "--explain",
+        "0:32",
+    ]);
+    assert!(
+        out.stdout.contains("all-reduce over 4 GPUs"),
+        "{}",
+        out.stdout
+    );
+    // The same through a launch line's short form.
+    let v = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--vllm-command",
+        "vllm serve meta-llama/Llama-3.1-70B -tp 4 --max-model-len 16384",
+        "--gpu",
+        "h100-sxm",
+    ]);
+    assert_eq!(v["weights_bytes"], four["weights_bytes"]);
+    rejects(
+        &[
+            "capacity",
+            "--model",
+            "llama-3.1-70b",
+            "--gpu",
+            "h100-sxm",
+            "-t",
+            "3",
+        ],
+        "--tensor-parallel-size",
+    );
+}

@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// The form fields, by element id (the CLI flag without its dashes prefix).
-pub const FIELDS: [&str; 15] = [
+pub const FIELDS: [&str; 16] = [
     "vllm-command",
     "model",
     "gpu",
@@ -30,6 +30,7 @@ pub const FIELDS: [&str; 15] = [
     "max-model-len",
     "max-num-seqs",
     "max-num-batched-tokens",
+    "tensor-parallel-size",
     "enable-prefix-caching",
     "mamba-ssm-cache-dtype",
     "contexts",
@@ -163,6 +164,7 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
         mamba_cache_dtype: None,
         attention_backend: None,
         kv_cache_memory_bytes: None,
+        tensor_parallel_size: number(fields, "tensor-parallel-size")?,
     };
     let harness = HarnessSettings {
         contexts: text("contexts")

@@ -61,6 +61,7 @@ fn in_use(field: &str, out: &Output) -> String {
         "max-model-len" => p.engine.max_model_len_tokens.to_string(),
         "max-num-seqs" => p.engine.max_num_seqs.to_string(),
         "max-num-batched-tokens" => p.engine.max_num_batched_tokens.to_string(),
+        "tensor-parallel-size" => p.engine.tensor_parallel_size.to_string(),
         "enable-prefix-caching" => p.engine.enable_prefix_caching.to_string(),
         "mamba-ssm-cache-dtype" => p.engine.mamba_ssm_cache_dtype.name().to_string(),
         "contexts" => list(&p.harness.contexts_tokens),
