@@ -448,7 +448,7 @@ impl Model {
             return Ok(self.clone());
         }
         let split = |what: &str, n: u64| {
-            if n % tp == 0 {
+            if n.is_multiple_of(tp) {
                 Ok(n / tp)
             } else {
                 Err(Error::field(
