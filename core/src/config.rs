@@ -14,7 +14,7 @@ use crate::model::{
 use serde_json::{Map, Value};
 
 /// The architectures this version models, as `config.json` names them.
-pub const SUPPORTED_ARCHITECTURES: [&str; 14] = [
+pub const SUPPORTED_ARCHITECTURES: [&str; 15] = [
     "LlamaForCausalLM",
     "MistralForCausalLM",
     "Qwen2ForCausalLM",
@@ -26,6 +26,7 @@ pub const SUPPORTED_ARCHITECTURES: [&str; 14] = [
     "Gemma3ForConditionalGeneration",
     "GptOssForCausalLM",
     "NemotronHForCausalLM",
+    "GraniteMoeHybridForCausalLM",
     "JambaForCausalLM",
     "Qwen3NextForCausalLM",
     "DeepseekV3ForCausalLM",
@@ -315,6 +316,57 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
             // NemotronH keeps its SSM state in float32 under `auto`
             // (../shared/reference/vllm-memory-model.md section 4).
             ssm_auto = FloatDtype::Float32;
+        }
+        "GraniteMoeHybridForCausalLM" => {
+            // layer_types: "mamba" or "attention" per layer; every layer has
+            // an MoE block with a shared expert (or a dense MLP without experts).
+            let t = types.clone().ok_or_else(|| {
+                Error::new("missing field `layer_types`")
+                    .with_hint("GraniteMoeHybrid configs list \"mamba\" or \"attention\" per layer")
+            })?;
+            if t.len() as u64 != n_layers {
+                return Err(Error::field(
+                    "layer_types",
+                    t.len(),
+                    format!("{n_layers} entries, one per layer (num_hidden_layers)"),
+                ));
+            }
+            let heads_m = c.u("mamba_n_heads")?;
+            let expand = c.u_or("mamba_expand", 2)?;
+            let mamba = Mamba2Layer {
+                num_heads: heads_m,
+                head_dim: c.u_or("mamba_d_head", expand * hidden / heads_m.max(1))?,
+                state_size: c.u("mamba_d_state")?,
+                n_groups: c.u_or("mamba_n_groups", 1)?,
+                conv_kernel: c.u_or("mamba_d_conv", 4)?,
+            };
+            let experts = c.u_or("num_local_experts", 0)?;
+            let inter = c.u("intermediate_size")?;
+            let shared = c.u_or("shared_intermediate_size", 0)?;
+            for kind in &t {
+                layers.push(match kind.as_str() {
+                    "mamba" => Layer::Mamba2(mamba),
+                    "attention" => attn(None, c.b_or("attention_bias", false), false),
+                    other => {
+                        return Err(Error::field(
+                            "layer_types",
+                            other,
+                            "\"mamba\" or \"attention\"",
+                        ))
+                    }
+                });
+                layers.push(if experts > 0 {
+                    Layer::Moe(MoeLayer {
+                        num_experts: experts,
+                        top_k: c.u("num_experts_per_tok")?,
+                        expert_intermediate: inter,
+                        shared_intermediate: shared,
+                        gated: true,
+                    })
+                } else {
+                    gated_mlp(shared.max(inter))
+                });
+            }
         }
         "JambaForCausalLM" => {
             let period = c.u("attn_layer_period")?;

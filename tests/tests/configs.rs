@@ -54,6 +54,8 @@ fn parameter_counts_match_the_published_ones_within_one_percent() {
         ("nemotron-nano-12b-v2", 12.31e9),
         ("nemotron-h-8b", 8.1e9),
         ("jamba-1.5-mini", 51.6e9),
+        // Constructed from the reference table (SOURCES.md): 32 B published.
+        ("granite-4.0-h-small", 32.0e9),
         ("qwen3-next-80b-a3b", 80.0e9),
         // 671 B without the multi-token-prediction module vLLM does not load.
         ("deepseek-v3", 671e9),
@@ -129,6 +131,11 @@ fn recurrent_state_and_hybrid_block_sizes() {
     assert_eq!(l.mamba_conv_state_bytes_per_layer, 49_152);
     assert_eq!(l.mamba_ssm_state_bytes_per_layer, 1_048_576);
     assert_eq!(l.block_size_tokens, 16 * 1_097_728u64.div_ceil(16 * 2_048));
+    // Granite 4.0 H Small: Mamba2 128 x 64, one group, state 128, bf16:
+    // conv (8,192 + 256) x 3 x 2 B + SSM 128 x 64 x 128 x 2 B; block 16 x 33.
+    let l = layout(&load("granite-4.0-h-small"), "auto");
+    assert_eq!(l.mamba_state_bytes_per_layer, 50_688 + 2_097_152);
+    assert_eq!(l.block_size_tokens, 528);
     // Nemotron-H 8B: Mamba2 128 heads x 64, state 128, fp32 SSM state under auto.
     let l = layout(&load("nemotron-h-8b"), "auto");
     assert_eq!(l.mamba_ssm_state_bytes_per_layer, 128 * 64 * 128 * 4);
