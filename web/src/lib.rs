@@ -12,7 +12,7 @@ use decodecalc_core::engine::{
 };
 use decodecalc_core::matrix::{Matrix, Predictor};
 use decodecalc_core::measured::parse_measured;
-use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request};
+use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
 use decodecalc_core::Error;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -45,15 +45,19 @@ pub const FIELDS: [&str; 16] = [
 pub struct State {
     pub fields: BTreeMap<String, String>,
     pub measured: Option<(String, String)>,
+    /// A model's config.json loaded from disk (name, text).
+    pub model_file: Option<(String, String)>,
     /// The decode cell whose details are shown (context, concurrency).
     pub focused: Option<(u64, u64)>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Action {
     Set(String, String),
     Measured(String, String),
     ClearMeasured,
+    ModelFile(String, String),
+    ClearModelFile,
     Focus(u64, u64),
 }
 
@@ -72,6 +76,8 @@ impl Reducible for State {
             }
             Action::Measured(name, text) => next.measured = Some((name, text)),
             Action::ClearMeasured => next.measured = None,
+            Action::ModelFile(name, text) => next.model_file = Some((name, text)),
+            Action::ClearModelFile => next.model_file = None,
             Action::Focus(c, n) => next.focused = Some((c, n)),
         }
         Rc::new(next)
@@ -191,10 +197,35 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
     })
 }
 
+/// The page's files: a model's config.json the user loaded, if any.
+struct Uploaded<'a>(Option<&'a (String, String)>);
+
+impl World for Uploaded<'_> {
+    fn read(&self, path: &str) -> Result<String, String> {
+        match self.0 {
+            Some((name, text)) if uploaded_name(name) == path => Ok(text.clone()),
+            _ => NoFiles.read(path),
+        }
+    }
+}
+
+/// The name a loaded config.json goes by (it must read as a .json path).
+fn uploaded_name(name: &str) -> String {
+    if name.ends_with(".json") {
+        format!("./{name}")
+    } else {
+        format!("./{name}.json")
+    }
+}
+
 /// Everything the page shows for a state; every number from core.
 pub fn compute(state: &State) -> Result<Output, FieldError> {
-    let plan = request(&state.fields)
-        .and_then(|r| r.resolve(&NoFiles))
+    let mut req = request(&state.fields).map_err(FieldError::new)?;
+    if let (Some((name, _)), None) = (&state.model_file, &req.model) {
+        req.model = Some(uploaded_name(name));
+    }
+    let plan = req
+        .resolve(&Uploaded(state.model_file.as_ref()))
         .map_err(FieldError::new)?;
     let capacity = plan.capacity().map_err(FieldError::new)?;
     let predictor =

@@ -130,12 +130,20 @@ fn field_view(
     }
 }
 
-fn measured_input(dispatch: &Dispatch, state: &State) -> Html {
+/// A file input that reads the chosen file as text and dispatches it.
+fn file_input(
+    id: &'static str,
+    label: &'static str,
+    accept: &'static str,
+    loaded: Option<&String>,
+    dispatch: &Dispatch,
+    on_load: fn(String, String) -> Action,
+    on_clear: Action,
+) -> Html {
     let d = dispatch.clone();
     let onchange = Callback::from(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            d.dispatch(Action::ClearMeasured);
             return;
         };
         let Ok(reader) = web_sys::FileReader::new() else {
@@ -146,7 +154,7 @@ fn measured_input(dispatch: &Dispatch, state: &State) -> Html {
         let d2 = d.clone();
         let onload = Closure::once(move |_: web_sys::ProgressEvent| {
             if let Some(text) = r.result().ok().and_then(|v| v.as_string()) {
-                d2.dispatch(Action::Measured(name, text));
+                d2.dispatch(on_load(name, text));
             }
         });
         reader.set_onload(Some(onload.as_ref().unchecked_ref()));
@@ -155,13 +163,13 @@ fn measured_input(dispatch: &Dispatch, state: &State) -> Html {
     });
     let clear = {
         let d = dispatch.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearMeasured))
+        Callback::from(move |_: MouseEvent| d.dispatch(on_clear.clone()))
     };
     html! {
         <div class="field">
-            <label for="measured">{ "compare with a measured run (CSV or benchmark_results.json)" }</label>
-            <input id="measured" type="file" accept=".csv,.json" {onchange} />
-            { for state.measured.as_ref().map(|(n, _)| html! {
+            <label for={id}>{ label }</label>
+            <input id={id} type="file" accept={accept} {onchange} />
+            { for loaded.map(|n| html! {
                 <span class="loaded">{ format!("loaded {n} ") }<button onclick={clear}>{ "clear" }</button></span>
             }) }
         </div>
@@ -177,7 +185,8 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
             </header>
             <section class="form">
                 { for FIELDS.iter().map(|f| field_view(f, state, &dispatch, out)) }
-                { measured_input(&dispatch, state) }
+                { file_input("model-config", "or a model's config.json", ".json", state.model_file.as_ref().map(|m| &m.0), &dispatch, Action::ModelFile, Action::ClearModelFile) }
+                { file_input("measured", "compare with a measured run (CSV or benchmark_results.json)", ".csv,.json", state.measured.as_ref().map(|m| &m.0), &dispatch, Action::Measured, Action::ClearMeasured) }
             </section>
             { match out {
                 Err(e) if e.field.is_none() => html! {

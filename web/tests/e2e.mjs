@@ -168,6 +168,13 @@ try {
     await page.waitForFunction(() => !document.querySelector("#warnings"));
   });
 
+  await check("a model's config.json loaded from disk drives the grid", async () => {
+    const cfg = join(root, "tests", "fixtures", "configs", "qwen2.5-7b.json");
+    await page.setInputFiles("#model-config", cfg);
+    await page.waitForFunction(() => document.querySelector("#scenario")?.textContent.includes("qwen2.5-7b.json") || document.querySelector("#scenario")?.textContent.includes("Qwen2.5"), null, { timeout: 10000 });
+    await gridEquals(page, matrixJson("--model", cfg));
+  });
+
   await check("no uncaught errors on the page", async () => {
     assert(errors.length === 0, errors.join("; "));
     assert(await page.locator("#fatal").isHidden(), "the panic banner stays hidden");
