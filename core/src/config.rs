@@ -14,7 +14,7 @@ use crate::model::{
 use serde_json::{Map, Value};
 
 /// The architectures this version models, as `config.json` names them.
-pub const SUPPORTED_ARCHITECTURES: [&str; 15] = [
+pub const SUPPORTED_ARCHITECTURES: [&str; 16] = [
     "LlamaForCausalLM",
     "MistralForCausalLM",
     "Qwen2ForCausalLM",
@@ -27,6 +27,7 @@ pub const SUPPORTED_ARCHITECTURES: [&str; 15] = [
     "GptOssForCausalLM",
     "NemotronHForCausalLM",
     "GraniteMoeHybridForCausalLM",
+    "FalconH1ForCausalLM",
     "JambaForCausalLM",
     "Qwen3NextForCausalLM",
     "DeepseekV3ForCausalLM",
@@ -366,6 +367,28 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
                 } else {
                     gated_mlp(shared.max(inter))
                 });
+            }
+        }
+        "FalconH1ForCausalLM" => {
+            // Every layer runs attention and a Mamba2 mixer side by side,
+            // then a gated MLP; the Mamba width is its own (mamba_d_ssm).
+            let heads_m = c.u("mamba_n_heads")?;
+            let d_ssm = c.u_or("mamba_d_ssm", c.u_or("mamba_expand", 2)? * hidden)?;
+            let mamba = Mamba2Layer {
+                num_heads: heads_m,
+                head_dim: match c.get("mamba_d_head") {
+                    Some(Value::String(s)) if s == "auto" => d_ssm / heads_m.max(1),
+                    _ => c.u_or("mamba_d_head", d_ssm / heads_m.max(1))?,
+                },
+                state_size: c.u("mamba_d_state")?,
+                n_groups: c.u_or("mamba_n_groups", 1)?,
+                conv_kernel: c.u_or("mamba_d_conv", 4)?,
+            };
+            let inter = c.u("intermediate_size")?;
+            for _ in 0..n_layers {
+                layers.push(attn(None, c.b_or("attention_bias", false), false));
+                layers.push(Layer::Mamba2(mamba));
+                layers.push(gated_mlp(inter));
             }
         }
         "JambaForCausalLM" => {

@@ -56,6 +56,8 @@ fn parameter_counts_match_the_published_ones_within_one_percent() {
         ("jamba-1.5-mini", 51.6e9),
         // Constructed from the reference table (SOURCES.md): 32 B published.
         ("granite-4.0-h-small", 32.0e9),
+        // Constructed from a config sweep (SOURCES.md).
+        ("falcon-h1-7b", 7.59e9),
         ("qwen3-next-80b-a3b", 80.0e9),
         // 671 B without the multi-token-prediction module vLLM does not load.
         ("deepseek-v3", 671e9),
@@ -136,6 +138,14 @@ fn recurrent_state_and_hybrid_block_sizes() {
     let l = layout(&load("granite-4.0-h-small"), "auto");
     assert_eq!(l.mamba_state_bytes_per_layer, 50_688 + 2_097_152);
     assert_eq!(l.block_size_tokens, 528);
+    // Falcon-H1 7B: attention and Mamba2 in every layer, so 44 + 44 layers in
+    // one attention group and one Mamba group; state conv (3,072 + 512) x 3 x 2 B
+    // + SSM 24 x 128 x 256 x 2 B; block 16 x ceil(1,594,368 / (16 x 1,024)).
+    let l = layout(&load("falcon-h1-7b"), "auto");
+    assert_eq!(l.groups.len(), 2);
+    assert_eq!(l.group_size_layers, 44);
+    assert_eq!(l.mamba_state_bytes_per_layer, 21_504 + 1_572_864);
+    assert_eq!(l.block_size_tokens, 1_568);
     // Nemotron-H 8B: Mamba2 128 heads x 64, state 128, fp32 SSM state under auto.
     let l = layout(&load("nemotron-h-8b"), "auto");
     assert_eq!(l.mamba_ssm_state_bytes_per_layer, 128 * 64 * 128 * 4);
