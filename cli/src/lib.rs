@@ -18,6 +18,10 @@ use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{is_path, CalibrationFile, Plan, Request, World};
+use decodecalc_core::solve::{
+    alternatives, smallest_max_model_len, smallest_utilization, SpeedTarget,
+};
+use decodecalc_core::units::parse_tokens;
 use decodecalc_core::Error;
 
 #[derive(Parser, Debug)]
@@ -46,6 +50,9 @@ enum Command {
     Calibrate(CalibrateArgs),
     /// Compare predictions with a measured run, cell by cell.
     Compare(CompareArgs),
+    /// Inverse questions: the largest context, the most requests, the
+    /// smallest --max-model-len or --gpu-memory-utilization for a cell.
+    Solve(SolveArgs),
     /// List the embedded presets (models, GPUs, scenarios, measured runs).
     Presets(FormatArgs),
 }
@@ -183,6 +190,33 @@ struct CompareArgs {
     /// --cross-validate) exceeds this many percent.
     #[arg(long, allow_negative_numbers = true)]
     max_mape: Option<f64>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+enum SolveFor {
+    /// The largest context at which --concurrency requests all run.
+    MaxContext,
+    /// The most requests that all run at --context.
+    MaxConcurrency,
+    /// The smallest --max-model-len at which --context x --concurrency fits.
+    MaxModelLen,
+    /// The smallest --gpu-memory-utilization at which --context x --concurrency fits.
+    GpuMemoryUtilization,
+}
+
+#[derive(Args, Debug)]
+struct SolveArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// What to solve for.
+    #[arg(long = "for", value_enum)]
+    solve_for: SolveFor,
+    /// The context of the target cell (k = 1024).
+    #[arg(long, allow_hyphen_values = true)]
+    context: Option<String>,
+    /// Also require this per-request decode speed, tok/s.
+    #[arg(long, allow_negative_numbers = true)]
+    min_per_request_tok_s: Option<f64>,
 }
 
 /// Files come from the file system.
@@ -363,6 +397,90 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                 Some(limit) if gate > limit => Ok((out, 1)),
                 _ => Ok((out, 0)),
             }
+        }
+        Command::Solve(args) => {
+            let request = args.common.request()?;
+            let plan = resolve(&args.common, warnings)?;
+            let speed = match args.min_per_request_tok_s {
+                Some(x) if !(x.is_finite() && x > 0.0) => {
+                    return Err(Error::field(
+                        "--min-per-request-tok-s",
+                        x,
+                        "a positive speed in tok/s",
+                    ))
+                }
+                x => SpeedTarget {
+                    min_per_request_tok_s: x,
+                },
+            };
+            let context = match &args.context {
+                None => None,
+                Some(t) => Some(parse_tokens(t).ok_or_else(|| {
+                    Error::field("--context", t, "a token count such as 32768 or 32k")
+                })?),
+            };
+            let concurrency = plan.harness.concurrency.first().copied();
+            let need_context = || {
+                context.ok_or_else(|| {
+                    Error::new("--context is required for this question")
+                        .with_hint("add --context 32k (the prompt length of the target cell)")
+                })
+            };
+            let need_concurrency = || match (&args.common.concurrency, concurrency) {
+                (Some(_), Some(c)) => Ok(c),
+                _ => Err(Error::new("--concurrency is required for this question")
+                    .with_hint("add --concurrency 16 (requests at once in the target cell)")),
+            };
+            let capacity = plan.capacity()?;
+            let out = match args.solve_for {
+                SolveFor::MaxContext => {
+                    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+                    render::solved_context(
+                        &predictor.max_context(need_concurrency()?, speed),
+                        args.common.format.format,
+                    )?
+                }
+                SolveFor::MaxConcurrency => {
+                    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+                    let ctx = need_context()?;
+                    if ctx.saturating_add(plan.harness.max_tokens)
+                        > plan.engine.max_model_len_tokens
+                    {
+                        return Err(Error::new(format!(
+                            "context {ctx} + max_tokens {} exceeds max_model_len {}",
+                            plan.harness.max_tokens, plan.engine.max_model_len_tokens
+                        ))
+                        .with_hint("ask --for max-model-len, or use a smaller --context"));
+                    }
+                    render::solved_concurrency(
+                        &predictor.max_concurrency(ctx, speed),
+                        args.common.format.format,
+                    )?
+                }
+                SolveFor::MaxModelLen | SolveFor::GpuMemoryUtilization => {
+                    let (ctx, c) = (need_context()?, need_concurrency()?);
+                    let mut answer = if args.solve_for == SolveFor::MaxModelLen {
+                        smallest_max_model_len(&plan, ctx, c, speed)?
+                    } else {
+                        smallest_utilization(&plan, ctx, c, speed)?
+                    };
+                    if answer.value.is_none() {
+                        match alternatives(&request, &Fs, ctx, c, speed) {
+                            Ok(alts) => answer
+                                .suggestions
+                                .extend(alts.into_iter().map(|a| format!("or {a}"))),
+                            Err(e) => answer.suggestions.push(e.message),
+                        }
+                    }
+                    render::solved_setting(
+                        &answer,
+                        args.solve_for == SolveFor::MaxModelLen,
+                        &plan,
+                        args.common.format.format,
+                    )?
+                }
+            };
+            Ok((out, 0))
         }
         Command::Presets(args) => Ok((render::presets(&args)?, 0)),
     }

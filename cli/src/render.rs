@@ -727,3 +727,107 @@ pub fn comparison(c: &Comparison, format: Format) -> Result<String, Error> {
     }
     Ok(out)
 }
+
+fn kv_table(rows: Vec<(&str, String)>, format: Format) -> Result<String, Error> {
+    let mut t = Table::new(&[("Answer", false), ("Value", true)]);
+    for (k, v) in rows {
+        t.push(vec![k.to_string(), v]);
+    }
+    emit(&t, format)
+}
+
+fn tokens_or_none(v: Option<u64>) -> String {
+    v.map_or("none".to_string(), |x| {
+        format!("{} ({})", grouped(x), format_tokens(x))
+    })
+}
+
+pub fn solved_context(
+    a: &decodecalc_core::solve::MaxContext,
+    format: Format,
+) -> Result<String, Error> {
+    if format == Format::Json {
+        return json(a);
+    }
+    kv_table(
+        vec![
+            ("requests at once", a.concurrency.to_string()),
+            (
+                "largest context, all run in the engine",
+                tokens_or_none(a.engine_max_context_tokens),
+            ),
+            (
+                "largest context the harness runs",
+                tokens_or_none(a.harness_max_context_tokens),
+            ),
+            (
+                "largest context measured valid",
+                tokens_or_none(a.valid_max_context_tokens),
+            ),
+            (
+                "contexts allowed (max_model_len - max_tokens)",
+                grouped(a.limit_tokens),
+            ),
+        ],
+        format,
+    )
+}
+
+pub fn solved_concurrency(
+    a: &decodecalc_core::solve::MaxConcurrency,
+    format: Format,
+) -> Result<String, Error> {
+    if format == Format::Json {
+        return json(a);
+    }
+    kv_table(
+        vec![
+            ("context", format_tokens(a.context_tokens)),
+            (
+                "most requests all running in the engine",
+                a.engine_max_concurrency.to_string(),
+            ),
+            (
+                "most requests the harness runs",
+                a.harness_max_concurrency.to_string(),
+            ),
+            (
+                "most requests measured valid",
+                a.valid_max_concurrency.to_string(),
+            ),
+        ],
+        format,
+    )
+}
+
+pub fn solved_setting(
+    a: &decodecalc_core::solve::SmallestSetting,
+    max_model_len: bool,
+    plan: &Plan,
+    format: Format,
+) -> Result<String, Error> {
+    if format == Format::Json {
+        return json(a);
+    }
+    let name = if max_model_len {
+        "--max-model-len"
+    } else {
+        "--gpu-memory-utilization"
+    };
+    let value = match a.value {
+        Some(v) if max_model_len => format!("{v:.0}"),
+        Some(v) => format!("{v} (round up: {:.3})", (v * 1000.0).ceil() / 1000.0),
+        None => format!("cannot fit on this GPU ({}) at any setting", plan.gpu.id),
+    };
+    let mut rows = vec![
+        (
+            "cell",
+            format!("{} x {}", format_tokens(a.context_tokens), a.concurrency),
+        ),
+        (name, value),
+    ];
+    for s in &a.suggestions {
+        rows.push(("what it would take", s.clone()));
+    }
+    kv_table(rows, format)
+}

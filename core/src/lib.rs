@@ -24,6 +24,7 @@ pub mod parse;
 pub mod presets;
 pub mod quant;
 pub mod scenario;
+pub mod solve;
 pub mod timing;
 pub mod units;
 

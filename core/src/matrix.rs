@@ -2,7 +2,7 @@
 //! (../shared/reference/harness.md): per cell, how many requests the engine
 //! runs at once and the status the harness reports.
 
-use crate::allocator::{admit, RunningLimit};
+use crate::allocator::{admit, Admission, RunningLimit};
 use crate::error::{Error, Result};
 use crate::scenario::{Capacity, Plan};
 use crate::timing::{decode_cell, prefill_row, DecodeTiming, TimingParams, Work};
@@ -99,6 +99,25 @@ pub struct Matrix {
     pub cells: Vec<Cell>,
 }
 
+/// A cell's capacity verdict (see [`Predictor::verdict`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Verdict {
+    pub prompt_tokens: u64,
+    pub admission: Admission,
+    pub harness_tokens_needed: u64,
+    pub harness_budget_tokens: u64,
+    /// Whether the harness would run the cell (not over capacity).
+    pub harness_runs: bool,
+    pub status: Status,
+}
+
+impl Verdict {
+    /// All requests run at once and the harness runs the cell.
+    pub fn all_run(&self, concurrency: u64) -> bool {
+        self.harness_runs && self.admission.running >= concurrency
+    }
+}
+
 /// Everything needed to predict any cell of a plan.
 #[derive(Debug)]
 pub struct Predictor<'a> {
@@ -141,8 +160,9 @@ impl<'a> Predictor<'a> {
         }
     }
 
-    /// One cell: status, running requests and (when run) its timing.
-    pub fn cell(&self, phase: Phase, ctx: u64, c: u64) -> Cell {
+    /// A cell's capacity verdict without its timing: how many requests the
+    /// engine runs and what the harness decides. Cheap; the solvers scan it.
+    pub fn verdict(&self, phase: Phase, ctx: u64, c: u64) -> Verdict {
         let plan = self.plan;
         let layout = &self.capacity.layout;
         let pool = &self.capacity.pool;
@@ -152,7 +172,7 @@ impl<'a> Predictor<'a> {
         // Decode cells' prompts were cached by the scout; the scout's own cold
         // prefill (the prefill rows) finds nothing cached.
         let cached = phase == Phase::Decode && ctx > 0;
-        let a = admit(layout, pool, &plan.engine, prompt, prompt + 1, c, cached);
+        let admission = admit(layout, pool, &plan.engine, prompt, prompt + 1, c, cached);
         // The prefill scout asks for one output token; decode cells for max_tokens.
         let out_tokens = match phase {
             Phase::Prefill => 1,
@@ -163,13 +183,31 @@ impl<'a> Predictor<'a> {
         // Harness rule: skip when C * (context + max_tokens) exceeds the
         // server's KV cache tokens, except context 0 with C <= max running requests.
         let exempt = ctx == 0 && c <= plan.engine.max_num_seqs;
-        let status = if phase == Phase::Decode && needed > budget && !exempt {
+        let harness_runs = !(phase == Phase::Decode && needed > budget && !exempt);
+        let status = if !harness_runs {
             Status::OverCapacity
-        } else if a.running < c {
+        } else if admission.running < c {
             Status::Queued
         } else {
             Status::Valid
         };
+        Verdict {
+            prompt_tokens: prompt,
+            admission,
+            harness_tokens_needed: needed,
+            harness_budget_tokens: budget,
+            harness_runs,
+            status,
+        }
+    }
+
+    /// One cell: status, running requests and (when run) its timing.
+    pub fn cell(&self, phase: Phase, ctx: u64, c: u64) -> Cell {
+        let h = &self.plan.harness;
+        let pool = &self.capacity.pool;
+        let v = self.verdict(phase, ctx, c);
+        let (a, status, prompt) = (v.admission, v.status, v.prompt_tokens);
+        let (needed, budget) = (v.harness_tokens_needed, v.harness_budget_tokens);
         let run = status != Status::OverCapacity && a.running > 0;
         let mut cell = Cell {
             phase,

@@ -689,3 +689,93 @@ fn tensor_parallelism_splits_the_model_and_adds_all_reduces() {
         "--tensor-parallel-size",
     );
 }
+
+#[test]
+fn solve_answers_and_explains_what_it_would_take() {
+    let v = json(&[
+        "solve",
+        "--for",
+        "max-concurrency",
+        "--context",
+        "32k",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["harness_max_concurrency"], 30);
+    let v = json(&[
+        "solve",
+        "--for",
+        "max-context",
+        "--concurrency",
+        "16",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["valid_max_context_tokens"], 70_802);
+    let v = json(&[
+        "solve",
+        "--for",
+        "gpu-memory-utilization",
+        "--context",
+        "32k",
+        "--concurrency",
+        "32",
+        "--format",
+        "json",
+    ]);
+    let u = v["value"].as_f64().unwrap();
+    assert!(u > 0.94 && u < 0.97, "{u}");
+    // 8 B in bf16 cannot hold 8 x (16K + 8K) tokens on a 24 GB card at any setting.
+    let v = json(&[
+        "solve",
+        "--for",
+        "max-model-len",
+        "--model",
+        "llama-3.1-8b",
+        "--context",
+        "16k",
+        "--concurrency",
+        "8",
+        "--format",
+        "json",
+    ]);
+    assert!(v["value"].is_null());
+    let s: Vec<String> = v["suggestions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        s.iter().any(|x| x.starts_with("a GPU with at least")),
+        "{s:?}"
+    );
+    assert!(
+        s.iter().any(|x| x == "or --tensor-parallel-size 2"),
+        "{s:?}"
+    );
+    rejects(
+        &["solve", "--for", "max-context"],
+        "--concurrency is required",
+    );
+    rejects(
+        &["solve", "--for", "max-concurrency"],
+        "--context is required",
+    );
+    rejects(
+        &["solve", "--for", "max-concurrency", "--context", "130k"],
+        "exceeds max_model_len",
+    );
+    rejects(
+        &[
+            "solve",
+            "--for",
+            "max-concurrency",
+            "--context",
+            "8k",
+            "--min-per-request-tok-s",
+            "-1",
+        ],
+        "--min-per-request-tok-s",
+    );
+}
