@@ -53,6 +53,9 @@ enum Command {
     /// Inverse questions: the largest context, the most requests, the
     /// smallest --max-model-len or --gpu-memory-utilization for a cell.
     Solve(SolveArgs),
+    /// Every GPU x tensor-parallel size x KV dtype that serves a workload,
+    /// cheapest per million output tokens first.
+    Rank(RankArgs),
     /// List the embedded presets (models, GPUs, scenarios, measured runs).
     Presets(FormatArgs),
 }
@@ -214,6 +217,27 @@ struct SolveArgs {
     /// The context of the target cell (k = 1024).
     #[arg(long, allow_hyphen_values = true)]
     context: Option<String>,
+    /// Also require this per-request decode speed, tok/s.
+    #[arg(long, allow_negative_numbers = true)]
+    min_per_request_tok_s: Option<f64>,
+}
+
+#[derive(Args, Debug)]
+struct RankArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// The workload's context (k = 1024); --concurrency gives its requests.
+    #[arg(long, allow_hyphen_values = true)]
+    context: String,
+    /// GPU presets to consider, comma-separated (default: the whole catalog).
+    #[arg(long)]
+    gpus: Option<String>,
+    /// Tensor-parallel sizes to consider (default 1,2,4,8).
+    #[arg(long, default_value = "1,2,4,8")]
+    tp: String,
+    /// Override a price: GPU=USD_PER_HOUR (repeatable).
+    #[arg(long)]
+    price: Vec<String>,
     /// Also require this per-request decode speed, tok/s.
     #[arg(long, allow_negative_numbers = true)]
     min_per_request_tok_s: Option<f64>,
@@ -481,6 +505,101 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                 }
             };
             Ok((out, 0))
+        }
+        Command::Rank(args) => {
+            let request = args.common.request()?;
+            let model_name = request.model.clone().ok_or_else(|| {
+                Error::new("rank needs --model")
+                    .with_hint("add --model with a preset, a config.json or a folder")
+            })?;
+            let model = decodecalc_core::scenario::load_model(&Fs, &model_name)?;
+            let context = parse_tokens(&args.context).ok_or_else(|| {
+                Error::field(
+                    "--context",
+                    &args.context,
+                    "a token count such as 32768 or 32k",
+                )
+            })?;
+            let concurrency = match &args.common.concurrency {
+                Some(t) => match parse_count_list("--concurrency", t)?.as_slice() {
+                    [c] if *c > 0 => *c as u64,
+                    _ => {
+                        return Err(Error::field(
+                            "--concurrency",
+                            t,
+                            "one positive request count for the workload",
+                        ))
+                    }
+                },
+                None => {
+                    return Err(
+                        Error::new("rank needs --concurrency").with_hint("add --concurrency 32")
+                    )
+                }
+            };
+            if let Some(x) = args.min_per_request_tok_s {
+                if !(x.is_finite() && x > 0.0) {
+                    return Err(Error::field(
+                        "--min-per-request-tok-s",
+                        x,
+                        "a positive speed in tok/s",
+                    ));
+                }
+            }
+            let gpus: Vec<decodecalc_core::gpu::Gpu> = match &args.gpus {
+                Some(list) => list
+                    .split(',')
+                    .map(|g| decodecalc_core::scenario::load_gpu(&Fs, g.trim()))
+                    .collect::<Result<_, _>>()?,
+                None => presets::ids(Kind::Gpu)
+                    .map(presets::gpu)
+                    .collect::<Result<_, _>>()?,
+            };
+            let tps: Vec<u64> = parse_count_list("--tp", &args.tp)?
+                .into_iter()
+                .map(|t| {
+                    u64::try_from(t)
+                        .ok()
+                        .filter(|&t| t > 0)
+                        .ok_or_else(|| Error::field("--tp", t, "positive sizes such as 1,2,4,8"))
+                })
+                .collect::<Result<_, _>>()?;
+            let dtypes: Vec<decodecalc_core::dtype::KvCacheDtype> =
+                match &request.engine.kv_cache_dtype {
+                    Some(d) => vec![decodecalc_core::dtype::KvCacheDtype::parse(
+                        "--kv-cache-dtype",
+                        d,
+                    )?],
+                    None => decodecalc_core::rank::RANKED_KV_DTYPES.to_vec(),
+                };
+            let prices = decodecalc_core::rank::Prices::embedded()?.with_overrides(&args.price)?;
+            let mut engine = request.engine.clone();
+            engine.kv_cache_dtype = None;
+            engine.tensor_parallel_size = None;
+            let sweep = decodecalc_core::rank::Sweep {
+                model: &model,
+                gpus: &gpus,
+                tps: &tps,
+                dtypes: &dtypes,
+                engine: &engine,
+                harness: &request.harness,
+            };
+            let workload = decodecalc_core::rank::Workload {
+                context_tokens: context,
+                concurrency,
+                min_per_request_tok_s: args.min_per_request_tok_s,
+            };
+            let ranked = decodecalc_core::rank::rank(&sweep, workload, &prices)?;
+            Ok((
+                render::ranked(
+                    &ranked,
+                    &prices,
+                    &model.name,
+                    workload,
+                    args.common.format.format,
+                )?,
+                0,
+            ))
         }
         Command::Presets(args) => Ok((render::presets(&args)?, 0)),
     }

@@ -831,3 +831,71 @@ pub fn solved_setting(
     }
     kv_table(rows, format)
 }
+
+pub fn ranked(
+    rows: &[decodecalc_core::rank::Ranked],
+    prices: &decodecalc_core::rank::Prices,
+    model: &str,
+    w: decodecalc_core::rank::Workload,
+    format: Format,
+) -> Result<String, Error> {
+    if format == Format::Json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            model: &'a str,
+            workload: decodecalc_core::rank::Workload,
+            prices_source: &'a str,
+            prices_date: &'a str,
+            configurations: &'a [decodecalc_core::rank::Ranked],
+        }
+        return json(&Out {
+            model,
+            workload: w,
+            prices_source: &prices.source,
+            prices_date: &prices.date,
+            configurations: rows,
+        });
+    }
+    let mut t = Table::new(&[
+        ("#", true),
+        ("GPU", false),
+        ("TP", true),
+        ("KV dtype", false),
+        ("Total tok/s", true),
+        ("Per request tok/s", true),
+        ("tok/s per W", true),
+        ("USD/h", true),
+        ("USD per M tokens", true),
+        ("Calibration", false),
+    ]);
+    for (i, r) in rows.iter().enumerate() {
+        t.push(vec![
+            (i + 1).to_string(),
+            r.gpu.clone(),
+            r.tensor_parallel_size.to_string(),
+            r.kv_cache_dtype.to_string(),
+            format!("{:.1}", r.total_tok_s),
+            format!("{:.1}", r.per_request_tok_s),
+            format!("{:.3}", r.tok_s_per_watt),
+            format!("{:.2}", r.usd_per_hour),
+            format!("{:.3}", r.usd_per_million_output_tokens),
+            r.calibration.clone(),
+        ]);
+    }
+    let mut out = String::new();
+    if format == Format::Table {
+        out.push_str(&format!(
+            "{model}: {} x {} requests{} | {} configurations serve it | prices: {} ({})\n\n",
+            format_tokens(w.context_tokens),
+            w.concurrency,
+            w.min_per_request_tok_s
+                .map(|x| format!(" at >= {x} tok/s each"))
+                .unwrap_or_default(),
+            rows.len(),
+            prices.source,
+            prices.date
+        ));
+    }
+    out.push_str(&emit(&t, format)?);
+    Ok(out)
+}

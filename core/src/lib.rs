@@ -23,6 +23,7 @@ pub mod model;
 pub mod parse;
 pub mod presets;
 pub mod quant;
+pub mod rank;
 pub mod scenario;
 pub mod solve;
 pub mod timing;

@@ -17,6 +17,7 @@ pub enum Kind {
     Scenario,
     Measured,
     Calibration,
+    Prices,
 }
 
 impl Kind {
@@ -27,6 +28,7 @@ impl Kind {
             Kind::Scenario => "scenario",
             Kind::Measured => "measured run",
             Kind::Calibration => "calibration",
+            Kind::Prices => "price list",
         }
     }
 }
@@ -104,6 +106,7 @@ pub const FILES: &[Embedded] = &[
         "rtx3090-vllm0.32",
         "toml"
     ),
+    embed!(Kind::Prices, "prices", "on-demand", "toml"),
     embed!(
         Kind::Measured,
         "measured",

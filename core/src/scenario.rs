@@ -282,7 +282,7 @@ impl Calibration {
 /// The embedded calibration nearest to `gpu`: fitted on it, else on the
 /// nearest calibration class (`gpu::class_distance`). Returns the id and, when
 /// it was fitted on another GPU, a note saying so.
-fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
+pub fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
     let mut best: Option<(u32, String, Option<String>)> = None;
     for f in presets::FILES
         .iter()
@@ -603,6 +603,35 @@ pub struct Capacity {
 }
 
 impl Plan {
+    /// A plan from parts already loaded and resolved, with the
+    /// first-principles non-KV estimate (no scenario, no pin). The ranking
+    /// sweep builds hundreds of these without parsing a file.
+    pub fn assemble(
+        model: LoadedModel,
+        gpu: Gpu,
+        engine: EngineArgs,
+        harness: Harness,
+        calibration: Calibration,
+    ) -> Result<Plan> {
+        let quant = engine.weight_quant(&model.quant);
+        let per_gpu = model.model.shard(engine.tensor_parallel_size)?;
+        let estimate = NonKvEstimate::new(&per_gpu, &quant, &engine, &gpu);
+        Ok(Plan {
+            scenario_id: format!("{} on {}", model.id, gpu.id),
+            measured: None,
+            non_kv_bytes: estimate.total_bytes(),
+            non_kv_source: NonKvSource::Estimated,
+            model,
+            per_gpu,
+            gpu,
+            engine,
+            harness,
+            estimate,
+            calibration,
+            warnings: Vec::new(),
+        })
+    }
+
     pub fn layout(&self) -> Result<KvLayout> {
         KvLayout::new(&self.per_gpu, &self.engine)
     }

@@ -779,3 +779,98 @@ fn solve_answers_and_explains_what_it_would_take() {
         "--min-per-request-tok-s",
     );
 }
+
+#[test]
+fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
+    let v = json(&[
+        "rank",
+        "--model",
+        "qwen3-30b-a3b",
+        "--context",
+        "16k",
+        "--concurrency",
+        "32",
+        "--format",
+        "json",
+    ]);
+    let rows = v["configurations"].as_array().unwrap();
+    assert!(rows.len() > 20, "{}", rows.len());
+    let costs: Vec<f64> = rows
+        .iter()
+        .map(|r| r["usd_per_million_output_tokens"].as_f64().unwrap())
+        .collect();
+    assert!(costs.windows(2).all(|w| w[0] <= w[1]));
+    // Cost per million tokens = USD/h / (tok/s x 3600) x 1e6.
+    let r = &rows[0];
+    let want =
+        r["usd_per_hour"].as_f64().unwrap() / (r["total_tok_s"].as_f64().unwrap() * 3600.0) * 1e6;
+    assert!((r["usd_per_million_output_tokens"].as_f64().unwrap() / want - 1.0).abs() < 1e-12);
+    assert_eq!(v["prices_date"], "2026-11");
+    // A speed target removes the slow ones; a price override reorders.
+    let fast = json(&[
+        "rank",
+        "--model",
+        "qwen3-30b-a3b",
+        "--context",
+        "16k",
+        "--concurrency",
+        "32",
+        "--min-per-request-tok-s",
+        "40",
+        "--format",
+        "json",
+    ]);
+    let fast_rows = fast["configurations"].as_array().unwrap();
+    assert!(fast_rows.len() < rows.len());
+    assert!(fast_rows
+        .iter()
+        .all(|r| r["per_request_tok_s"].as_f64().unwrap() >= 40.0));
+    let cheap = json(&[
+        "rank",
+        "--model",
+        "qwen3-30b-a3b",
+        "--context",
+        "16k",
+        "--concurrency",
+        "32",
+        "--gpus",
+        "h100-sxm,rtx4090",
+        "--price",
+        "h100-sxm=0.01",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(cheap["configurations"][0]["gpu"], "h100-sxm");
+    rejects(
+        &[
+            "rank",
+            "--model",
+            "qwen3-30b-a3b",
+            "--context",
+            "16k",
+            "--concurrency",
+            "32",
+            "--price",
+            "h100-sxm",
+        ],
+        "--price",
+    );
+    rejects(
+        &[
+            "rank",
+            "--model",
+            "qwen3-30b-a3b",
+            "--context",
+            "16k",
+            "--concurrency",
+            "32",
+            "--gpus",
+            "tpu-v9",
+        ],
+        "tpu-v9",
+    );
+    rejects(
+        &["rank", "--context", "16k", "--concurrency", "32"],
+        "rank needs --model",
+    );
+}

@@ -15,7 +15,14 @@ use decodecalc_tests::data_dir;
 #[test]
 fn every_data_file_is_embedded_verbatim() {
     let mut on_disk = Vec::new();
-    for dir in ["gpus", "models", "scenarios", "measured", "calibrations"] {
+    for dir in [
+        "gpus",
+        "models",
+        "scenarios",
+        "measured",
+        "calibrations",
+        "prices",
+    ] {
         for entry in std::fs::read_dir(data_dir().join(dir)).unwrap() {
             let path = entry.unwrap().path();
             let rel = format!("data/{dir}/{}", path.file_name().unwrap().to_string_lossy());

@@ -1,0 +1,95 @@
+//! Speed of the model: `cargo bench -p decodecalc-core --bench speed`.
+//! Figures go in the README with this command.
+
+// Benchmarks stop on a broken fixture, like tests.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use decodecalc_core::calibrate::fit;
+use decodecalc_core::dtype::KvCacheDtype;
+use decodecalc_core::engine::{EngineSettings, HarnessSettings};
+use decodecalc_core::matrix::{Phase, Predictor};
+use decodecalc_core::measured::parse_csv;
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::rank::Sweep;
+use decodecalc_core::scenario::{NoFiles, Plan, Request};
+use divan::black_box;
+
+fn main() {
+    divan::main();
+}
+
+fn reference() -> Plan {
+    Request::default().resolve(&NoFiles).unwrap()
+}
+
+/// Resolving the reference scenario (parsing its files) and its capacity.
+#[divan::bench]
+fn capacity_reference() {
+    let plan = Request::default().resolve(&NoFiles).unwrap();
+    black_box(plan.capacity().unwrap());
+}
+
+/// The full 45-cell reference matrix (40 decode cells + 5 prefill rows), timing included.
+#[divan::bench]
+fn matrix_reference(b: divan::Bencher) {
+    let plan = reference();
+    let cap = plan.capacity().unwrap();
+    b.bench(|| {
+        let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
+        black_box(p.matrix())
+    });
+}
+
+/// Fitting the 8 timing parameters to the measured reference run.
+#[divan::bench]
+fn calibration_reference(b: divan::Bencher) {
+    let plan = reference();
+    let cap = plan.capacity().unwrap();
+    let f = presets::find(Kind::Measured, "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32").unwrap();
+    let rows = parse_csv(f.path, f.text).unwrap();
+    b.bench(|| {
+        let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
+        black_box(fit(&p, &rows).unwrap())
+    });
+}
+
+/// Every GPU of the catalog x tensor-parallel 1/2/4/8 x every KV dtype x the
+/// 40 reference decode cells, for the reference model.
+#[divan::bench(sample_count = 20)]
+fn catalog_sweep(b: divan::Bencher) {
+    let model = presets::model("nemotron-nano-12b-v2-awq4").unwrap();
+    let gpus: Vec<_> = presets::ids(Kind::Gpu)
+        .map(|id| presets::gpu(id).unwrap())
+        .collect();
+    let engine = EngineSettings {
+        max_model_len: Some(131_072),
+        max_num_seqs: Some(128),
+        ..EngineSettings::default()
+    };
+    let harness = HarnessSettings::default();
+    b.bench(|| {
+        let sweep = Sweep {
+            model: &model,
+            gpus: &gpus,
+            tps: &[1, 2, 4, 8],
+            dtypes: &KvCacheDtype::ALL,
+            engine: &engine,
+            harness: &harness,
+        };
+        let mut cells = 0usize;
+        for (plan, _) in sweep.plans(None, None).unwrap() {
+            let cap = plan.capacity().unwrap();
+            if cap.startup_failure.is_some() {
+                continue;
+            }
+            let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
+            for &ctx in &plan.harness.contexts_tokens {
+                for &c in &plan.harness.concurrency {
+                    black_box(p.cell(Phase::Decode, ctx, c));
+                    cells += 1;
+                }
+            }
+        }
+        black_box(cells)
+    });
+}

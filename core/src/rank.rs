@@ -1,0 +1,229 @@
+//! Ranking configurations for a workload: every GPU x tensor-parallel size x
+//! KV dtype that serves it (all requests run, the harness would run the cell,
+//! the speed target is met), sorted by cost per million output tokens.
+
+use crate::dtype::KvCacheDtype;
+use crate::engine::{EngineSettings, HarnessSettings, TokenCount};
+use crate::error::{Error, Result};
+use crate::gpu::Gpu;
+use crate::matrix::{Phase, Predictor};
+use crate::parse;
+use crate::presets::{self, Kind, LoadedModel};
+use crate::scenario::{load_calibration, nearest_calibration, Calibration, NoFiles, Plan};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A price list (`data/prices/*.toml`).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Prices {
+    pub source: String,
+    pub date: String,
+    pub usd_per_hour: BTreeMap<String, f64>,
+}
+
+impl Prices {
+    pub fn parse(origin: &str, text: &str) -> Result<Prices> {
+        let p: Prices = parse::toml(origin, text)?;
+        for (gpu, v) in &p.usd_per_hour {
+            if !(v.is_finite() && *v > 0.0) {
+                return Err(Error::field(
+                    &format!("{origin}: usd_per_hour.{gpu}"),
+                    v,
+                    "a positive price",
+                ));
+            }
+        }
+        Ok(p)
+    }
+
+    /// The embedded price list.
+    pub fn embedded() -> Result<Prices> {
+        let f = presets::find(Kind::Prices, "on-demand")?;
+        Prices::parse(f.path, f.text)
+    }
+
+    /// Apply `GPU=USD_PER_HOUR` overrides.
+    pub fn with_overrides(mut self, overrides: &[String]) -> Result<Prices> {
+        for o in overrides {
+            let (gpu, usd) = o.split_once('=').ok_or_else(|| {
+                Error::field("--price", o, "GPU=USD_PER_HOUR, such as rtx4090=0.40")
+            })?;
+            let usd: f64 = usd
+                .trim()
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v > 0.0)
+                .ok_or_else(|| {
+                    Error::field("--price", o, "a positive price in USD per hour after `=`")
+                })?;
+            presets::find(Kind::Gpu, gpu.trim())?;
+            self.usd_per_hour.insert(gpu.trim().to_string(), usd);
+        }
+        Ok(self)
+    }
+}
+
+/// What the configurations must serve.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Workload {
+    pub context_tokens: u64,
+    pub concurrency: u64,
+    pub min_per_request_tok_s: Option<f64>,
+}
+
+/// One configuration that serves the workload.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ranked {
+    pub gpu: String,
+    pub tensor_parallel_size: u64,
+    pub kv_cache_dtype: &'static str,
+    pub total_tok_s: f64,
+    pub per_request_tok_s: f64,
+    pub tok_s_per_watt: f64,
+    /// For all the GPUs of the configuration.
+    pub usd_per_hour: f64,
+    pub usd_per_million_output_tokens: f64,
+    pub calibration: String,
+}
+
+/// The KV dtypes a ranking tries: each distinct storage layout once.
+pub const RANKED_KV_DTYPES: [KvCacheDtype; 5] = [
+    KvCacheDtype::Auto,
+    KvCacheDtype::Fp8,
+    KvCacheDtype::Fp8PerTokenHead,
+    KvCacheDtype::Int8PerTokenHead,
+    KvCacheDtype::Int4PerTokenHead,
+];
+
+/// The configurations a ranking or a sweep visits.
+#[derive(Clone, Copy, Debug)]
+pub struct Sweep<'a> {
+    pub model: &'a LoadedModel,
+    pub gpus: &'a [Gpu],
+    pub tps: &'a [u64],
+    pub dtypes: &'a [KvCacheDtype],
+    /// Any other engine flags.
+    pub engine: &'a EngineSettings,
+    pub harness: &'a HarnessSettings,
+}
+
+impl Sweep<'_> {
+    /// Every plan of the sweep that vLLM would start, with its GPU's price
+    /// per hour (None when the price list lacks the GPU).
+    pub fn plans(
+        &self,
+        prices: Option<&Prices>,
+        need_tokens: Option<u64>,
+    ) -> Result<Vec<(Plan, Option<f64>)>> {
+        let mut out = Vec::new();
+        for gpu in self.gpus {
+            let price = prices.and_then(|p| p.usd_per_hour.get(&gpu.id).copied());
+            let calibration = match nearest_calibration(gpu) {
+                Some((name, transferred)) => {
+                    let mut c = load_calibration(&NoFiles, &name)?;
+                    c.transferred = transferred;
+                    c
+                }
+                None => Calibration::none(),
+            };
+            for &tp in self.tps {
+                for &dtype in self.dtypes {
+                    let mut settings = self.engine.clone();
+                    settings.kv_cache_dtype = Some(dtype.name().to_string());
+                    settings.tensor_parallel_size = Some(i64::try_from(tp).unwrap_or(i64::MAX));
+                    if let (None, Some(need)) = (settings.max_model_len, need_tokens) {
+                        settings.max_model_len = Some(i64::try_from(need).unwrap_or(i64::MAX));
+                    }
+                    let Ok(args) = settings
+                        .resolve(self.model.model.max_position_embeddings, gpu.memory_bytes)
+                    else {
+                        continue;
+                    };
+                    let Ok(h) = self.harness.resolve(&args) else {
+                        continue;
+                    };
+                    if let Ok(plan) = Plan::assemble(
+                        self.model.clone(),
+                        gpu.clone(),
+                        args,
+                        h,
+                        calibration.clone(),
+                    ) {
+                        out.push((plan, price));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Every configuration of the sweep that serves `workload`, cheapest per
+/// output token first. Without a max_model_len among the engine flags, the
+/// workload's own need (context + max_tokens) is used.
+pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<Vec<Ranked>> {
+    let harness = HarnessSettings {
+        contexts: Some(vec![TokenCount::Number(
+            i64::try_from(workload.context_tokens).unwrap_or(i64::MAX),
+        )]),
+        concurrency: Some(vec![i64::try_from(workload.concurrency).unwrap_or(i64::MAX)]),
+        prefill_contexts: Some(Vec::new()),
+        ..sweep.harness.clone()
+    };
+    let max_tokens = harness
+        .max_tokens
+        .and_then(|t| u64::try_from(t).ok())
+        .unwrap_or(crate::engine::harness_defaults::MAX_TOKENS);
+    let sweep = Sweep {
+        harness: &harness,
+        ..*sweep
+    };
+    let mut out = Vec::new();
+    for (plan, price) in sweep.plans(Some(prices), Some(workload.context_tokens + max_tokens))? {
+        if let Some(price) = price {
+            if let Some(r) = evaluate(&plan, workload, price)? {
+                out.push(r);
+            }
+        }
+    }
+    out.sort_by(|a, b| {
+        a.usd_per_million_output_tokens
+            .total_cmp(&b.usd_per_million_output_tokens)
+            .then(b.total_tok_s.total_cmp(&a.total_tok_s))
+    });
+    Ok(out)
+}
+
+fn evaluate(plan: &Plan, w: Workload, usd_per_gpu_hour: f64) -> Result<Option<Ranked>> {
+    let cap = plan.capacity()?;
+    if cap.startup_failure.is_some() {
+        return Ok(None);
+    }
+    let p = Predictor::new(plan, &cap, plan.calibration.params)?;
+    if !p
+        .verdict(Phase::Decode, w.context_tokens, w.concurrency)
+        .all_run(w.concurrency)
+    {
+        return Ok(None);
+    }
+    let t = p.decode_timing(w.context_tokens, w.concurrency, w.concurrency);
+    if w.min_per_request_tok_s
+        .is_some_and(|min| t.per_request_tok_s < min)
+    {
+        return Ok(None);
+    }
+    let tp = plan.engine.tensor_parallel_size as f64;
+    let usd_per_hour = usd_per_gpu_hour * tp;
+    Ok(Some(Ranked {
+        gpu: plan.gpu.id.clone(),
+        tensor_parallel_size: plan.engine.tensor_parallel_size,
+        kv_cache_dtype: plan.engine.kv_cache_dtype.name(),
+        total_tok_s: t.total_tok_s,
+        per_request_tok_s: t.per_request_tok_s,
+        tok_s_per_watt: t.total_tok_s / (plan.gpu.tdp_w * tp),
+        usd_per_hour,
+        usd_per_million_output_tokens: usd_per_hour / (t.total_tok_s * 3600.0) * 1e6,
+        calibration: plan.calibration.label(),
+    }))
+}
