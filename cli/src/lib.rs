@@ -6,6 +6,7 @@
 //! [`main_with`] directly and see exactly what a user sees.
 
 mod render;
+mod svg;
 mod table;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -156,6 +157,9 @@ struct CommonArgs {
 struct MatrixArgs {
     #[command(flatten)]
     common: CommonArgs,
+    /// Also draw the grid as an SVG heat map into this file.
+    #[arg(long)]
+    svg: Option<String>,
     /// Explain one cell instead of printing the matrix: CONTEXT:CONCURRENCY
     /// (such as 16k:32) for a decode cell, or CONTEXT for its prefill row.
     #[arg(long)]
@@ -189,6 +193,9 @@ struct CompareArgs {
     /// Also refit leaving each measured cell out and report those errors.
     #[arg(long)]
     cross_validate: bool,
+    /// Also draw measured against predicted total tok/s into this SVG file.
+    #[arg(long)]
+    svg: Option<String>,
     /// Exit with code 1 when the total tok/s MAPE (leave-one-out if
     /// --cross-validate) exceeds this many percent.
     #[arg(long, allow_negative_numbers = true)]
@@ -334,6 +341,13 @@ fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Measure
     Ok((origin.clone(), parse_measured(&origin, &text)?))
 }
 
+fn write_file(path: &str, text: &str) -> Result<(), Error> {
+    std::fs::write(path, text).map_err(|e| {
+        Error::new(format!("cannot write `{path}`: {e}"))
+            .with_hint("check that the directory exists and is writable")
+    })
+}
+
 /// Resolve the plan the flags describe; its warnings go to stderr.
 fn resolve(args: &CommonArgs, warnings: &mut Vec<String>) -> Result<Plan, Error> {
     let plan = args.request()?.resolve(&Fs)?;
@@ -351,6 +365,13 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                 return Ok((render::explain(&predictor, which)?, 0));
             }
             let matrix = predictor.matrix();
+            if let Some(path) = &args.svg {
+                let title = format!(
+                    "{} on {}: total tok/s and TTFT",
+                    plan.model.name, plan.gpu.name
+                );
+                write_file(path, &svg::matrix(&matrix, &title)?)?;
+            }
             Ok((
                 render::matrix(&plan, &capacity, &matrix, args.common.format.format)?,
                 0,
@@ -407,6 +428,9 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
             let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
             let (_, rows) = measured_rows(args.measured.as_deref(), &plan)?;
             let comparison = compare(&predictor, &rows, args.cross_validate)?;
+            if let Some(path) = &args.svg {
+                write_file(path, &svg::comparison(&comparison)?)?;
+            }
             let out = render::comparison(&comparison, args.common.format.format)?;
             let gate = match (&comparison.cross_validation, args.cross_validate) {
                 (Some(cv), true) => cv.total_tok_s.mape_pct,

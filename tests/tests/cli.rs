@@ -874,3 +874,25 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
         "rank needs --model",
     );
 }
+
+#[test]
+fn svg_pictures_are_written() {
+    let dir = std::env::temp_dir().join(format!("decodecalc-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let m = dir.join("m.svg").to_string_lossy().to_string();
+    let c = dir.join("c.svg").to_string_lossy().to_string();
+    assert_eq!(run(&["matrix", "--svg", &m]).code, 0);
+    let svg = std::fs::read_to_string(&m).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
+    // One rectangle per decode cell plus the background.
+    assert_eq!(svg.matches("<rect").count(), 41);
+    assert_eq!(svg.lines().filter(|l| l.trim() == "over capacity").count(), 12);
+    assert_eq!(run(&["compare", "--svg", &c]).code, 0);
+    let svg = std::fs::read_to_string(&c).unwrap();
+    assert_eq!(svg.matches("<circle").count(), 28);
+    assert!(svg.contains("MAPE 2.07%"));
+    rejects(
+        &["matrix", "--svg", "/nonexistent/dir/m.svg"],
+        "/nonexistent/dir/m.svg",
+    );
+}
