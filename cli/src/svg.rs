@@ -23,7 +23,11 @@ fn fill(x: f64, queued: bool) -> RGBColor {
     if queued {
         RGBColor(245, ch(200.0 - 60.0 * x), 90)
     } else {
-        RGBColor(ch(235.0 - 150.0 * x), ch(245.0 - 85.0 * x), ch(235.0 - 150.0 * x))
+        RGBColor(
+            ch(235.0 - 150.0 * x),
+            ch(245.0 - 85.0 * x),
+            ch(235.0 - 150.0 * x),
+        )
     }
 }
 

@@ -886,7 +886,10 @@ fn svg_pictures_are_written() {
     assert!(svg.starts_with("<svg"), "{}", &svg[..40]);
     // One rectangle per decode cell plus the background.
     assert_eq!(svg.matches("<rect").count(), 41);
-    assert_eq!(svg.lines().filter(|l| l.trim() == "over capacity").count(), 12);
+    assert_eq!(
+        svg.lines().filter(|l| l.trim() == "over capacity").count(),
+        12
+    );
     assert_eq!(run(&["compare", "--svg", &c]).code, 0);
     let svg = std::fs::read_to_string(&c).unwrap();
     assert_eq!(svg.matches("<circle").count(), 28);

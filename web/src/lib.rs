@@ -12,7 +12,13 @@ use decodecalc_core::engine::{
 };
 use decodecalc_core::matrix::{Matrix, Predictor};
 use decodecalc_core::measured::parse_measured;
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::rank::{rank, Prices, Ranked, Sweep, Workload, RANKED_KV_DTYPES};
 use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
+use decodecalc_core::solve::{
+    smallest_max_model_len, smallest_utilization, MaxConcurrency, MaxContext, SmallestSetting,
+    SpeedTarget,
+};
 use decodecalc_core::Error;
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -20,7 +26,7 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// The form fields, by element id (the CLI flag without its dashes prefix).
-pub const FIELDS: [&str; 16] = [
+pub const FIELDS: [&str; 19] = [
     "vllm-command",
     "model",
     "gpu",
@@ -37,6 +43,10 @@ pub const FIELDS: [&str; 16] = [
     "concurrency",
     "max-tokens",
     "calibration",
+    // The plan panel's question: a target cell and a speed.
+    "plan-context",
+    "plan-concurrency",
+    "plan-min-per-request-tok-s",
 ];
 
 /// The page's whole state: form values (empty = the scenario's) and a
@@ -127,6 +137,80 @@ pub struct Output {
     pub capacity: Capacity,
     pub matrix: Matrix,
     pub comparison: Option<Result<Comparison, Error>>,
+    /// The plan panel's answers, when its question is filled in.
+    pub answers: Option<Result<Answers, Error>>,
+}
+
+/// Solver and ranking answers for the plan panel's target cell.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answers {
+    pub context_tokens: u64,
+    pub concurrency: u64,
+    pub max_context: MaxContext,
+    pub max_concurrency: MaxConcurrency,
+    pub utilization: SmallestSetting,
+    pub max_model_len: SmallestSetting,
+    pub ranking: Vec<Ranked>,
+}
+
+/// The plan panel: every answer from core's solvers and ranking.
+fn answers(state: &State, plan: &Plan, predictor: &Predictor) -> Option<Result<Answers, Error>> {
+    let ctx_text = state.fields.get("plan-context")?;
+    let c_text = state.fields.get("plan-concurrency")?;
+    Some((|| {
+        let ctx = decodecalc_core::units::parse_tokens(ctx_text)
+            .ok_or_else(|| Error::field("--plan-context", ctx_text, "a token count such as 32k"))?;
+        let c: u64 = c_text
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&c| c > 0)
+            .ok_or_else(|| {
+                Error::field("--plan-concurrency", c_text, "a positive request count")
+            })?;
+        let speed = SpeedTarget {
+            min_per_request_tok_s: number(&state.fields, "plan-min-per-request-tok-s")?,
+        };
+        if ctx.saturating_add(plan.harness.max_tokens) > plan.engine.max_model_len_tokens {
+            return Err(Error::new(format!(
+                "--plan-context: {ctx} + max_tokens exceeds max_model_len {}",
+                plan.engine.max_model_len_tokens
+            ))
+            .with_hint("choose a smaller context or raise --max-model-len"));
+        }
+        let request = request(&state.fields)?;
+        let gpus: Vec<_> = presets::ids(Kind::Gpu)
+            .map(presets::gpu)
+            .collect::<Result<_, _>>()?;
+        let mut engine = request.engine.clone();
+        engine.kv_cache_dtype = None;
+        engine.tensor_parallel_size = None;
+        engine.max_model_len = None;
+        let sweep = Sweep {
+            model: &plan.model,
+            gpus: &gpus,
+            tps: &[1, 2, 4, 8],
+            dtypes: &RANKED_KV_DTYPES,
+            engine: &engine,
+            harness: &request.harness,
+        };
+        let workload = Workload {
+            context_tokens: ctx,
+            concurrency: c,
+            min_per_request_tok_s: speed.min_per_request_tok_s,
+        };
+        let mut ranking = rank(&sweep, workload, &Prices::embedded()?)?;
+        ranking.truncate(8);
+        Ok(Answers {
+            context_tokens: ctx,
+            concurrency: c,
+            max_context: predictor.max_context(c, speed),
+            max_concurrency: predictor.max_concurrency(ctx, speed),
+            utilization: smallest_utilization(plan, ctx, c, speed)?,
+            max_model_len: smallest_max_model_len(plan, ctx, c, speed)?,
+            ranking,
+        })
+    })())
 }
 
 fn number<T: std::str::FromStr>(
@@ -234,11 +318,13 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
     let comparison = state.measured.as_ref().map(|(name, text)| {
         parse_measured(name, text).and_then(|rows| compare(&predictor, &rows, false))
     });
+    let answers = answers(state, &plan, &predictor);
     Ok(Output {
         plan: plan.clone(),
         capacity: capacity.clone(),
         matrix,
         comparison,
+        answers,
     })
 }
 

@@ -75,6 +75,9 @@ fn in_use(field: &str, out: &Output) -> String {
         "max-tokens" => p.harness.max_tokens.to_string(),
         "calibration" => p.calibration.id.clone(),
         "vllm-command" => "vllm serve MODEL --flag value ... (pasted launch line)".to_string(),
+        "plan-context" => "plan: target context, e.g. 32k".to_string(),
+        "plan-concurrency" => "plan: target requests, e.g. 16".to_string(),
+        "plan-min-per-request-tok-s" => "plan: min tok/s per request".to_string(),
         _ => String::new(),
     }
 }
@@ -220,6 +223,7 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
             { details(o, state) }
             { chart(o) }
             { for o.comparison.as_ref().map(comparison_view) }
+            { plan_panel(o) }
         </>
     }
 }
@@ -543,6 +547,60 @@ fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
                 { row("avg_active_requests", &m.avg_active_requests) }
             </table>
             <p class="note">{ format!("Statuses: {} of {} agree.", c.summary.status_agreement, c.summary.cells) }</p>
+        </section>
+    }
+}
+
+fn plan_panel(o: &Output) -> Html {
+    let a = match &o.answers {
+        None => {
+            return html! {
+                <section id="plan"><h2>{ "Plan" }</h2>
+                <p class="note">{ "Fill in --plan-context and --plan-concurrency for the largest context, the most requests, the smallest settings and the cheapest GPUs for that cell." }</p></section>
+            }
+        }
+        Some(Err(e)) => {
+            return html! {
+                <section id="plan"><h2>{ "Plan" }</h2>
+                <div class="field-error" id="error-plan" role="alert">{ e.message.clone() }
+                    { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }</div></section>
+            }
+        }
+        Some(Ok(a)) => a,
+    };
+    let tok = |v: Option<u64>| {
+        v.map_or("none".to_string(), |x| {
+            format!("{x} ({})", format_tokens(x))
+        })
+    };
+    let setting = |s: &decodecalc_core::solve::SmallestSetting, digits: usize| match s.value {
+        Some(v) => format!("{v:.digits$}"),
+        None => format!("cannot fit on this GPU; {}", s.suggestions.join("; ")),
+    };
+    html! {
+        <section id="plan">
+            <h2>{ format!("Plan for {} x {}", format_tokens(a.context_tokens), a.concurrency) }</h2>
+            <table id="plan-answers"
+                data-valid-max-context={a.max_context.valid_max_context_tokens.map(|x| x.to_string())}
+                data-valid-max-concurrency={a.max_concurrency.valid_max_concurrency.to_string()}>
+                <tr><th>{ format!("largest context for {} requests (engine / harness / valid)", a.concurrency) }</th>
+                    <td>{ format!("{} / {} / {}", tok(a.max_context.engine_max_context_tokens), tok(a.max_context.harness_max_context_tokens), tok(a.max_context.valid_max_context_tokens)) }</td></tr>
+                <tr><th>{ format!("most requests at {} (engine / harness / valid)", format_tokens(a.context_tokens)) }</th>
+                    <td>{ format!("{} / {} / {}", a.max_concurrency.engine_max_concurrency, a.max_concurrency.harness_max_concurrency, a.max_concurrency.valid_max_concurrency) }</td></tr>
+                <tr><th>{ "smallest --gpu-memory-utilization" }</th><td>{ setting(&a.utilization, 4) }</td></tr>
+                <tr><th>{ "smallest --max-model-len" }</th><td>{ setting(&a.max_model_len, 0) }</td></tr>
+            </table>
+            <h2>{ "Cheapest configurations for this cell (estimated on-demand prices)" }</h2>
+            <table id="ranking">
+                <tr><th>{ "GPU" }</th><th>{ "TP" }</th><th>{ "KV dtype" }</th><th>{ "total tok/s" }</th><th>{ "per request" }</th><th>{ "tok/s per W" }</th><th>{ "USD per M tokens" }</th></tr>
+                { for a.ranking.iter().map(|r| html! {
+                    <tr data-gpu={r.gpu.clone()}>
+                        <td>{ r.gpu.clone() }</td><td>{ r.tensor_parallel_size }</td><td>{ r.kv_cache_dtype }</td>
+                        <td>{ format!("{:.1}", r.total_tok_s) }</td><td>{ format!("{:.1}", r.per_request_tok_s) }</td>
+                        <td>{ format!("{:.3}", r.tok_s_per_watt) }</td><td>{ format!("{:.3}", r.usd_per_million_output_tokens) }</td>
+                    </tr>
+                }) }
+            </table>
         </section>
     }
 }

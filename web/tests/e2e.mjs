@@ -175,6 +175,23 @@ try {
     await gridEquals(page, matrixJson("--model", cfg));
   });
 
+  await check("the plan panel answers the solver and ranking questions", async () => {
+    await page.setInputFiles("#model-config", []);
+    await page.goto(base);
+    await page.waitForSelector("#matrix td.cell");
+    await page.fill("#plan-context", "32k");
+    await page.fill("#plan-concurrency", "16");
+    await page.waitForSelector("#plan-answers", { timeout: 10000 });
+    const solved = JSON.parse(execFileSync(cli, ["solve", "--for", "max-concurrency", "--context", "32k", "--format", "json"], { encoding: "utf8" }));
+    const valid = await page.locator("#plan-answers").getAttribute("data-valid-max-concurrency");
+    assert(valid === String(solved.valid_max_concurrency), `page ${valid}, CLI ${solved.valid_max_concurrency}`);
+    assert(await page.locator("#ranking tr[data-gpu]").count() > 0, "a ranking");
+    await page.fill("#plan-concurrency", "0");
+    await page.waitForSelector("#error-plan", { timeout: 10000 });
+    await page.fill("#plan-concurrency", "");
+    await page.fill("#plan-context", "");
+  });
+
   await check("no uncaught errors on the page", async () => {
     assert(errors.length === 0, errors.join("; "));
     assert(await page.locator("#fatal").isHidden(), "the panic banner stays hidden");
