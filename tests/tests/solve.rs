@@ -12,7 +12,7 @@
 use decodecalc_core::engine::{EngineSettings, HarnessSettings};
 use decodecalc_core::matrix::{Phase, Predictor};
 use decodecalc_core::scenario::{NoFiles, Plan, Request};
-use decodecalc_core::solve::{smallest_utilization, SpeedTarget};
+use decodecalc_core::solve::{smallest_max_model_len, smallest_utilization, SpeedTarget};
 use decodecalc_tests::reference;
 use proptest::prelude::*;
 
@@ -148,5 +148,33 @@ proptest! {
         };
         prop_assert!(fits(u));
         prop_assert!(!fits(f64::from_bits(u.to_bits() - 1)));
+    }
+
+    #[test]
+    fn smallest_max_model_len_is_the_first_length_that_fits(
+        hybrid in any::<bool>(),
+        pool_blocks in 20u64..300,
+        ctx in 0u64..1500,
+        c in 1u64..8,
+    ) {
+        let model = if hybrid { "nemotron-nano-12b-v2" } else { "llama-3.1-8b" };
+        let mut plan = plan(model, pool_blocks, 16, 4096, 256);
+        // The solver searches up to the model's own limit; keep brute force short.
+        plan.model.model.max_position_embeddings = 6_000;
+        let a = smallest_max_model_len(&plan, ctx, c, SpeedTarget::default()).unwrap();
+        let fits = |len: u64| {
+            let mut p = plan.clone();
+            p.engine.max_model_len_tokens = len;
+            let cap = p.capacity().unwrap();
+            cap.startup_failure.is_none()
+                && ctx + 256 <= len
+                && Predictor::new(&p, &cap, p.calibration.params).unwrap().cell_fits(ctx, c, SpeedTarget::default())
+        };
+        // Brute force over every length the model allows.
+        let brute = (ctx + 256..=plan.model.model.max_position_embeddings).find(|&l| fits(l));
+        match a.value {
+            Some(v) => prop_assert_eq!(Some(v as u64), brute),
+            None => prop_assert!(brute.is_none()),
+        }
     }
 }
