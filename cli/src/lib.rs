@@ -255,6 +255,17 @@ struct Fs;
 
 impl World for Fs {
     fn read(&self, path: &str) -> Result<String, String> {
+        // Refuse an oversized file before reading it into memory.
+        let limit = decodecalc_core::parse::MAX_INPUT_BYTES;
+        match std::fs::metadata(path) {
+            Ok(m) if m.len() > limit as u64 => {
+                return Err(format!(
+                    "`{path}` has {} bytes, more than the {limit} an input may have",
+                    m.len()
+                ))
+            }
+            _ => {}
+        }
         std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
     }
 }

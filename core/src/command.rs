@@ -165,6 +165,7 @@ fn float(flag: &str, v: &str) -> Result<f64> {
 /// vllm.entrypoints.openai.api_server --model MODEL ...`, `--flag=value`,
 /// backslash continuations and `#` comment lines, as the seed page shows it).
 pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
+    crate::parse::check_size("the launch line", text)?;
     let words = shell_words(text)?;
     let mut i = 0;
     // Leading environment assignments, then the program.

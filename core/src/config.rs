@@ -33,6 +33,18 @@ pub const SUPPORTED_ARCHITECTURES: [&str; 16] = [
     "DeepseekV3ForCausalLM",
 ];
 
+/// The largest value any config.json field may hold (64 M: above every
+/// published vocabulary, context length and dimension).
+pub const MAX_FIELD: u64 = 1 << 26;
+
+/// The most layers a model may have.
+pub const MAX_LAYERS: u64 = 4096;
+
+/// The most parameters a model may have (10^15), and the most bytes one
+/// layer's recurrent state or one token's KV in a layer may take (1 TiB).
+pub const MAX_PARAMS: u128 = 1_000_000_000_000_000;
+pub const MAX_LAYER_BYTES: u128 = 1 << 40;
+
 /// Typed access to config.json fields; errors name the field.
 struct Cfg<'a>(&'a Map<String, Value>);
 
@@ -161,6 +173,13 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         None => FloatDtype::Bfloat16,
     };
     let n_layers = c.u("num_hidden_layers")?;
+    if n_layers > MAX_LAYERS {
+        return Err(Error::field(
+            "num_hidden_layers",
+            n_layers,
+            format!("at most {MAX_LAYERS} layers"),
+        ));
+    }
     let heads = c.u("num_attention_heads")?;
     let kv_heads = c.u_or("num_key_value_heads", heads)?;
     if kv_heads == 0 || heads % kv_heads != 0 {
@@ -506,6 +525,7 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         ssm_auto = FloatDtype::parse("mamba_ssm_cache_dtype", t)?;
     }
     let tie = c.b_or("tie_word_embeddings", arch.starts_with("Gemma"));
+    check_size(&layers, hidden, vocab)?;
     Ok(Model {
         architecture: arch,
         hidden_size: hidden,
@@ -516,6 +536,59 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         layers,
         mamba_ssm_auto_dtype: ssm_auto,
     })
+}
+
+/// Reject a model whose parameter count or per-layer state would overflow
+/// the calculator's 64-bit arithmetic (computed in 128 bits here).
+fn check_size(layers: &[Layer], hidden: u64, vocab: u64) -> Result<()> {
+    let too_big = |what: &str| {
+        Error::new(format!("the model is implausibly large: {what}"))
+            .with_hint("check the config.json's dimensions (hidden_size, heads, experts, layers)")
+    };
+    let h = u128::from(hidden);
+    let mut params: u128 = 2 * u128::from(vocab) * h;
+    for l in layers {
+        let per: u128 = match l {
+            Layer::Attention(a) => {
+                4 * u128::from(a.num_heads.max(a.num_kv_heads)) * u128::from(a.head_dim.max(1)) * h
+                    + a.mla.map_or(0, |m| {
+                        u128::from(m.kv_lora_rank + m.qk_rope_head_dim + m.q_lora_rank.unwrap_or(0))
+                            * (h + u128::from(a.num_heads)
+                                * u128::from(
+                                    m.qk_nope_head_dim + m.v_head_dim + m.qk_rope_head_dim,
+                                ))
+                    })
+            }
+            Layer::Mamba2(m) => 3 * u128::from(m.num_heads) * u128::from(m.head_dim) * h,
+            Layer::Mamba1(m) => {
+                4 * u128::from(m.intermediate) * (h + u128::from(m.state_size + m.dt_rank))
+            }
+            Layer::DeltaNet(d) => 4 * u128::from(d.key_dim().max(d.value_dim())) * h,
+            Layer::Mlp(f) => 3 * u128::from(f.intermediate) * h,
+            Layer::Moe(e) => {
+                3 * (u128::from(e.num_experts) * u128::from(e.expert_intermediate)
+                    + u128::from(e.shared_intermediate))
+                    * h
+            }
+        };
+        params = params.saturating_add(per);
+        if let Some(st) = l.state() {
+            let bytes = (u128::from(st.conv_elems) + u128::from(st.ssm_elems)) * 4;
+            if bytes > MAX_LAYER_BYTES {
+                return Err(too_big("a recurrent layer's state exceeds 1 TiB"));
+            }
+        }
+        if let Layer::Attention(a) = l {
+            let per_token = u128::from(a.num_kv_heads) * u128::from(a.head_dim) * 8;
+            if per_token > MAX_LAYER_BYTES {
+                return Err(too_big("one token's KV in a layer exceeds 1 TiB"));
+            }
+        }
+    }
+    if params > MAX_PARAMS {
+        return Err(too_big("more than 10^15 parameters"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

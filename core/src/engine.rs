@@ -115,10 +115,19 @@ pub fn flag(field: &str) -> String {
     format!("--{}", field.replace('_', "-"))
 }
 
+/// The largest value a count flag may take (2^40: far above any real setting,
+/// far below what would overflow the arithmetic).
+pub const MAX_COUNT: u64 = 1 << 40;
+
 fn positive(label: Label, field: &str, v: Option<i64>, default: u64) -> Result<u64> {
     match v {
         None => Ok(default),
-        Some(x) if x > 0 => Ok(x as u64),
+        Some(x) if x > 0 && (x as u64) <= MAX_COUNT => Ok(x as u64),
+        Some(x) if x > 0 => Err(Error::field(
+            &label(field),
+            x,
+            format!("a positive whole number up to {MAX_COUNT}"),
+        )),
         Some(x) => Err(Error::field(&label(field), x, "a positive whole number")),
     }
 }
@@ -201,6 +210,14 @@ impl EngineSettings {
                 defaults::MAX_NUM_SEQS_LARGE
             },
         )?;
+        let at_most = |field: &str, v: u64, max: u64| {
+            if v > max {
+                Err(Error::field(&label(field), v, format!("at most {max}")))
+            } else {
+                Ok(v)
+            }
+        };
+        let max_num_seqs = at_most("max_num_seqs", max_num_seqs, 1 << 24)?;
         let max_num_batched_tokens = positive(
             label,
             "max_num_batched_tokens",
@@ -211,14 +228,16 @@ impl EngineSettings {
                 defaults::MAX_NUM_BATCHED_TOKENS_LARGE
             },
         )?;
+        let max_num_batched_tokens =
+            at_most("max_num_batched_tokens", max_num_batched_tokens, 1 << 24)?;
         let block_size =
             match self.block_size {
                 None => None,
-                Some(b) if b > 0 && b % 16 == 0 => Some(b as u64),
+                Some(b) if b > 0 && b % 16 == 0 && b <= 1 << 20 => Some(b as u64),
                 Some(b) => return Err(Error::field(
                     &label("block_size"),
                     b,
-                    "a positive multiple of 16 tokens (vLLM's kernel alignment), such as 16 or 32",
+                    "a positive multiple of 16 tokens up to 1,048,576 (vLLM's kernel alignment), such as 16 or 32",
                 )),
             };
         let quantization = match self.quantization.as_deref() {
@@ -305,14 +324,18 @@ impl TokenCount {
             Error::field(
                 field,
                 v.to_string(),
-                "a non-negative token count such as 0, 8192 or 16k (k = 1024)",
+                "a non-negative token count up to 2^40, such as 0, 8192 or 16k (k = 1024)",
             )
         };
-        match self {
-            TokenCount::Number(n) if *n >= 0 => Ok(*n as u64),
-            TokenCount::Number(n) => Err(bad(n)),
-            TokenCount::Text(t) => parse_tokens(t).ok_or_else(|| bad(t)),
+        let n = match self {
+            TokenCount::Number(n) if *n >= 0 => *n as u64,
+            TokenCount::Number(n) => return Err(bad(n)),
+            TokenCount::Text(t) => parse_tokens(t).ok_or_else(|| bad(t))?,
+        };
+        if n > MAX_COUNT {
+            return Err(bad(&n));
         }
+        Ok(n)
     }
 }
 
@@ -447,13 +470,13 @@ impl HarnessSettings {
             Some(list) => list
                 .iter()
                 .map(|&c| {
-                    if c > 0 {
+                    if c > 0 && c <= 1 << 24 {
                         Ok(c as u64)
                     } else {
                         Err(Error::field(
                             &label("concurrency"),
                             c,
-                            "positive request counts such as 1,2,4,8",
+                            "positive request counts up to 16,777,216, such as 1,2,4,8",
                         ))
                     }
                 })
@@ -464,7 +487,7 @@ impl HarnessSettings {
                 .with_hint("give at least one request count, such as 1,2,4,8"));
         }
         let window_s = self.window_s.unwrap_or(harness_defaults::WINDOW_S);
-        if !(window_s.is_finite() && window_s > 0.0) {
+        if !(window_s.is_finite() && window_s > 0.0 && window_s <= 1e6) {
             return Err(Error::field(
                 &label("window_s"),
                 window_s,
@@ -481,7 +504,7 @@ impl HarnessSettings {
         }
         let prompt_extra_tokens = match self.prompt_extra_tokens {
             None => harness_defaults::PROMPT_EXTRA_TOKENS,
-            Some(t) if t >= 0 => t as u64,
+            Some(t) if (0..=1 << 24).contains(&t) => t as u64,
             Some(t) => {
                 return Err(Error::field(
                     &label("prompt_extra_tokens"),

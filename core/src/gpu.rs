@@ -87,11 +87,11 @@ impl Gpu {
     }
 
     pub fn validate(&self) -> Result<()> {
-        if self.memory_bytes == 0 {
+        if self.memory_bytes == 0 || self.memory_bytes > 1 << 50 {
             return Err(Error::field(
                 "gpu.memory_bytes",
-                0,
-                "the device memory in bytes, a positive whole number",
+                self.memory_bytes,
+                "the device memory in bytes, a positive whole number up to 2^50 (1 PiB)",
             ));
         }
         for (field, v) in [
@@ -107,8 +107,8 @@ impl Gpu {
                 self.interconnect_gb_s.unwrap_or(1.0),
             ),
         ] {
-            if !(v.is_finite() && v > 0.0) {
-                return Err(Error::field(field, v, "a positive number"));
+            if !(v.is_finite() && v > 0.0 && v < 1e9) {
+                return Err(Error::field(field, v, "a positive number below 10^9"));
             }
         }
         self.validate_class()

@@ -43,6 +43,7 @@ fn cell(rec: &csv::StringRecord, idx: usize) -> &str {
 
 /// Parse a measured CSV. Errors name `origin`, the line and the column.
 pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
+    crate::parse::check_size(origin, text)?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(false)
@@ -149,6 +150,7 @@ fn json_shape_error(origin: &str, what: String) -> Error {
 /// `output_tps_per_user_p50` where present, else 1 / `inter_token_latency_p50`
 /// (the JSON's own `per_request_avg_tps` is aggregate / C, not what the page shows).
 pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
+    crate::parse::check_size(origin, text)?;
     use serde_json::Value;
     let root: Value = serde_json::from_str(text).map_err(|e| {
         Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))

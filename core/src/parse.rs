@@ -4,6 +4,26 @@
 use crate::error::{Error, Result};
 use serde::de::DeserializeOwned;
 
+/// The largest input any parser takes (8 MiB): measured runs, configs and
+/// presets are all far smaller; a larger text is refused before parsing, so
+/// a pasted 100 MB file costs nothing.
+pub const MAX_INPUT_BYTES: usize = 8 << 20;
+
+/// Refuse a text larger than [`MAX_INPUT_BYTES`].
+pub fn check_size(origin: &str, text: &str) -> Result<()> {
+    if text.len() > MAX_INPUT_BYTES {
+        return Err(Error::new(format!(
+            "{origin}: {} bytes is more than the {} bytes an input may have",
+            text.len(),
+            MAX_INPUT_BYTES
+        ))
+        .with_hint(
+            "give the model's config.json, a scenario or a measured run, not a larger file",
+        ));
+    }
+    Ok(())
+}
+
 /// 1-based line and column of a byte offset.
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let offset = offset.min(text.len());
@@ -41,6 +61,7 @@ fn field_at(text: &str, line: usize) -> Option<String> {
 
 /// Parse TOML into `T`; an error names `origin:line:column` and the field.
 pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
+    check_size(origin, text)?;
     toml::from_str(text).map_err(|e| {
         let (place, field) = match e.span() {
             Some(span) => {

@@ -79,6 +79,7 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
 /// A model from the text of a Hugging Face `config.json`, with its
 /// `quantization_config` if it has one.
 pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> {
+    parse::check_size(origin, text)?;
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
         Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
             .with_hint("a config.json must be valid JSON")

@@ -417,6 +417,7 @@ pub fn start() {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn fields(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
         pairs
@@ -445,6 +446,35 @@ mod tests {
         let s = s.reduce(Action::Set("concurrency".into(), " ".into()));
         assert!(s.fields.is_empty());
         assert_eq!(field_of(&Error::new("something else")), None);
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        /// The page survives any input: whatever the fields hold, computing
+        /// the page returns figures or an error, never a panic.
+        #[test]
+        fn any_form_computes_or_errs(
+            values in prop::collection::vec(
+                prop_oneof![
+                    Just(String::new()),
+                    "[-0-9.,ek ]{0,12}",
+                    "[a-z0-9_/.-]{0,20}",
+                    any::<f64>().prop_map(|x| x.to_string()),
+                    any::<i64>().prop_map(|x| x.to_string()),
+                ],
+                FIELDS.len(),
+            )
+        ) {
+            let mut state = State::default();
+            for (f, v) in FIELDS.iter().zip(values) {
+                state = (*Rc::new(state).reduce(Action::Set(f.to_string(), v))).clone();
+            }
+            match compute(&state) {
+                Ok(out) => prop_assert!(!out.matrix.cells.is_empty() || out.plan.harness.concurrency.is_empty()),
+                Err(e) => prop_assert!(!e.error.message.is_empty()),
+            }
+        }
     }
 
     #[test]
