@@ -111,7 +111,16 @@ proptest! {
     ) {
         let Some((plan, cap)) = plan(m, g, 0.9, kv, 32768) else { return Ok(()); };
         let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
-        let t = |x: u64, n: u64| p.decode_timing(x, n, n).per_request_tok_s;
+        // Each request's decode speed in the window (total / running). The
+        // harness's per-request figure also counts the admission ramp, which
+        // shrinks when a longer prompt crosses a block boundary and more of it
+        // is a prefix-cache hit: that figure can rise with context (3,828 ->
+        // 4,737 tokens at 2 requests on the reference model), the decode
+        // speed cannot.
+        let t = |x: u64, n: u64| {
+            let d = p.decode_timing(x, n, n);
+            d.total_tok_s / n as f64
+        };
         prop_assert!(t(ctx + dctx, c) <= t(ctx, c) * (1.0 + 1e-9));
         prop_assert!(t(ctx, c + dc) <= t(ctx, c) * (1.0 + 1e-9));
     }
