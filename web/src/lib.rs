@@ -391,6 +391,19 @@ fn app() -> Html {
     view::page(&state, state.dispatcher(), &output)
 }
 
+/// Benchmark hook (web/tests/bench.mjs): computes the reference page
+/// `iterations` times and returns the milliseconds one computation takes,
+/// measured with the browser's clock. Nothing on the page calls it.
+#[wasm_bindgen]
+pub fn bench_recompute(iterations: u32) -> f64 {
+    let state = State::default();
+    let start = js_sys::Date::now();
+    for _ in 0..iterations.max(1) {
+        let _ = std::hint::black_box(compute(std::hint::black_box(&state)));
+    }
+    (js_sys::Date::now() - start) / f64::from(iterations.max(1))
+}
+
 /// Entry point: a panic shows a message on the page instead of a blank page.
 #[wasm_bindgen(start)]
 pub fn start() {
