@@ -80,6 +80,21 @@ fn largest_true(hi: u64, pred: impl Fn(u64) -> bool) -> Option<u64> {
     Some(lo)
 }
 
+/// The smallest `x` in `[lo, hi]` with `pred(x)`, for `pred` false then
+/// true (monotone) and true at `hi`: binary search.
+fn smallest_true(lo: u64, hi: u64, pred: impl Fn(u64) -> Result<bool>) -> Result<u64> {
+    let (mut a, mut b) = (lo, hi);
+    while a < b {
+        let mid = a + (b - a) / 2;
+        if pred(mid)? {
+            b = mid;
+        } else {
+            a = mid + 1;
+        }
+    }
+    Ok(a)
+}
+
 impl Predictor<'_> {
     /// The largest context a decode cell may have: context + max_tokens <= max_model_len.
     pub fn context_limit(&self) -> u64 {
@@ -219,16 +234,7 @@ pub fn smallest_max_model_len(
         };
         if at(end)? {
             // Within a block the budget only grows: the smallest that fits.
-            let (mut a, mut b) = (start, end);
-            while a < b {
-                let mid = a + (b - a) / 2;
-                if at(mid)? {
-                    b = mid;
-                } else {
-                    a = mid + 1;
-                }
-            }
-            value = Some(a as f64);
+            value = Some(smallest_true(start, end, at)? as f64);
             break;
         }
         k += 1;
@@ -275,15 +281,7 @@ pub fn smallest_utilization(
     if max_blocks == 0 || !with_blocks(max_blocks)? {
         return none(plan);
     }
-    let (mut a, mut b) = (1, max_blocks);
-    while a < b {
-        let mid = a + (b - a) / 2;
-        if with_blocks(mid)? {
-            b = mid;
-        } else {
-            a = mid + 1;
-        }
-    }
+    let a = smallest_true(1, max_blocks, with_blocks)?;
     // Smallest u with ceil(total * u) >= non_kv + a * bpb, as vLLM rounds.
     let need = plan.non_kv_bytes + a * bpb;
     let mut u = need as f64 / total as f64;
@@ -324,16 +322,7 @@ fn what_it_would_take(plan: &Plan, ctx: u64, c: u64, speed: SpeedTarget) -> Resu
     let mut found = None;
     while n < (1 << 26) {
         if with_blocks(n)? {
-            let (mut a, mut b) = (n / 2 + 1, n);
-            while a < b {
-                let mid = a + (b - a) / 2;
-                if with_blocks(mid)? {
-                    b = mid;
-                } else {
-                    a = mid + 1;
-                }
-            }
-            found = Some(a);
+            found = Some(smallest_true(n / 2 + 1, n, &with_blocks)?);
             break;
         }
         n *= 2;
