@@ -322,7 +322,7 @@ fn what_it_would_take(plan: &Plan, ctx: u64, c: u64, speed: SpeedTarget) -> Resu
     let mut found = None;
     while n < (1 << 26) {
         if with_blocks(n)? {
-            found = Some(smallest_true(n / 2 + 1, n, &with_blocks)?);
+            found = Some(smallest_true(n / 2 + 1, n, with_blocks)?);
             break;
         }
         n *= 2;
