@@ -467,10 +467,6 @@ impl Request {
             &label,
         )?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
-        let quant = engine.weight_quant(&model.quant);
-        // Under tensor parallelism every per-GPU figure uses the GPU's shard.
-        let per_gpu = model.model.shard(engine.tensor_parallel_size)?;
-        let estimate = NonKvEstimate::new(&per_gpu, &quant, &engine, &gpu);
         // A scenario's pinned non-KV figure holds only while what sets non-KV
         // memory is unchanged: model, GPU, weights, batch limits.
         let pin = scenario.as_ref().and_then(|(origin, s)| {
@@ -493,7 +489,7 @@ impl Request {
                 .filter(|_| unchanged)
                 .map(|m| (origin.clone(), m.clone()))
         });
-        let (non_kv_bytes, non_kv_source) = match pin {
+        let pinned = match pin {
             Some((origin, m)) => {
                 if m.non_kv_bytes <= 0 {
                     return Err(Error::field(
@@ -503,14 +499,9 @@ impl Request {
                     )
                     .context(origin));
                 }
-                (
-                    m.non_kv_bytes as u64,
-                    NonKvSource::Pinned {
-                        derivation: m.derivation,
-                    },
-                )
+                Some((m.non_kv_bytes as u64, m.derivation))
             }
-            None => (estimate.total_bytes(), NonKvSource::Estimated),
+            None => None,
         };
         let chosen = self
             .calibration
@@ -533,20 +524,17 @@ impl Request {
             Some((_, s)) => format!("{} (model/GPU overridden)", s.id),
             None => format!("{} on {}", model.id, gpu.id),
         };
-        Ok(Plan {
-            scenario_id,
-            measured: scenario.and_then(|(_, s)| s.measured),
-            model,
-            per_gpu,
-            gpu,
-            engine,
-            harness,
-            estimate,
-            non_kv_bytes,
-            non_kv_source,
-            calibration,
-            warnings,
-        })
+        // The per-GPU shard and the estimate as for any plan; then what the
+        // scenario adds: its id, its measured run, its pinned non-KV figure.
+        let mut plan = Plan::assemble(model, gpu, engine, harness, calibration)?;
+        plan.scenario_id = scenario_id;
+        plan.measured = scenario.and_then(|(_, s)| s.measured);
+        plan.warnings = warnings;
+        if let Some((bytes, derivation)) = pinned {
+            plan.non_kv_bytes = bytes;
+            plan.non_kv_source = NonKvSource::Pinned { derivation };
+        }
+        Ok(plan)
     }
 }
 
