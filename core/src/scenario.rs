@@ -591,6 +591,20 @@ pub struct Capacity {
     pub pool: KvPool,
 }
 
+impl Capacity {
+    /// Non-KV memory besides weights, activation peak and CUDA graphs: the
+    /// non-torch estimate, plus whatever a pinned measured figure adds.
+    pub fn other_non_kv_bytes(&self) -> u64 {
+        self.non_kv_bytes
+            .saturating_sub(self.weights_bytes + self.activation_bytes + self.cudagraph_bytes)
+    }
+
+    /// Device memory vLLM does not request (`total - requested`).
+    pub fn unrequested_bytes(&self) -> u64 {
+        self.total_bytes.saturating_sub(self.requested_bytes)
+    }
+}
+
 impl Plan {
     /// A plan from parts already loaded and resolved, with the
     /// first-principles non-KV estimate (no scenario, no pin). The ranking

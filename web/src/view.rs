@@ -231,22 +231,13 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
 fn memory_bar(o: &Output) -> Html {
     let c = &o.capacity;
     let total = c.total_bytes.max(1) as f64;
-    let estimated = c.weights_bytes + c.activation_bytes + c.cudagraph_bytes;
     let segments = [
         ("weights", "Weights", c.weights_bytes),
         ("activation", "Activation peak", c.activation_bytes),
         ("cudagraphs", "CUDA graphs", c.cudagraph_bytes),
-        (
-            "other",
-            "Other non-KV",
-            c.non_kv_bytes.saturating_sub(estimated),
-        ),
+        ("other", "Other non-KV", c.other_non_kv_bytes()),
         ("kv", "KV pool", c.kv_pool_bytes),
-        (
-            "free",
-            "Not given to vLLM",
-            c.total_bytes.saturating_sub(c.requested_bytes),
-        ),
+        ("free", "Not given to vLLM", c.unrequested_bytes()),
     ];
     let per_request: Vec<String> = c
         .max_running_requests
