@@ -633,6 +633,7 @@ mod tests {
             max_position_embeddings: 131_072,
             layers,
             mamba_ssm_auto_dtype: FloatDtype::Bfloat16,
+            encoder: Vec::new(),
         };
         let args = engine(
             EngineSettings {

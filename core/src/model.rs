@@ -166,6 +166,10 @@ pub struct MoeLayer {
     /// Intermediate size of the always-on shared experts together (0 when none).
     pub shared_intermediate: u64,
     pub gated: bool,
+    /// Latent experts (Nemotron-3 Super): the routed experts run in this
+    /// width, between a down-projection from the hidden size and an
+    /// up-projection back (`vllm/model_executor/models/nemotron_h.py`).
+    pub latent_dim: Option<u64>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -217,6 +221,9 @@ pub enum ModuleKind {
     ExpertLinear,
     /// Norms, biases, routers, conv1d, A/D/dt: never quantized.
     Other,
+    /// A vision or audio encoder's tensor, or its projector: loaded with the
+    /// model, kept in the model dtype, never read by a decode step.
+    Encoder,
 }
 
 /// One weight tensor (or a set of identical ones), `in_features x out_features`.
@@ -247,6 +254,8 @@ pub struct Model {
     pub layers: Vec<Layer>,
     /// What `--mamba-ssm-cache-dtype auto` resolves to for this architecture.
     pub mamba_ssm_auto_dtype: FloatDtype,
+    /// Vision / audio encoder tensors vLLM loads with a multimodal model.
+    pub encoder: Vec<Module>,
 }
 
 /// Add `n` copies of a weight tensor, merging with an identical entry.
@@ -412,11 +421,20 @@ impl Model {
                 Layer::Moe(e) => {
                     let (n, i) = (e.num_experts, e.expert_intermediate);
                     add(o, 1, "router", X, h, n);
+                    // Latent experts work in `latent_dim` between two projections.
+                    let w = match e.latent_dim {
+                        Some(l) => {
+                            add(o, 1, "latent_down_proj", F, h, l);
+                            add(o, 1, "latent_up_proj", F, l, h);
+                            l
+                        }
+                        None => h,
+                    };
                     if e.gated {
-                        add(o, n, "expert_gate_proj", E, h, i);
+                        add(o, n, "expert_gate_proj", E, w, i);
                     }
-                    add(o, n, "expert_up_proj", E, h, i);
-                    add(o, n, "expert_down_proj", E, i, h);
+                    add(o, n, "expert_up_proj", E, w, i);
+                    add(o, n, "expert_down_proj", E, i, w);
                     let s = e.shared_intermediate;
                     if s > 0 {
                         if e.gated {
@@ -433,6 +451,7 @@ impl Model {
         if !self.tie_word_embeddings {
             add(o, 1, "lm_head", ModuleKind::LmHead, h, self.vocab_size);
         }
+        out.extend(self.encoder.iter().cloned());
         out
     }
 
@@ -495,9 +514,19 @@ impl Model {
                 }),
             });
         }
+        // Encoders split their projections across the GPUs too.
+        let encoder = self
+            .encoder
+            .iter()
+            .map(|m| Module {
+                out_features: m.out_features.div_ceil(tp),
+                ..m.clone()
+            })
+            .collect();
         Ok(Model {
             vocab_size: self.vocab_size.div_ceil(tp),
             layers,
+            encoder,
             ..self.clone()
         })
     }
@@ -560,6 +589,7 @@ mod tests {
             expert_intermediate: 768,
             shared_intermediate: 0,
             gated: true,
+            latent_dim: None,
         };
         let model = Model {
             architecture: "test".into(),
@@ -570,6 +600,7 @@ mod tests {
             max_position_embeddings: 40_960,
             layers: vec![Layer::Moe(moe)],
             mamba_ssm_auto_dtype: FloatDtype::Bfloat16,
+            encoder: Vec::new(),
         };
         let experts: u64 = model
             .modules()

@@ -158,7 +158,9 @@ impl WeightQuant {
         }
         let listed = |s: &str| self.unquantized.iter().any(|u| u == s);
         let kind_name = match module.kind {
-            ModuleKind::Embedding | ModuleKind::Other => return false,
+            // Vision encoders stay in the model dtype (checkpoints list them
+            // as unquantized; vLLM's quantized linear methods skip them).
+            ModuleKind::Embedding | ModuleKind::Other | ModuleKind::Encoder => return false,
             ModuleKind::LmHead => return self.lm_head_quantized && !listed("lm_head"),
             ModuleKind::AttentionLinear => "attention",
             ModuleKind::MambaLinear => "mamba",

@@ -80,10 +80,7 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
 /// `quantization_config` if it has one.
 pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> {
     parse::check_size(origin, text)?;
-    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| {
-        Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
-            .with_hint("a config.json must be valid JSON")
-    })?;
+    let v = crate::config::parse_json(origin, text)?;
     let model = crate::config::model_from_config(&v).map_err(|e| e.context(origin))?;
     let quant = match v.get("quantization_config").filter(|q| !q.is_null()) {
         Some(qc) => crate::quant::from_hf_config(qc).map_err(|e| e.context(origin))?,

@@ -208,7 +208,8 @@ impl Work {
         for m in &modules {
             let bytes = quant.module_bytes(m, model.dtype);
             match m.kind {
-                ModuleKind::Embedding => {}
+                // Encoders run on images at prefill, not in a decode step.
+                ModuleKind::Embedding | ModuleKind::Encoder => {}
                 ModuleKind::ExpertLinear => {}
                 ModuleKind::LmHead => {
                     lm_head_params += m.params();
@@ -227,7 +228,11 @@ impl Work {
         let mut moe_layers = Vec::new();
         for l in &model.layers {
             if let Layer::Moe(e) = l {
-                let (h, i) = (model.hidden_size, e.expert_intermediate);
+                // Latent experts work in their latent width.
+                let (h, i) = (
+                    e.latent_dim.unwrap_or(model.hidden_size),
+                    e.expert_intermediate,
+                );
                 let linear = |name, in_features, out_features| crate::model::Module {
                     name,
                     kind: ModuleKind::ExpertLinear,

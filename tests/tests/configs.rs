@@ -183,10 +183,12 @@ fn bad_config_json_is_named() {
     assert!(err.message.starts_with("c.json:1:"), "{err}");
     let err =
         loaded_from_config_json("c.json", "{\"architectures\": [\"BertModel\"]}").unwrap_err();
-    assert!(
-        err.message
-            .contains("unknown model architecture `BertModel`"),
-        "{err}"
+    assert_eq!(
+        err.message,
+        "c.json: `BertModel` is an encoder-only model (vLLM serves it for embeddings or scoring, not generation)"
     );
     assert!(err.hint.unwrap().contains("DeepseekV3ForCausalLM"));
+    let err =
+        loaded_from_config_json("c.json", "{\"architectures\": [\"FooLM\"]}").unwrap_err();
+    assert_eq!(err.message, "c.json: unknown model architecture `FooLM`");
 }

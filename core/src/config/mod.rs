@@ -1,0 +1,482 @@
+//! Reading a Hugging Face `config.json` (or a model preset's `[config]`
+//! table, which holds the same fields) into a [`Model`].
+//!
+//! One small reader per architecture family (`dense`, `gemma`, `moe`,
+//! `hybrid`, `linear`, `mla`), behind [`ARCHITECTURES`], the table from
+//! `architectures` names to readers; the supported list that errors and docs
+//! print is derived from it. Field names and layer layouts follow each
+//! family's published config.json (the corpus in
+//! `tests/fixtures/configs/real/`, sources listed there) and vLLM 0.32's
+//! model code (`vllm/model_executor/models/<family>.py`, cited per reader).
+
+mod dense;
+mod fields;
+mod gemma;
+mod hybrid;
+mod linear;
+mod mla;
+mod moe;
+mod vision;
+
+pub use fields::python_json_to_strict;
+
+use crate::dtype::FloatDtype;
+use crate::error::{Error, Result};
+use crate::model::{AttentionLayer, Layer, MlpLayer, Model, Module};
+use fields::Cfg;
+use serde_json::Value;
+
+/// The largest value any config.json dimension may hold (64 M: above every
+/// published vocabulary, context length and dimension). Enforced by
+/// `Cfg::opt` for every whole-number field.
+pub const MAX_FIELD: u64 = 1 << 26;
+
+/// The most layers a model may have.
+pub const MAX_LAYERS: u64 = 4096;
+
+/// The most parameters a model may have (10^15), and the most bytes one
+/// layer's recurrent state or one token's KV in a layer may take (1 TiB).
+pub const MAX_PARAMS: u128 = 1_000_000_000_000_000;
+pub const MAX_LAYER_BYTES: u128 = 1 << 40;
+
+/// What one family's reader produces.
+pub(crate) struct Built {
+    pub layers: Vec<Layer>,
+    /// What `--mamba-ssm-cache-dtype auto` resolves to, when the family
+    /// fixes it (NemotronH: float32); otherwise the model dtype.
+    pub ssm_auto: Option<FloatDtype>,
+    /// Vision / audio encoders and projectors vLLM loads with the model.
+    pub encoder: Vec<Module>,
+}
+
+impl Built {
+    fn layers(layers: Vec<Layer>) -> Result<Built> {
+        Ok(Built {
+            layers,
+            ssm_auto: None,
+            encoder: Vec::new(),
+        })
+    }
+}
+
+type Reader = fn(&Ctx) -> Result<Built>;
+
+/// One architecture: its `architectures` name, what it is, whether embeddings
+/// are tied when the config does not say, and its reader.
+#[derive(Debug)]
+pub struct Architecture {
+    pub name: &'static str,
+    pub family: &'static str,
+    tie_default: bool,
+    read: Reader,
+}
+
+macro_rules! arch {
+    ($name:literal, $family:literal, $tie:literal, $read:path) => {
+        Architecture {
+            name: $name,
+            family: $family,
+            tie_default: $tie,
+            read: $read,
+        }
+    };
+}
+
+/// Every architecture this version models, as config.json names them.
+pub const ARCHITECTURES: &[Architecture] = &[
+    arch!("LlamaForCausalLM", "dense", false, dense::llama),
+    arch!("MistralForCausalLM", "dense", false, dense::mistral),
+    arch!("Qwen2ForCausalLM", "dense", false, dense::qwen2),
+    arch!("Qwen3ForCausalLM", "dense", false, dense::qwen3),
+    arch!("GraniteForCausalLM", "dense", false, dense::granite),
+    arch!("Phi3ForCausalLM", "dense", false, dense::phi3),
+    arch!(
+        "Mistral3ForConditionalGeneration",
+        "dense + vision",
+        false,
+        dense::mistral3
+    ),
+    arch!("Gemma2ForCausalLM", "sliding window", true, gemma::gemma2),
+    arch!("Gemma3ForCausalLM", "sliding window", true, gemma::gemma3),
+    arch!(
+        "Gemma3ForConditionalGeneration",
+        "sliding window + vision",
+        true,
+        gemma::gemma3_mm
+    ),
+    arch!("Qwen3MoeForCausalLM", "MoE", false, moe::qwen3_moe),
+    arch!("MixtralForCausalLM", "MoE", false, moe::mixtral),
+    arch!(
+        "GptOssForCausalLM",
+        "MoE + sliding window",
+        false,
+        moe::gpt_oss
+    ),
+    arch!(
+        "NemotronHForCausalLM",
+        "Mamba2 hybrid",
+        false,
+        hybrid::nemotron_h
+    ),
+    arch!(
+        "GraniteMoeHybridForCausalLM",
+        "Mamba2 hybrid + MoE",
+        true,
+        hybrid::granite_moe_hybrid
+    ),
+    arch!(
+        "FalconH1ForCausalLM",
+        "Mamba2 hybrid",
+        false,
+        hybrid::falcon_h1
+    ),
+    arch!(
+        "JambaForCausalLM",
+        "Mamba1 hybrid + MoE",
+        false,
+        hybrid::jamba
+    ),
+    arch!(
+        "Qwen3NextForCausalLM",
+        "DeltaNet hybrid + MoE",
+        false,
+        linear::qwen3_next
+    ),
+    arch!(
+        "Qwen3_5ForConditionalGeneration",
+        "DeltaNet hybrid + vision",
+        false,
+        linear::qwen3_5
+    ),
+    arch!(
+        "Qwen3_5MoeForConditionalGeneration",
+        "DeltaNet hybrid + MoE + vision",
+        false,
+        linear::qwen3_5_moe
+    ),
+    arch!("DeepseekV2ForCausalLM", "MLA + MoE", false, mla::deepseek),
+    arch!("DeepseekV3ForCausalLM", "MLA + MoE", false, mla::deepseek),
+];
+
+/// Architectures decodecalc recognises but refuses, with the reason.
+const REFUSED: &[(&str, &str)] = &[
+    (
+        "Bert",
+        "an encoder-only model (vLLM serves it for embeddings or scoring, not generation)",
+    ),
+    (
+        "Roberta",
+        "an encoder-only model (vLLM serves it for embeddings or scoring, not generation)",
+    ),
+    (
+        "XLMRoberta",
+        "an encoder-only model (vLLM serves it for embeddings or scoring, not generation)",
+    ),
+    (
+        "ModernBert",
+        "an encoder-only model (vLLM serves it for embeddings or scoring, not generation)",
+    ),
+    (
+        "T5",
+        "an encoder-decoder model (no decoder-only KV cache to size)",
+    ),
+    (
+        "Bart",
+        "an encoder-decoder model (no decoder-only KV cache to size)",
+    ),
+    (
+        "Whisper",
+        "an encoder-decoder speech model (no decoder-only KV cache to size)",
+    ),
+];
+
+/// The supported names, comma-separated, for errors and docs.
+pub fn supported_list() -> String {
+    ARCHITECTURES
+        .iter()
+        .map(|a| a.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The language model's fields and the dimensions every family shares.
+pub(crate) struct Ctx<'a> {
+    pub arch: &'a str,
+    /// The language model's object (`text_config` for multimodal wrappers).
+    pub c: Cfg<'a>,
+    /// The file's top level (vision_config, image token fields).
+    pub top: Cfg<'a>,
+    pub hidden: u64,
+    pub n_layers: u64,
+}
+
+impl Ctx<'_> {
+    /// Per-layer `layer_types` entries, checked to be one per layer.
+    pub fn layer_types(&self) -> Result<Option<Vec<&str>>> {
+        let Some(t) = self.c.strings("layer_types")? else {
+            return Ok(None);
+        };
+        if t.len() as u64 != self.n_layers {
+            return Err(Error::field(
+                "layer_types",
+                format!("({} entries)", t.len()),
+                format!(
+                    "{} entries, one per layer (num_hidden_layers)",
+                    self.n_layers
+                ),
+            ));
+        }
+        Ok(Some(t))
+    }
+
+    /// Standard multi-head / grouped-query attention from `num_attention_heads`,
+    /// `num_key_value_heads` and `head_dim` (or hidden / heads).
+    pub fn attention(&self) -> Result<AttentionLayer> {
+        let heads = self.c.u("num_attention_heads")?;
+        let kv_heads = self.c.u_or("num_key_value_heads", heads)?;
+        if kv_heads == 0 || !heads.is_multiple_of(kv_heads) {
+            return Err(Error::field(
+                "num_key_value_heads",
+                kv_heads,
+                format!("a divisor of num_attention_heads ({heads})"),
+            ));
+        }
+        let head_dim = match self.c.opt("head_dim")? {
+            Some(0) => return Err(Error::field("head_dim", 0, "a positive whole number")),
+            Some(d) => d,
+            None if self.hidden.is_multiple_of(heads) => self.hidden / heads,
+            None => {
+                return Err(Error::new("missing field `head_dim`")
+                    .with_hint("hidden_size is not a multiple of num_attention_heads"))
+            }
+        };
+        Ok(AttentionLayer {
+            num_heads: heads,
+            num_kv_heads: kv_heads,
+            head_dim,
+            sliding_window_tokens: None,
+            qkv_bias: false,
+            qk_norm: false,
+            output_gate: false,
+            mla: None,
+        })
+    }
+}
+
+/// A gated (SwiGLU-style) MLP.
+pub(crate) fn gated_mlp(intermediate: u64) -> Layer {
+    Layer::Mlp(MlpLayer {
+        intermediate,
+        gated: true,
+    })
+}
+
+/// The one architecture name of a config.json, looked up in the table.
+fn architecture(top: Cfg) -> Result<&'static Architecture> {
+    let name = match top
+        .get("architectures")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+    {
+        Some([one]) => one.as_str().unwrap_or_default(),
+        Some([]) | None => {
+            return Err(
+                Error::new("missing field `architectures`").with_hint(format!(
+                    "set architectures = [\"...\"], one of {}",
+                    supported_list()
+                )),
+            )
+        }
+        Some(many) => {
+            return Err(Error::field(
+                "architectures",
+                format!("{many:?}"),
+                "exactly one architecture name",
+            ))
+        }
+    };
+    if let Some(a) = ARCHITECTURES.iter().find(|a| a.name == name) {
+        return Ok(a);
+    }
+    if let Some((_, why)) = REFUSED.iter().find(|(prefix, _)| {
+        name.strip_prefix(prefix)
+            .is_some_and(|rest| rest.starts_with("For") || rest == "Model")
+    }) {
+        return Err(Error::new(format!("`{name}` is {why}")).with_hint(format!(
+            "decodecalc sizes decoder models: {}",
+            supported_list()
+        )));
+    }
+    Err(Error::new(format!("unknown model architecture `{name}`"))
+        .with_hint(format!("supported: {}", supported_list())))
+}
+
+/// The dtype the checkpoint stores (`torch_dtype`, or `dtype` as newer
+/// transformers write it), bfloat16 when none is given.
+fn checkpoint_dtype(c: Cfg, top: Cfg) -> Result<FloatDtype> {
+    let field = ["torch_dtype", "dtype"];
+    let found = field
+        .iter()
+        .find_map(|k| c.s(k).map(|v| (*k, v)))
+        .or_else(|| field.iter().find_map(|k| top.s(k).map(|v| (*k, v))));
+    match found {
+        Some((k, v)) => FloatDtype::parse(k, v),
+        None => Ok(FloatDtype::Bfloat16),
+    }
+}
+
+/// Build a model from config.json fields.
+pub fn model_from_config(root: &Value) -> Result<Model> {
+    let top = Cfg(root
+        .as_object()
+        .ok_or_else(|| Error::new("config.json is not a JSON object"))?);
+    let arch = architecture(top)?;
+    // Multimodal wrappers keep the language model under text_config.
+    let c = match top.object("text_config") {
+        Some(t) if top.get("hidden_size").is_none() => t,
+        _ => top,
+    };
+    let ctx = Ctx {
+        arch: arch.name,
+        c,
+        top,
+        hidden: c.u("hidden_size")?,
+        n_layers: c.u("num_hidden_layers")?,
+    };
+    if ctx.n_layers > MAX_LAYERS {
+        return Err(Error::field(
+            "num_hidden_layers",
+            ctx.n_layers,
+            format!("at most {MAX_LAYERS} layers"),
+        ));
+    }
+    let vocab = c.u("vocab_size")?;
+    let max_pos = c.u("max_position_embeddings")?;
+    let dtype = checkpoint_dtype(c, top)?;
+    let built = (arch.read)(&ctx)?;
+    // A config that names its SSM cache dtype decides `auto` (vLLM reads it).
+    let ssm_auto = match c.s("mamba_ssm_cache_dtype") {
+        Some(t) => FloatDtype::parse("mamba_ssm_cache_dtype", t)?,
+        None => built.ssm_auto.unwrap_or(dtype),
+    };
+    let tie = match c.get("tie_word_embeddings") {
+        Some(_) => c.b_or("tie_word_embeddings", arch.tie_default)?,
+        None => top.b_or("tie_word_embeddings", arch.tie_default)?,
+    };
+    check_size(&built.layers, ctx.hidden, vocab)?;
+    Ok(Model {
+        architecture: arch.name.to_string(),
+        hidden_size: ctx.hidden,
+        vocab_size: vocab,
+        tie_word_embeddings: tie,
+        dtype,
+        max_position_embeddings: max_pos,
+        layers: built.layers,
+        mamba_ssm_auto_dtype: ssm_auto,
+        encoder: built.encoder,
+    })
+}
+
+/// Reject a model whose parameter count or per-layer state would overflow
+/// the calculator's 64-bit arithmetic (computed in 128 bits here).
+fn check_size(layers: &[Layer], hidden: u64, vocab: u64) -> Result<()> {
+    let too_big = |what: &str| {
+        Error::new(format!("the model is implausibly large: {what}"))
+            .with_hint("check the config.json's dimensions (hidden_size, heads, experts, layers)")
+    };
+    let h = u128::from(hidden);
+    let mut params: u128 = 2 * u128::from(vocab) * h;
+    for l in layers {
+        params = params.saturating_add(layer_params_bound(l, h));
+        if let Some(st) = l.state() {
+            let bytes = (u128::from(st.conv_elems) + u128::from(st.ssm_elems)) * 4;
+            if bytes > MAX_LAYER_BYTES {
+                return Err(too_big("a recurrent layer's state exceeds 1 TiB"));
+            }
+        }
+        if let Layer::Attention(a) = l {
+            let per_token = u128::from(a.num_kv_heads) * u128::from(a.head_dim) * 8;
+            if per_token > MAX_LAYER_BYTES {
+                return Err(too_big("one token's KV in a layer exceeds 1 TiB"));
+            }
+        }
+    }
+    if params > MAX_PARAMS {
+        return Err(too_big("more than 10^15 parameters"));
+    }
+    Ok(())
+}
+
+/// An upper bound of one layer's parameters, in 128 bits.
+fn layer_params_bound(l: &Layer, h: u128) -> u128 {
+    let u = u128::from;
+    match l {
+        Layer::Attention(a) => {
+            4 * u(a.num_heads.max(a.num_kv_heads)) * u(a.head_dim.max(1)) * h
+                + a.mla.map_or(0, |m| {
+                    u(m.kv_lora_rank + m.qk_rope_head_dim + m.q_lora_rank.unwrap_or(0))
+                        * (h + u(a.num_heads)
+                            * u(m.qk_nope_head_dim + m.v_head_dim + m.qk_rope_head_dim))
+                })
+        }
+        Layer::Mamba2(m) => 3 * u(m.num_heads) * u(m.head_dim) * h,
+        Layer::Mamba1(m) => 4 * u(m.intermediate) * (h + u(m.state_size + m.dt_rank)),
+        Layer::DeltaNet(d) => 4 * u(d.key_dim().max(d.value_dim())) * h,
+        Layer::Mlp(f) => 3 * u(f.intermediate) * h,
+        Layer::Moe(e) => {
+            let width = u(e.latent_dim.unwrap_or(e.top_k.max(1)).max(1)).max(h);
+            3 * (u(e.num_experts) * u(e.expert_intermediate) + u(e.shared_intermediate)) * width
+        }
+    }
+}
+
+/// Parse a config.json text (the Python json dialect and a BOM accepted).
+pub fn parse_json(origin: &str, text: &str) -> Result<Value> {
+    serde_json::from_str(&python_json_to_strict(text)).map_err(|e| {
+        Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
+            .with_hint("a config.json must be JSON (Python's Infinity and NaN are accepted)")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn unknown_architecture_lists_supported() {
+        let err = model_from_config(&json!({"architectures": ["FooForCausalLM"]})).unwrap_err();
+        assert!(err.message.contains("FooForCausalLM"));
+        assert!(err.hint.unwrap().contains("NemotronHForCausalLM"));
+    }
+
+    #[test]
+    fn encoder_only_models_are_refused_with_the_reason() {
+        let err = model_from_config(&json!({"architectures": ["BertForMaskedLM"]})).unwrap_err();
+        assert_eq!(
+            err.message,
+            "`BertForMaskedLM` is an encoder-only model (vLLM serves it for embeddings or scoring, not generation)"
+        );
+    }
+
+    #[test]
+    fn missing_and_bad_fields_are_named() {
+        let err = model_from_config(&json!({"architectures": ["LlamaForCausalLM"]})).unwrap_err();
+        assert!(err.message.contains("hidden_size"), "{err}");
+        let err = model_from_config(&json!({
+            "architectures": ["LlamaForCausalLM"], "hidden_size": -4096
+        }))
+        .unwrap_err();
+        assert!(err.message.contains("hidden_size"), "{err}");
+        let err = model_from_config(&json!([1, 2])).unwrap_err();
+        assert!(err.message.contains("not a JSON object"), "{err}");
+        let err = model_from_config(&json!({
+            "architectures": ["LlamaForCausalLM"], "hidden_size": 1u64 << 47
+        }))
+        .unwrap_err();
+        assert_eq!(
+            err.message,
+            "invalid value `140737488355328` for `hidden_size`"
+        );
+    }
+}

@@ -1,0 +1,101 @@
+//! Mixture-of-experts transformers: Qwen3-MoE, Mixtral, gpt-oss
+//! (`vllm/model_executor/models/qwen3_moe.py`, `mixtral.py`, `gpt_oss.py`).
+
+use super::{gated_mlp, Built, Ctx};
+use crate::error::{Error, Result};
+use crate::model::{AttentionLayer, Layer, MoeLayer};
+
+/// Routed experts with `top_k <= num_experts` (vLLM refuses more).
+pub(crate) fn routed(num_experts: u64, top_k: u64, expert_intermediate: u64) -> Result<MoeLayer> {
+    if top_k > num_experts {
+        return Err(Error::field(
+            "num_experts_per_tok",
+            top_k,
+            format!("at most the number of experts ({num_experts})"),
+        ));
+    }
+    Ok(MoeLayer {
+        num_experts,
+        top_k,
+        expert_intermediate,
+        shared_intermediate: 0,
+        gated: true,
+        latent_dim: None,
+    })
+}
+
+/// Qwen3-MoE: every `decoder_sparse_step`-th layer sparse unless listed in
+/// `mlp_only_layers`; q/k norms.
+pub fn qwen3_moe(x: &Ctx) -> Result<Built> {
+    let moe = routed(
+        x.c.u("num_experts")?,
+        x.c.u("num_experts_per_tok")?,
+        x.c.u("moe_intermediate_size")?,
+    )?;
+    let step = x.c.u_or("decoder_sparse_step", 1)?.max(1);
+    let dense = x.c.numbers("mlp_only_layers")?;
+    let a = AttentionLayer {
+        qk_norm: true,
+        ..x.attention()?
+    };
+    let mut layers = Vec::new();
+    for i in 0..x.n_layers {
+        layers.push(Layer::Attention(a));
+        layers.push(if dense.contains(&i) || (i + 1) % step != 0 {
+            gated_mlp(x.c.u("intermediate_size")?)
+        } else {
+            Layer::Moe(moe)
+        });
+    }
+    Built::layers(layers)
+}
+
+/// Mixtral: every layer sparse; experts of `intermediate_size`.
+pub fn mixtral(x: &Ctx) -> Result<Built> {
+    let moe = routed(
+        x.c.u("num_local_experts")?,
+        x.c.u("num_experts_per_tok")?,
+        x.c.u("intermediate_size")?,
+    )?;
+    let a = AttentionLayer {
+        sliding_window_tokens: x.c.opt("sliding_window")?,
+        ..x.attention()?
+    };
+    let mut layers = Vec::new();
+    for _ in 0..x.n_layers {
+        layers.push(Layer::Attention(a));
+        layers.push(Layer::Moe(moe));
+    }
+    Built::layers(layers)
+}
+
+/// gpt-oss: alternating sliding (even) and full layers, q/k/v bias, every
+/// layer sparse.
+pub fn gpt_oss(x: &Ctx) -> Result<Built> {
+    let w = x.c.u("sliding_window")?;
+    let moe = routed(
+        x.c.first(&["num_local_experts", "num_experts"])?,
+        x.c.first(&["num_experts_per_tok", "experts_per_token"])?,
+        x.c.u("intermediate_size")?,
+    )?;
+    let types = x.layer_types()?;
+    let a = AttentionLayer {
+        qkv_bias: true,
+        ..x.attention()?
+    };
+    let mut layers = Vec::new();
+    for i in 0..x.n_layers {
+        let local = match &types {
+            Some(t) => t
+                .get(usize::try_from(i).unwrap_or(usize::MAX))
+                .is_some_and(|s| *s == "sliding_attention"),
+            None => i % 2 == 0,
+        };
+        layers.push(Layer::Attention(AttentionLayer {
+            sliding_window_tokens: local.then_some(w),
+            ..a
+        }));
+        layers.push(Layer::Moe(moe));
+    }
+    Built::layers(layers)
+}

@@ -1,0 +1,116 @@
+//! Vision encoders that vLLM loads with a multimodal model, as weight
+//! tensors (`ModuleKind::Encoder`: counted in the weights, never read by a
+//! decode step). Each follows the encoder's module layout in vLLM 0.32
+//! (file cited per function) and the `vision_config` field names.
+
+use super::fields::Cfg;
+use super::Ctx;
+use crate::error::{Error, Result};
+use crate::model::{Module, ModuleKind};
+
+fn module(name: &'static str, in_features: u64, out_features: u64, count: u64) -> Module {
+    Module {
+        name,
+        kind: ModuleKind::Encoder,
+        in_features,
+        out_features,
+        count,
+    }
+}
+
+fn vision_config<'a>(x: &Ctx<'a>) -> Result<Cfg<'a>> {
+    x.top.object("vision_config").ok_or_else(|| {
+        Error::new("missing field `vision_config`").with_hint(format!(
+            "{} configs describe their vision encoder there",
+            x.arch
+        ))
+    })
+}
+
+/// Gemma 3's SigLIP tower (`vllm/model_executor/models/siglip.py`) and
+/// projector (`gemma3_mm.py`, `Gemma3MultiModalProjector`: one matrix from
+/// the vision width to the text width and an RMSNorm).
+pub fn siglip_gemma3(x: &Ctx) -> Result<Vec<Module>> {
+    let v = vision_config(x)?;
+    let h = v.u("hidden_size")?;
+    let i = v.u("intermediate_size")?;
+    let n = v.u("num_hidden_layers")?;
+    let p = v.u("patch_size")?;
+    let side = v.u("image_size")? / p;
+    let ch = v.u_or("num_channels", 3)?;
+    Ok(vec![
+        // q, k, v, out projections with biases.
+        module("vision_attention", h + 1, 4 * h, n),
+        module("vision_fc1", h + 1, i, n),
+        module("vision_fc2", i + 1, h, n),
+        // Two LayerNorms (weight and bias) per layer.
+        module("vision_norms", 4, h, n),
+        module("vision_patch_embedding", ch * p * p + 1, h, 1),
+        module("vision_position_embedding", side * side, h, 1),
+        module("vision_post_layernorm", 2, h, 1),
+        module("mm_input_projection", h, x.hidden, 1),
+        module("mm_soft_emb_norm", 1, h, 1),
+    ])
+}
+
+/// Mistral 3's Pixtral encoder (`vllm/model_executor/models/pixtral.py`:
+/// bias-free attention and gated MLP, RMSNorms) and projector
+/// (`mistral3.py`: RMSNorm, a patch merger over `spatial_merge_size`^2
+/// patches, two linear layers to the text width).
+pub fn pixtral(x: &Ctx) -> Result<Vec<Module>> {
+    let v = vision_config(x)?;
+    let h = v.u("hidden_size")?;
+    let i = v.u("intermediate_size")?;
+    let n = v.u("num_hidden_layers")?;
+    let p = v.u("patch_size")?;
+    let ch = v.u_or("num_channels", 3)?;
+    let merge = x.top.u_or("spatial_merge_size", 2)?;
+    let bias = u64::from(x.top.b_or("multimodal_projector_bias", false)?);
+    Ok(vec![
+        module("vision_attention", h, 4 * h, n),
+        module("vision_mlp_gate_up", h, 2 * i, n),
+        module("vision_mlp_down", i, h, n),
+        module("vision_norms", 2, h, n),
+        module("vision_patch_conv", ch * p * p, h, 1),
+        module("vision_ln_pre", 1, h, 1),
+        module("mm_norm", 1, h, 1),
+        module("mm_patch_merger", h * merge * merge, h, 1),
+        module("mm_linear_1", h + bias, x.hidden, 1),
+        module("mm_linear_2", x.hidden + bias, x.hidden, 1),
+    ])
+}
+
+/// The Qwen3-VL-style vision transformer of Qwen3.5 / Qwen3.6
+/// (`vllm/model_executor/models/qwen3_vl.py`, used by `qwen3_5.py`):
+/// fused qkv and MLP with biases, LayerNorms, a learned position table, a
+/// patch merger to `out_hidden_size` and one more merger per
+/// `deepstack_visual_indexes` entry.
+pub fn qwen_vl(x: &Ctx) -> Result<Vec<Module>> {
+    let v = vision_config(x)?;
+    let h = v.u("hidden_size")?;
+    let i = v.u("intermediate_size")?;
+    let n = v.first(&["depth", "num_hidden_layers"])?;
+    let p = v.u("patch_size")?;
+    let t = v.u_or("temporal_patch_size", 2)?;
+    let ch = v.u_or("in_channels", 3)?;
+    let merge = v.u_or("spatial_merge_size", 2)?;
+    let out = v.u_or("out_hidden_size", x.hidden)?;
+    let positions = v.u_or("num_position_embeddings", 0)?;
+    let deepstack = v.numbers("deepstack_visual_indexes")?.len() as u64;
+    let merged = h * merge * merge;
+    Ok(vec![
+        module("vision_qkv", h + 1, 3 * h, n),
+        module("vision_proj", h + 1, h, n),
+        module("vision_fc1", h + 1, i, n),
+        module("vision_fc2", i + 1, h, n),
+        module("vision_norms", 4, h, n),
+        module("vision_patch_embed", ch * t * p * p + 1, h, 1),
+        module("vision_pos_embed", positions, h, 1),
+        module("merger_norm", 2, h, 1),
+        module("merger_fc1", merged + 1, merged, 1),
+        module("merger_fc2", merged + 1, out, 1),
+        module("deepstack_norm", 2, merged, deepstack),
+        module("deepstack_fc1", merged + 1, merged, deepstack),
+        module("deepstack_fc2", merged + 1, out, deepstack),
+    ])
+}
