@@ -131,6 +131,15 @@ struct CommonArgs {
     /// memory figure is then per GPU and steps pay all-reduces.
     #[arg(long, short = 't', allow_negative_numbers = true)]
     tensor_parallel_size: Option<i64>,
+    /// Pipeline stages the layers are split across (vLLM's
+    /// --pipeline-parallel-size); memory figures are per GPU of the stage
+    /// that sizes the KV cache, and a step runs through the stages in turn.
+    #[arg(long, allow_negative_numbers = true)]
+    pipeline_parallel_size: Option<i64>,
+    /// Weight and activation dtype: auto (float32 checkpoints in bfloat16),
+    /// bfloat16, float16 (half), float32 (float).
+    #[arg(long)]
+    dtype: Option<String>,
     /// KV-cache pool in bytes, as vLLM's flag: skips the memory estimate.
     #[arg(long, allow_negative_numbers = true)]
     kv_cache_memory_bytes: Option<i64>,
@@ -292,6 +301,8 @@ impl CommonArgs {
             attention_backend: None,
             kv_cache_memory_bytes: self.kv_cache_memory_bytes,
             tensor_parallel_size: self.tensor_parallel_size,
+            dtype: self.dtype.clone(),
+            pipeline_parallel_size: self.pipeline_parallel_size,
         };
         let harness = HarnessSettings {
             contexts: self

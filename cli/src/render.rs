@@ -162,12 +162,37 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
     );
     bytes(&mut t, "weights_bytes", cap.weights_bytes, {
         let q = plan.engine.weight_quant(&plan.model.quant);
-        match (q.method, q.group_size) {
-            (QuantMethod::None, _) => {
-                format!("{}, {}", plan.model.name, plan.model.model.dtype.name())
+        // The served dtype, and the checkpoint's when --dtype changed it.
+        let dtype = if plan.per_gpu.dtype == plan.model.model.dtype {
+            cap.dtype.to_string()
+        } else {
+            format!(
+                "{} (checkpoint {})",
+                cap.dtype,
+                plan.model.model.dtype.name()
+            )
+        };
+        let what = match (q.method, q.group_size) {
+            (QuantMethod::None, _) => format!("{}, {dtype}", plan.model.name),
+            (QuantMethod::Fp8, None) if q.per_tensor => {
+                format!(
+                    "{}, fp8 online (per-tensor scales), rest {dtype}",
+                    plan.model.name
+                )
             }
             (m, Some(g)) => format!("{}, {} int{} group {g}", plan.model.name, m.name(), q.bits),
             (m, None) => format!("{}, {} {}-bit", plan.model.name, m.name(), q.bits),
+        };
+        if cap.pipeline_parallel_size > 1 {
+            format!(
+                "{what}; pipeline stage {} of {} (layers {}-{})",
+                cap.kv_stage.rank + 1,
+                cap.pipeline_parallel_size,
+                cap.kv_stage.start_layer,
+                cap.kv_stage.end_layer.saturating_sub(1)
+            )
+        } else {
+            what
         }
     });
     bytes(
@@ -192,7 +217,14 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
         &mut t,
         "non_torch_bytes",
         cap.non_torch_bytes,
-        "estimate".into(),
+        if plan.estimate.tp_comm_bytes > 0 {
+            format!(
+                "estimate, {} B of it NCCL and custom all-reduce buffers",
+                grouped(plan.estimate.tp_comm_bytes)
+            )
+        } else {
+            "estimate".into()
+        },
     );
     bytes(
         &mut t,
@@ -504,10 +536,14 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
             );
             line(&mut out, "Mamba state read+write", share(s.state_s));
             line(&mut out, "attention KV reads", share(s.attention_s));
-            if plan.engine.tensor_parallel_size > 1 {
+            if plan.engine.tensor_parallel_size > 1 || plan.engine.pipeline_parallel_size > 1 {
                 line(
                     &mut out,
-                    &format!("all-reduce over {} GPUs", plan.engine.tensor_parallel_size),
+                    &format!(
+                        "all-reduce over {} GPUs, {} pipeline sends",
+                        plan.engine.tensor_parallel_size,
+                        plan.engine.pipeline_parallel_size - 1
+                    ),
                     share(s.allreduce_s),
                 );
             }

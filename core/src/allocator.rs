@@ -102,13 +102,16 @@ impl KvLayout {
             ));
         }
         let mamba_state = conv_bytes + ssm_bytes;
-        let align = defaults::BLOCK_SIZE_TOKENS;
         let requested = engine
             .block_size_tokens
             .unwrap_or(defaults::BLOCK_SIZE_TOKENS);
         // Hybrid alignment: raise the attention block size until one attention
-        // page holds one Mamba layer's state, in steps of the kernel alignment
-        // (16 tokens); a user's --block-size is a lower bound. Section 2.
+        // page holds one Mamba layer's state, in steps of the kernel alignment:
+        // the backends' 16-token kernel block, or a larger --block-size, which
+        // becomes the step (vLLM 0.32 `vllm/platforms/interface.py`,
+        // `_align_hybrid_block_size`: alignment = max(kernel block, block_size),
+        // N = alignment * cdiv(mamba_page, alignment * attention bytes per token)).
+        let align = requested.max(defaults::BLOCK_SIZE_TOKENS);
         let block_size = if !mamba.is_empty() && attn_bytes > 0 {
             requested.max(align * div_ceil(mamba_state, align * attn_bytes))
         } else {
@@ -180,6 +183,37 @@ impl KvLayout {
             bytes_per_block: group_size * page,
             groups,
             max_num_batched_tokens: engine.max_num_batched_tokens,
+        })
+    }
+
+    /// The line vLLM 0.32 logs when the hybrid alignment raises the block
+    /// size (`vllm/platforms/interface.py`), None when it does not.
+    pub fn block_size_log_line(&self, requested_tokens: u64) -> Option<String> {
+        (self.mamba_state_bytes_per_layer > 0
+            && self.attention_bytes_per_token_per_layer > 0
+            && self.block_size_tokens > requested_tokens)
+            .then(|| {
+                format!(
+                    "Setting attention block size to {} tokens to ensure that attention page size is >= mamba page size.",
+                    self.block_size_tokens
+                )
+            })
+    }
+
+    /// The Mamba page padding vLLM 0.32 logs, in percent of the unpadded
+    /// state (`100 * (page - state) / state`), None when nothing is padded.
+    pub fn mamba_padding_percent(&self) -> Option<f64> {
+        let state = self.mamba_state_bytes_per_layer;
+        (state > 0 && self.attention_bytes_per_token_per_layer > 0 && self.page_bytes > state)
+            .then(|| 100.0 * (self.page_bytes - state) as f64 / state as f64)
+    }
+
+    /// The padding line as vLLM prints it (`%.2f%%`).
+    pub fn mamba_padding_log_line(&self) -> Option<String> {
+        self.mamba_padding_percent().map(|pct| {
+            format!(
+                "Padding mamba page size by {pct:.2}% to ensure that mamba page size and attention page size are exactly equal."
+            )
         })
     }
 

@@ -131,10 +131,9 @@ const BOOLEAN: [&str; 10] = [
 ];
 
 /// Flags that change memory or speed in ways decodecalc does not model yet.
-const NOT_MODELLED: [&str; 9] = [
+const NOT_MODELLED: [&str; 8] = [
     "enforce-eager",
     "speculative-config",
-    "pipeline-parallel-size",
     "data-parallel-size",
     "cpu-offload-gb",
     "num-gpu-blocks-override",
@@ -242,6 +241,10 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
             "tensor-parallel-size" | "tp" => {
                 s.tensor_parallel_size = Some(int(&name, &need(&value)?)?)
             }
+            "pipeline-parallel-size" | "pp" => {
+                s.pipeline_parallel_size = Some(int(&name, &need(&value)?)?)
+            }
+            "dtype" => s.dtype = Some(need(&value)?),
             "kv-cache-dtype" => s.kv_cache_dtype = Some(need(&value)?),
             "quantization" => s.quantization = Some(need(&value)?),
             "mamba-ssm-cache-dtype" => s.mamba_ssm_cache_dtype = Some(need(&value)?),
@@ -312,5 +315,14 @@ vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 
         let e = parse_vllm_command("vllm serve m --max-model-len").unwrap_err();
         assert!(e.message.contains("needs a value"), "{e}");
         assert!(parse_vllm_command("vllm serve 'm").is_err());
+    }
+
+    #[test]
+    fn dtype_and_pipeline_parallelism_are_read() {
+        let c = parse_vllm_command("vllm serve m --dtype half -pp 2 --pipeline-parallel-size=4")
+            .unwrap();
+        assert_eq!(c.settings.dtype.as_deref(), Some("half"));
+        assert_eq!(c.settings.pipeline_parallel_size, Some(4));
+        assert!(c.warnings.is_empty(), "{:?}", c.warnings);
     }
 }

@@ -2,7 +2,7 @@
 //! settings of a measured matrix. Each has a partial form (every field
 //! optional: a scenario file's table or the command line) and a resolved form.
 
-use crate::dtype::{KvCacheDtype, MambaDtype};
+use crate::dtype::{FloatDtype, KvCacheDtype, MambaDtype};
 use crate::error::{Error, Result};
 use crate::quant::{QuantMethod, WeightQuant};
 use crate::units::{format_tokens, parse_tokens, GIB};
@@ -48,6 +48,12 @@ pub struct EngineSettings {
     pub kv_cache_memory_bytes: Option<i64>,
     /// `--tensor-parallel-size`: GPUs one model is split across.
     pub tensor_parallel_size: Option<i64>,
+    /// `--dtype`: auto, bfloat16, float16 (half), float32 (float).
+    #[serde(default)]
+    pub dtype: Option<String>,
+    /// `--pipeline-parallel-size`: stages the layers are split across.
+    #[serde(default)]
+    pub pipeline_parallel_size: Option<i64>,
 }
 
 impl EngineSettings {
@@ -76,6 +82,8 @@ impl EngineSettings {
                 .or(self.attention_backend.clone()),
             kv_cache_memory_bytes: other.kv_cache_memory_bytes.or(self.kv_cache_memory_bytes),
             tensor_parallel_size: other.tensor_parallel_size.or(self.tensor_parallel_size),
+            dtype: other.dtype.clone().or(self.dtype.clone()),
+            pipeline_parallel_size: other.pipeline_parallel_size.or(self.pipeline_parallel_size),
         }
     }
 }
@@ -99,6 +107,113 @@ pub struct EngineArgs {
     pub kv_cache_memory_bytes: Option<u64>,
     /// GPUs the model is split across (1: no tensor parallelism).
     pub tensor_parallel_size: u64,
+    /// `--dtype` as given (auto resolves against the checkpoint and the GPU:
+    /// [`ServeDtype::resolve`]).
+    pub dtype: ServeDtype,
+    /// Pipeline stages (1: none); every stage holds `tensor_parallel_size` GPUs.
+    pub pipeline_parallel_size: u64,
+}
+
+/// vLLM's `--dtype`: `auto` or a fixed float dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ServeDtype {
+    Auto,
+    Fixed(FloatDtype),
+}
+
+/// Model types vLLM refuses to run in float16 (`_FLOAT16_NOT_SUPPORTED_MODELS`
+/// in vllm/config/model.py: "Numerical instability"), by the `architectures`
+/// names that carry them.
+const NO_FLOAT16: [(&str, &str); 5] = [
+    ("Gemma2", "gemma2"),
+    ("Gemma3ForCausalLM", "gemma3_text"),
+    ("Gemma3ForConditionalGeneration", "gemma3"),
+    ("Glm4ForCausalLM", "glm4"),
+    ("Plamo2", "plamo2"),
+];
+
+/// Whether a GPU computes in bfloat16. vLLM's CUDA platform lists bfloat16
+/// among its `supported_dtypes` from compute capability 8.0 (Ampere) on
+/// (vllm/platforms/cuda.py); earlier cards (Volta, Turing) get float16 and
+/// float32 only. GPU presets carry no compute capability, so this reads the
+/// calibration class: volta, turing and pascal classes lack bfloat16.
+pub fn gpu_supports_bf16(gpu: &crate::gpu::Gpu) -> bool {
+    !gpu.calibration_class.as_deref().is_some_and(|c| {
+        let c = c.to_ascii_lowercase();
+        c.starts_with("volta") || c.starts_with("turing") || c.starts_with("pascal")
+    })
+}
+
+impl ServeDtype {
+    pub const NAMES: &'static str = "auto, bfloat16, float16 (or half), float32 (or float)";
+
+    /// vLLM's `--dtype` choices (`_STR_DTYPE_TO_TORCH_DTYPE` in
+    /// vllm/config/model.py, matched lower-cased): `half` is float16, `float`
+    /// is float32.
+    pub fn parse(field: &str, text: &str) -> Result<ServeDtype> {
+        match text.to_ascii_lowercase().as_str() {
+            "auto" => Ok(ServeDtype::Auto),
+            "bfloat16" => Ok(ServeDtype::Fixed(FloatDtype::Bfloat16)),
+            "half" | "float16" => Ok(ServeDtype::Fixed(FloatDtype::Float16)),
+            "float" | "float32" => Ok(ServeDtype::Fixed(FloatDtype::Float32)),
+            _ => Err(Error::field(field, text, format!("one of {}", Self::NAMES))),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ServeDtype::Auto => "auto",
+            ServeDtype::Fixed(d) => d.name(),
+        }
+    }
+
+    /// The dtype vLLM serves a checkpoint in (`_get_and_verify_dtype` and
+    /// `_resolve_auto_dtype`, vllm/config/model.py, read at vLLM 0.32):
+    /// the platform's dtypes are bfloat16, float16, float32 (float16,
+    /// float32 without bfloat16), less float16 for the model types that
+    /// refuse it; `auto` serves a float32 checkpoint in the first of those
+    /// (bfloat16 on Ampere and later) and any other checkpoint dtype as is
+    /// when the platform has it, else in the first. A fixed dtype is taken as
+    /// given; float16 for a model type that refuses it is an error, and so is
+    /// bfloat16 on a GPU without it (the worker's dtype check).
+    pub fn resolve(
+        self,
+        checkpoint: FloatDtype,
+        architecture: &str,
+        bf16: bool,
+    ) -> Result<FloatDtype> {
+        let refuses_fp16 = NO_FLOAT16
+            .iter()
+            .find(|(arch, _)| architecture.starts_with(arch))
+            .map(|(_, model_type)| *model_type);
+        let mut supported = Vec::with_capacity(3);
+        if bf16 {
+            supported.push(FloatDtype::Bfloat16);
+        }
+        if refuses_fp16.is_none() {
+            supported.push(FloatDtype::Float16);
+        }
+        supported.push(FloatDtype::Float32);
+        let preferred = supported.first().copied().unwrap_or(FloatDtype::Float32);
+        match self {
+            ServeDtype::Auto if checkpoint == FloatDtype::Float32 => Ok(preferred),
+            ServeDtype::Auto if supported.contains(&checkpoint) => Ok(checkpoint),
+            ServeDtype::Auto => Ok(preferred),
+            ServeDtype::Fixed(FloatDtype::Float16) if refuses_fp16.is_some() => {
+                Err(Error::new(format!(
+                    "--dtype float16: vLLM refuses float16 for model type `{}` ({architecture}): numerical instability",
+                    refuses_fp16.unwrap_or_default()
+                ))
+                .with_hint("use --dtype bfloat16, float32 or auto"))
+            }
+            ServeDtype::Fixed(FloatDtype::Bfloat16) if !bf16 => Err(Error::new(
+                "--dtype bfloat16: this GPU has no bfloat16 (compute capability below 8.0)",
+            )
+            .with_hint("use --dtype float16 (or half), float32 or auto")),
+            ServeDtype::Fixed(d) => Ok(d),
+        }
+    }
 }
 
 /// Names a field in an error: plain (`max_num_seqs`), as a flag
@@ -163,6 +278,8 @@ impl EngineSettings {
             "attention_backend" => self.attention_backend.is_some(),
             "kv_cache_memory_bytes" => self.kv_cache_memory_bytes.is_some(),
             "tensor_parallel_size" => self.tensor_parallel_size.is_some(),
+            "dtype" => self.dtype.is_some(),
+            "pipeline_parallel_size" => self.pipeline_parallel_size.is_some(),
             _ => false,
         }
     }
@@ -276,6 +393,18 @@ impl EngineSettings {
                 self.tensor_parallel_size,
                 1,
             )?,
+            dtype: match self.dtype.as_deref() {
+                None => ServeDtype::Auto,
+                Some(t) => ServeDtype::parse(&label("dtype"), t)?,
+            },
+            // vLLM needs at least one stage; whether the model has a layer
+            // for every stage is checked against the model (`Model::pipeline_stages`).
+            pipeline_parallel_size: positive(
+                label,
+                "pipeline_parallel_size",
+                self.pipeline_parallel_size,
+                1,
+            )?,
         })
     }
 }
@@ -285,6 +414,11 @@ impl EngineArgs {
     pub fn weight_quant(&self, checkpoint: &WeightQuant) -> WeightQuant {
         match self.quantization {
             Some(m) if m == checkpoint.method => checkpoint.clone(),
+            // `--quantization fp8` on an unquantized checkpoint: vLLM quantizes
+            // online at load time (`WeightQuant::online_fp8`).
+            Some(QuantMethod::Fp8) if checkpoint.method == QuantMethod::None => {
+                WeightQuant::online_fp8()
+            }
             Some(m) => WeightQuant::for_method(m),
             None => checkpoint.clone(),
         }
@@ -575,6 +709,27 @@ mod tests {
             .resolve(131_072, 80 * GIB)
             .unwrap();
         assert_eq!((big.max_num_seqs, big.max_num_batched_tokens), (1024, 8192));
+    }
+
+    #[test]
+    fn dtype_auto_resolves_as_vllm_does() {
+        use FloatDtype::{Bfloat16 as Bf, Float16 as Fp, Float32 as F32};
+        let auto = ServeDtype::Auto;
+        // float32 checkpoints: the platform's first dtype.
+        assert_eq!(auto.resolve(F32, "LlamaForCausalLM", true).unwrap(), Bf);
+        assert_eq!(auto.resolve(F32, "LlamaForCausalLM", false).unwrap(), Fp);
+        // Gemma-2 without bfloat16 and without float16 is left with float32.
+        assert_eq!(auto.resolve(F32, "Gemma2ForCausalLM", false).unwrap(), F32);
+        // A bf16 checkpoint on a GPU without bf16 falls back to float16.
+        assert_eq!(auto.resolve(Bf, "LlamaForCausalLM", false).unwrap(), Fp);
+        assert_eq!(auto.resolve(Fp, "LlamaForCausalLM", true).unwrap(), Fp);
+        let half = ServeDtype::parse("--dtype", "HALF").unwrap();
+        assert!(half.resolve(Bf, "Gemma2ForCausalLM", true).is_err());
+        assert!(ServeDtype::Fixed(Bf)
+            .resolve(Fp, "LlamaForCausalLM", false)
+            .is_err());
+        let e = ServeDtype::parse("--dtype", "int3").unwrap_err();
+        assert!(e.message.contains("--dtype") && e.hint.is_some(), "{e}");
     }
 
     #[test]

@@ -8,6 +8,10 @@ use serde::{Deserialize, Serialize};
 pub struct Gpu {
     pub id: String,
     pub name: String,
+    /// Other names the preset answers to (`h100` for `h100-sxm`), matched
+    /// case-insensitively like the id.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<String>,
     /// Device memory as the CUDA runtime reports it (`cudaMemGetInfo` total),
     /// which is what vLLM multiplies by `--gpu-memory-utilization`. Not the
     /// marketing figure: an RTX 3090 "24 GB" reports about 23.69 GiB.
@@ -37,16 +41,22 @@ pub struct Gpu {
 
 /// Calibration classes in order of kernel generation, with their segment;
 /// distance between two classes = 10 if the segments differ, plus how many
-/// generations apart they are.
-pub const CALIBRATION_CLASSES: [(&str, &str, u32); 8] = [
-    ("ampere-geforce", "geforce", 0),
-    ("ada-geforce", "geforce", 1),
-    ("blackwell-geforce", "geforce", 3),
-    ("ampere-datacenter", "datacenter", 0),
-    ("ada-datacenter", "datacenter", 1),
-    ("hopper", "datacenter", 2),
-    ("blackwell-datacenter", "datacenter", 3),
-    ("cdna3", "amd", 2),
+/// generations apart they are. Generations count from Volta (0): Turing 1,
+/// Ampere 2, Ada 3, Hopper 4, Blackwell 5 (RTX PRO and DGX Spark share the
+/// GeForce Blackwell kernels, sm_120/121); CDNA3 sits with Hopper, CDNA4 with
+/// Blackwell.
+pub const CALIBRATION_CLASSES: [(&str, &str, u32); 11] = [
+    ("ampere-geforce", "geforce", 2),
+    ("ada-geforce", "geforce", 3),
+    ("blackwell-geforce", "geforce", 5),
+    ("volta-datacenter", "datacenter", 0),
+    ("turing-datacenter", "datacenter", 1),
+    ("ampere-datacenter", "datacenter", 2),
+    ("ada-datacenter", "datacenter", 3),
+    ("hopper", "datacenter", 4),
+    ("blackwell-datacenter", "datacenter", 5),
+    ("cdna3", "amd", 4),
+    ("cdna4", "amd", 5),
 ];
 
 /// How far apart two calibration classes are (None if either is unknown).

@@ -9,7 +9,7 @@
 
 use crate::engine::EngineArgs;
 use crate::gpu::Gpu;
-use crate::model::{Layer, Model};
+use crate::model::{Layer, Model, PipelineStage};
 use crate::quant::WeightQuant;
 use crate::units::MIB;
 use serde::Serialize;
@@ -37,9 +37,34 @@ pub mod constants {
     /// Tokens per Mamba2 chunk in the chunked scan (the model's `chunk_size`).
     pub const MAMBA_CHUNK_TOKENS: u64 = 256;
 
-    /// Communication buffers per GPU under tensor parallelism (NCCL and
-    /// vLLM's custom all-reduce). Estimate.
-    pub const TP_BUFFERS_BYTES: u64 = 256 * MIB;
+    /// vLLM's custom all-reduce (world sizes 2, 4, 6, 8 on one node):
+    /// `max_size` = 8 MiB; it allocates an IPC metadata buffer of a few KiB
+    /// plus `max_size`, an IPC input buffer of `max_size` (both cudaMalloc,
+    /// outside torch) and an 8 MiB `rank_data` table
+    /// (vllm/distributed/device_communicators/custom_all_reduce.py, read at
+    /// its newest stored version). Peers' buffers are mapped, not allocated.
+    pub const CUSTOM_ALL_REDUCE_BYTES: u64 = 3 * 8 * MIB;
+
+    /// NCCL's buffers for the tensor-parallel group (vLLM's pynccl
+    /// communicator and torch's NCCL process group), allocated when the
+    /// first collectives of the profile run connect their channels, so vLLM
+    /// counts them as non-torch growth: a fixed part per GPU and a part per
+    /// peer (per-channel send/receive buffers). Estimate, fitted to the
+    /// public H100 logs (../shared/public-measurements/vllm-startup-logs-h100.csv,
+    /// `non_torch_gib`): 2.06-2.10 GiB at TP 2 and 2.13-2.21 GiB at TP 4
+    /// against 0.24-0.27 GiB at TP 1, i.e. 1.81-1.85 GiB more at TP 2 and
+    /// 1.88-1.96 GiB at TP 4; vLLM PR #10511's log shows the same 1.79 GiB
+    /// step from TP 1 to TP 2 on Llama-3-8B. NVLS (NVLink SHARP) buffers
+    /// only appear above 2 GPUs (vLLM issue #9699) and are within the
+    /// per-peer part here.
+    pub const NCCL_FIXED_BYTES: u64 = 1800 * MIB;
+    pub const NCCL_PER_PEER_BYTES: u64 = 48 * MIB;
+
+    /// NCCL's buffers are per channel; over NVLink (and AMD's Infinity
+    /// Fabric) it opens up to 32 channels (`NCCL_MAX_NCHANNELS`), over PCIe
+    /// typically 2. Estimate: the fitted NVLink figures scale by this many
+    /// 32nds on a PCIe-only card.
+    pub const PCIE_CHANNELS_OF_32: u64 = 2;
 
     /// Streaming multiprocessors assumed when a GPU preset does not say;
     /// only sizes the sampler's Triton scratch buffer.
@@ -102,6 +127,9 @@ pub struct NonKvEstimate {
     pub cudagraph_bytes: u64,
     /// Non-torch memory and persistent buffers (sampler scratch included).
     pub non_torch_bytes: u64,
+    /// The part of `non_torch_bytes` that tensor parallelism adds: NCCL and
+    /// custom all-reduce buffers ([`tp_comm_bytes`]).
+    pub tp_comm_bytes: u64,
     pub cudagraphs: CudaGraphPlan,
 }
 
@@ -109,6 +137,32 @@ impl NonKvEstimate {
     pub fn total_bytes(&self) -> u64 {
         self.weights_bytes + self.activation_bytes + self.cudagraph_bytes + self.non_torch_bytes
     }
+}
+
+/// Communication buffers one GPU of a tensor-parallel group of `tp` GPUs
+/// holds (0 at TP 1): custom all-reduce plus NCCL (see the constants).
+/// Pipeline parallelism adds only NCCL's point-to-point buffers, which the
+/// public PP 2 log shows as negligible (0.07 GiB of non-torch memory in all).
+pub fn tp_comm_bytes(tp: u64, gpu: &Gpu) -> u64 {
+    if tp <= 1 {
+        return 0;
+    }
+    let fast_link = gpu
+        .interconnect
+        .as_deref()
+        .is_some_and(|i| i.starts_with("nvlink") || i.starts_with("infinity"));
+    let nccl = constants::NCCL_FIXED_BYTES + (tp - 1) * constants::NCCL_PER_PEER_BYTES;
+    let nccl = if fast_link {
+        nccl
+    } else {
+        nccl * constants::PCIE_CHANNELS_OF_32 / 32
+    };
+    let custom_ar = if matches!(tp, 2 | 4 | 6 | 8) {
+        constants::CUSTOM_ALL_REDUCE_BYTES
+    } else {
+        0
+    };
+    custom_ar + nccl
 }
 
 /// Weight bytes on the GPU under the given quantization.
@@ -157,7 +211,21 @@ fn layer_transient_bytes_per_token(model: &Model) -> u64 {
 }
 
 impl NonKvEstimate {
-    pub fn new(model: &Model, quant: &WeightQuant, engine: &EngineArgs, _gpu: &Gpu) -> Self {
+    pub fn new(model: &Model, quant: &WeightQuant, engine: &EngineArgs, gpu: &Gpu) -> Self {
+        let whole = PipelineStage::whole(model.decoder_layers().len() as u64);
+        Self::for_stage(model, &whole, quant, engine, gpu)
+    }
+
+    /// The estimate for one pipeline stage: `model` is the stage's model
+    /// ([`Model::stage`]); its weights are the stage's tensors
+    /// ([`Model::stage_modules`]) and only the last stage runs the sampler.
+    pub fn for_stage(
+        model: &Model,
+        stage: &PipelineStage,
+        quant: &WeightQuant,
+        engine: &EngineArgs,
+        gpu: &Gpu,
+    ) -> Self {
         let d = model.dtype.bytes();
         let tokens = engine.max_num_batched_tokens;
         // Profile run (gpu_model_runner.profile_run): an eager forward of
@@ -170,20 +238,18 @@ impl NonKvEstimate {
         // model dtype, an fp32 copy, fp32 softmax probabilities and fp32
         // exponential noise (top-p 0.9 / top-k path, no logprobs).
         let reqs = tokens.min(engine.max_num_seqs);
-        let sampler_peak = reqs * model.vocab_size * (d + 4 + 4 + 4);
+        // Only the last pipeline stage computes logits and samples.
+        let vocab_sampled = if stage.is_last() { model.vocab_size } else { 0 };
+        let sampler_peak = reqs * vocab_sampled * (d + 4 + 4 + 4);
         let activation = forward_peak.max(sampler_peak);
         // The sampler's persistent Triton scratch: min(next_pow2(min(SMs, reqs)), SMs) x vocab x 4 B.
         let sms = constants::DEFAULT_SMS;
         let rows = reqs.min(sms).next_power_of_two().min(sms);
-        let sampler_scratch = rows * model.vocab_size * 4;
+        let sampler_scratch = rows * vocab_sampled * 4;
         // Persistent input buffers sized by max_num_batched_tokens: embeddings
         // input (hidden x dtype) and token/position ids.
         let input_buffers = tokens * (model.hidden_size * d + 16);
-        let tp_buffers = if engine.tensor_parallel_size > 1 {
-            constants::TP_BUFFERS_BYTES
-        } else {
-            0
-        };
+        let tp_buffers = tp_comm_bytes(engine.tensor_parallel_size, gpu);
         let non_torch = constants::NON_TORCH_BYTES + sampler_scratch + input_buffers + tp_buffers;
         // CUDA graphs: the first graph of the largest size allocates the pool
         // for its activations; each further graph costs its segments' overhead,
@@ -199,12 +265,17 @@ impl NonKvEstimate {
             + plan.piecewise_graphs.saturating_sub(1) * per_piecewise
             + plan.full_graphs.saturating_sub(1) * per_full;
         NonKvEstimate {
-            weights_bytes: weights_bytes(model, quant),
+            weights_bytes: model
+                .stage_modules(stage)
+                .iter()
+                .map(|m| quant.module_bytes(m, model.dtype))
+                .sum(),
             activation_bytes: activation,
             forward_peak_bytes: forward_peak,
             sampler_peak_bytes: sampler_peak,
             cudagraph_bytes: cudagraph,
             non_torch_bytes: non_torch,
+            tp_comm_bytes: tp_buffers,
             cudagraphs: plan,
         }
     }

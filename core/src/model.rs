@@ -224,6 +224,10 @@ pub enum ModuleKind {
     /// A vision or audio encoder's tensor, or its projector: loaded with the
     /// model, kept in the model dtype, never read by a decode step.
     Encoder,
+    /// A buffer the model allocates at load time that is no parameter: the
+    /// rotary embedding's cos/sin cache. Counted in the weights' memory
+    /// (vLLM's "Model loading took" includes it), not in the parameters.
+    Buffer,
 }
 
 /// One weight tensor (or a set of identical ones), `in_features x out_features`.
@@ -243,6 +247,40 @@ impl Module {
     }
 }
 
+/// One pipeline-parallel stage: decoder layers `start_layer..end_layer` of
+/// the model, on stage `rank` of `size`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PipelineStage {
+    pub rank: u64,
+    pub size: u64,
+    pub start_layer: u64,
+    pub end_layer: u64,
+}
+
+impl PipelineStage {
+    /// The whole model as one stage.
+    pub fn whole(layers: u64) -> PipelineStage {
+        PipelineStage {
+            rank: 0,
+            size: 1,
+            start_layer: 0,
+            end_layer: layers,
+        }
+    }
+
+    pub fn is_first(&self) -> bool {
+        self.rank == 0
+    }
+
+    pub fn is_last(&self) -> bool {
+        self.rank + 1 >= self.size
+    }
+
+    pub fn layers(&self) -> u64 {
+        self.end_layer.saturating_sub(self.start_layer)
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Model {
     pub architecture: String,
@@ -254,7 +292,8 @@ pub struct Model {
     pub layers: Vec<Layer>,
     /// What `--mamba-ssm-cache-dtype auto` resolves to for this architecture.
     pub mamba_ssm_auto_dtype: FloatDtype,
-    /// Vision / audio encoder tensors vLLM loads with a multimodal model.
+    /// Vision / audio encoder tensors vLLM loads with a multimodal model,
+    /// and load-time buffers (the rotary cos/sin cache), replicated per GPU.
     pub encoder: Vec<Module>,
 }
 
@@ -519,7 +558,11 @@ impl Model {
             .encoder
             .iter()
             .map(|m| Module {
-                out_features: m.out_features.div_ceil(tp),
+                out_features: if m.kind == ModuleKind::Encoder {
+                    m.out_features.div_ceil(tp)
+                } else {
+                    m.out_features
+                },
                 ..m.clone()
             })
             .collect();
@@ -531,9 +574,124 @@ impl Model {
         })
     }
 
+    /// The model's decoder layers as ranges of `layers`: a mixer (attention,
+    /// Mamba, DeltaNet) with the feed-forward block after it. NemotronH is the
+    /// exception: every entry of its `hybrid_override_pattern` (a Mamba, an
+    /// attention or an MLP block) is a decoder layer of its own
+    /// (`num_hidden_layers` counts them all).
+    pub fn decoder_layers(&self) -> Vec<std::ops::Range<usize>> {
+        let each_own = self.architecture.starts_with("NemotronH");
+        let mut out: Vec<std::ops::Range<usize>> = Vec::new();
+        let mut has_ffn = true;
+        for (i, l) in self.layers.iter().enumerate() {
+            let ffn = matches!(l, Layer::Mlp(_) | Layer::Moe(_));
+            match out.last_mut() {
+                Some(r) if !each_own && ffn && !has_ffn => {
+                    r.end = i + 1;
+                    has_ffn = true;
+                }
+                _ => {
+                    out.push(i..i + 1);
+                    has_ffn = ffn;
+                }
+            }
+        }
+        out
+    }
+
+    /// The stages of pipeline parallelism over `pp` stages, as vLLM splits
+    /// the decoder layers (`get_pp_indices`, vllm/distributed/utils.py, read
+    /// at its newest stored version; `VLLM_PP_LAYER_PARTITION` is not
+    /// modelled): `layers / pp` each, and the remainder one more each on the
+    /// stages before the last, starting from the second-to-last. The first
+    /// stage holds the embedding, the last the final norm and `lm_head`
+    /// (with tied embeddings the last stage holds its own copy of the table as
+    /// `lm_head`).
+    pub fn pipeline_stages(&self, pp: u64) -> crate::error::Result<Vec<PipelineStage>> {
+        use crate::error::Error;
+        let n = self.decoder_layers().len() as u64;
+        if pp == 0 || pp > n {
+            return Err(Error::field(
+                "--pipeline-parallel-size",
+                pp,
+                format!(
+                    "between 1 and the model's {n} decoder layers (each pipeline stage needs at least one layer)"
+                ),
+            ));
+        }
+        let base = n / pp;
+        let rem = n % pp;
+        let mut start = 0;
+        let mut stages = Vec::new();
+        for rank in 0..pp {
+            // Stage indices pp-2, pp-3, ..., pp-1-rem get one more layer.
+            let extra = u64::from(rank + 1 < pp && rank + 1 + rem >= pp);
+            let count = base + extra;
+            stages.push(PipelineStage {
+                rank,
+                size: pp,
+                start_layer: start,
+                end_layer: start + count,
+            });
+            start += count;
+        }
+        Ok(stages)
+    }
+
+    /// What one pipeline stage holds: its decoder layers (the embedding and
+    /// `lm_head` are chosen in [`Model::stage_modules`]).
+    pub fn stage(&self, stage: &PipelineStage) -> Model {
+        let ranges = self.decoder_layers();
+        let pick = |i: u64| usize::try_from(i).ok().and_then(|i| ranges.get(i)).cloned();
+        let layers = match (
+            pick(stage.start_layer),
+            stage.end_layer.checked_sub(1).and_then(pick),
+        ) {
+            (Some(a), Some(b)) => self.layers.get(a.start..b.end).unwrap_or_default().to_vec(),
+            _ => Vec::new(),
+        };
+        Model {
+            layers,
+            ..self.clone()
+        }
+    }
+
+    /// The weight tensors of `self` (a stage's model) on that stage: the
+    /// embedding on the first stage, `lm_head` and the final norm on the
+    /// last; with tied embeddings the last stage loads the table into its
+    /// own `lm_head`.
+    pub fn stage_modules(&self, stage: &PipelineStage) -> Vec<Module> {
+        let (first, last) = (stage.is_first(), stage.is_last());
+        let mut out = Vec::new();
+        for m in self.modules() {
+            match m.kind {
+                ModuleKind::Embedding => {
+                    if first {
+                        out.push(m.clone());
+                    }
+                    if last && !first && self.tie_word_embeddings {
+                        out.push(Module {
+                            name: "lm_head",
+                            kind: ModuleKind::LmHead,
+                            ..m
+                        });
+                    }
+                }
+                ModuleKind::LmHead if !last => {}
+                _ if m.name == "final_norm" && !last => {}
+                _ => out.push(m),
+            }
+        }
+        out
+    }
+
     /// Total parameters, embedding and (untied) lm_head included.
     pub fn params(&self) -> u64 {
-        self.modules().iter().map(Module::params).sum()
+        self.modules()
+            .iter()
+            .filter(|m| m.kind != ModuleKind::Buffer)
+            .map(Module::params)
+            .sum()
     }
 }
 

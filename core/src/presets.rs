@@ -74,6 +74,26 @@ pub const FILES: &[Embedded] = &[
     embed!(Kind::Gpu, "gpus", "h200", "toml"),
     embed!(Kind::Gpu, "gpus", "b200", "toml"),
     embed!(Kind::Gpu, "gpus", "mi300x", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx3080", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx3080-12gb", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx4080", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx4080-super", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx5070-ti", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx5080", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx-pro-6000", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx-pro-6000-server", "toml"),
+    embed!(Kind::Gpu, "gpus", "rtx-pro-6000-maxq", "toml"),
+    embed!(Kind::Gpu, "gpus", "dgx-spark", "toml"),
+    embed!(Kind::Gpu, "gpus", "l20", "toml"),
+    embed!(Kind::Gpu, "gpus", "t4", "toml"),
+    embed!(Kind::Gpu, "gpus", "v100-16gb", "toml"),
+    embed!(Kind::Gpu, "gpus", "v100-32gb", "toml"),
+    embed!(Kind::Gpu, "gpus", "v100-pcie-16gb", "toml"),
+    embed!(Kind::Gpu, "gpus", "v100-pcie-32gb", "toml"),
+    embed!(Kind::Gpu, "gpus", "h20", "toml"),
+    embed!(Kind::Gpu, "gpus", "b300", "toml"),
+    embed!(Kind::Gpu, "gpus", "mi325x", "toml"),
+    embed!(Kind::Gpu, "gpus", "mi355x", "toml"),
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2", "toml"),
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2-awq4", "toml"),
     embed!(Kind::Model, "models", "nemotron-nano-12b-v2-awq8", "toml"),
@@ -118,10 +138,17 @@ pub const FILES: &[Embedded] = &[
 /// The scenario `decodecalc matrix` runs when given none: the seed's run.
 pub const REFERENCE_SCENARIO: &str = "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32";
 
+/// The preset of `kind` named `id`: its id in any case, else one of its other
+/// names ([`other_names`]).
 pub fn find(kind: Kind, id: &str) -> Result<&'static Embedded> {
-    FILES
-        .iter()
-        .find(|f| f.kind == kind && f.id == id)
+    let wanted = id.trim();
+    let of_kind = || FILES.iter().filter(move |f| f.kind == kind);
+    of_kind()
+        .find(|f| f.id.eq_ignore_ascii_case(wanted))
+        .or_else(|| {
+            let key = name_key(kind, wanted);
+            of_kind().find(|f| other_names(f).iter().any(|n| name_key(kind, n) == key))
+        })
         .ok_or_else(|| {
             let known: Vec<&str> = ids(kind).collect();
             Error::new(format!("unknown {} preset `{id}`", kind.name())).with_hint(format!(
@@ -129,6 +156,36 @@ pub fn find(kind: Kind, id: &str) -> Result<&'static Embedded> {
                 known.join(", ")
             ))
         })
+}
+
+/// The names a preset answers to besides its id: a GPU's `aliases`, a model's
+/// id and Hugging Face repo (both compared without an `-Instruct`/`-it` suffix).
+pub fn other_names(f: &Embedded) -> Vec<String> {
+    match f.kind {
+        Kind::Gpu => parse::toml::<Gpu>(f.path, f.text)
+            .map(|g| g.aliases)
+            .unwrap_or_default(),
+        Kind::Model => match ModelFile::parse(f.path, f.text) {
+            Ok(m) => std::iter::once(m.id).chain(m.hf_repo).collect(),
+            Err(_) => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// A name as [`find`] compares it: lowercase; for models without a trailing
+/// `-instruct` or `-it` (`meta-llama/Llama-3.1-8B-Instruct` names the
+/// `meta-llama/Llama-3.1-8B` preset's config).
+fn name_key(kind: Kind, name: &str) -> String {
+    let lower = name.trim().to_ascii_lowercase();
+    if kind != Kind::Model {
+        return lower;
+    }
+    ["-instruct", "-it"]
+        .iter()
+        .find_map(|s| lower.strip_suffix(s))
+        .unwrap_or(&lower)
+        .to_string()
 }
 
 pub fn ids(kind: Kind) -> impl Iterator<Item = &'static str> {

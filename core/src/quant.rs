@@ -9,7 +9,9 @@
 //!   (vLLM's Marlin path drops `g_idx` when there is no act-order);
 //! - compressed-tensors w4a16/w8a16: packed weights, a 16-bit scale per group,
 //!   zero points only for asymmetric schemes;
-//! - fp8: one byte per weight and an fp32 scale per output feature.
+//! - fp8: one byte per weight and an fp32 scale per output feature;
+//! - online fp8 (`--quantization fp8` on a bf16/fp16/fp32 checkpoint): one
+//!   byte per weight and one fp32 scale per tensor ([`WeightQuant::online_fp8`]).
 
 use crate::dtype::FloatDtype;
 use crate::error::{Error, Result};
@@ -84,6 +86,14 @@ pub struct WeightQuant {
     /// fp8 with one fp32 scale per block of `[out, in]` weights (DeepSeek-V3: 128 x 128).
     #[serde(default)]
     pub block: Option<[u64; 2]>,
+    /// fp8 with one fp32 scale per weight tensor (online quantization).
+    #[serde(default)]
+    pub per_tensor: bool,
+    /// Module kinds stored as fp8 (per-tensor scale) while the method
+    /// quantizes the rest otherwise: ModelOpt's `MIXED_PRECISION` checkpoints
+    /// (fp8 attention and recurrent projections, NVFP4 MLPs and experts).
+    #[serde(default)]
+    pub fp8_kinds: Vec<String>,
 }
 
 fn default_bits() -> u64 {
@@ -100,7 +110,25 @@ impl WeightQuant {
             unquantized: Vec::new(),
             lm_head_quantized: false,
             block: None,
+            per_tensor: false,
+            fp8_kinds: Vec::new(),
         }
+    }
+
+    /// What `--quantization fp8` makes of an unquantized checkpoint: vLLM
+    /// loads the 16-bit (or 32-bit) weights and quantizes every linear layer
+    /// to float8_e4m3 after loading, with one fp32 scale per tensor computed
+    /// from its maximum (`Fp8LinearMethod.process_weights_after_loading`,
+    /// `scaled_fp8_quant` without a scale; the fused-MoE method does the same
+    /// per expert: vllm/model_executor/layers/quantization/fp8.py, read at
+    /// its newest stored version). `Fp8Config.get_quant_method` hands fp8
+    /// methods to `LinearBase` and `FusedMoE` layers only: the embedding and
+    /// `lm_head` (vocabulary-parallel embeddings), norms, routers and the
+    /// recurrent layers' conv weights stay in the served dtype.
+    pub fn online_fp8() -> Self {
+        let mut q = WeightQuant::for_method(QuantMethod::Fp8);
+        q.per_tensor = true;
+        q
     }
 
     /// The layout vLLM assumes when `--quantization METHOD` is given for a
@@ -160,7 +188,10 @@ impl WeightQuant {
         let kind_name = match module.kind {
             // Vision encoders stay in the model dtype (checkpoints list them
             // as unquantized; vLLM's quantized linear methods skip them).
-            ModuleKind::Embedding | ModuleKind::Other | ModuleKind::Encoder => return false,
+            ModuleKind::Embedding
+            | ModuleKind::Other
+            | ModuleKind::Encoder
+            | ModuleKind::Buffer => return false,
             ModuleKind::LmHead => return self.lm_head_quantized && !listed("lm_head"),
             ModuleKind::AttentionLinear => "attention",
             ModuleKind::MambaLinear => "mamba",
@@ -176,10 +207,18 @@ impl WeightQuant {
         if !self.quantizes(module) {
             return inp * out * n * model_dtype.bytes();
         }
+        if self
+            .fp8_kinds
+            .iter()
+            .any(|k| Some(k.as_str()) == kind_name(module.kind))
+        {
+            return (inp * out + 4) * n;
+        }
         let per = match self.method {
             QuantMethod::None => inp * out * model_dtype.bytes(),
             QuantMethod::Fp8 => match self.block {
                 Some([bo, bi]) => inp * out + out.div_ceil(bo.max(1)) * inp.div_ceil(bi.max(1)) * 4,
+                None if self.per_tensor => inp * out + 4,
                 None => inp * out + out * 4,
             },
             QuantMethod::Mxfp4 => (inp * out * 4).div_ceil(8) + out * inp.div_ceil(32),
@@ -201,6 +240,68 @@ impl WeightQuant {
         };
         per * n
     }
+}
+
+/// The name `unquantized` and `fp8_kinds` use for a module kind.
+fn kind_name(kind: ModuleKind) -> Option<&'static str> {
+    match kind {
+        ModuleKind::AttentionLinear => Some("attention"),
+        ModuleKind::MambaLinear => Some("mamba"),
+        ModuleKind::MlpLinear => Some("mlp"),
+        ModuleKind::ExpertLinear => Some("experts"),
+        ModuleKind::LmHead => Some("lm_head"),
+        _ => None,
+    }
+}
+
+/// ModelOpt `MIXED_PRECISION`: `quantized_layers` maps each layer to its
+/// algorithm. The kinds it names NVFP4 decide the method, the kinds it names
+/// FP8 are stored as fp8, kinds it never names stay in the model dtype
+/// (vLLM 0.32 `vllm/model_executor/layers/quantization/modelopt.py`,
+/// `ModelOptMixedPrecisionConfig`, picks the method per layer the same way).
+fn modelopt_mixed(layers: &serde_json::Map<String, serde_json::Value>) -> Result<WeightQuant> {
+    let mut nvfp4 = Vec::new();
+    let mut fp8 = Vec::new();
+    for (name, spec) in layers {
+        let algo = spec
+            .get("quant_algo")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        let Some(kind) = ignored_kind(name) else {
+            continue;
+        };
+        let into = match algo.as_str() {
+            a if a.contains("NVFP4") => &mut nvfp4,
+            "FP8" => &mut fp8,
+            other => {
+                return Err(Error::field(
+                    &format!("quantization_config.quantized_layers.{name}.quant_algo"),
+                    other,
+                    "NVFP4, W4A16_NVFP4 or FP8",
+                ))
+            }
+        };
+        if !into.contains(&kind) {
+            into.push(kind);
+        }
+    }
+    let mut q = WeightQuant::for_method(if nvfp4.is_empty() {
+        QuantMethod::Fp8
+    } else {
+        QuantMethod::Nvfp4
+    });
+    q.lm_head_quantized = nvfp4.iter().chain(&fp8).any(|k| k == "lm_head");
+    if !nvfp4.is_empty() {
+        q.fp8_kinds = fp8.clone();
+    }
+    let named: Vec<&String> = nvfp4.iter().chain(&fp8).collect();
+    q.unquantized = ["attention", "mamba", "mlp", "experts"]
+        .iter()
+        .filter(|k| !named.iter().any(|n| n == k))
+        .map(|k| k.to_string())
+        .collect();
+    Ok(q)
 }
 
 /// The module kind or name an ignore pattern of a `quantization_config`
@@ -306,11 +407,20 @@ pub fn from_hf_config(qc: &serde_json::Value) -> Result<WeightQuant> {
             let mut q = match algo.as_str() {
                 "NVFP4" => WeightQuant::for_method(QuantMethod::Nvfp4),
                 "FP8" => WeightQuant::for_method(QuantMethod::Fp8),
+                "MIXED_PRECISION" => {
+                    let layers = get("quantized_layers")
+                        .and_then(Value::as_object)
+                        .ok_or_else(|| {
+                            Error::new("missing field `quantization_config.quantized_layers`")
+                                .with_hint("a MIXED_PRECISION ModelOpt config lists each layer's quant_algo there")
+                        })?;
+                    return modelopt_mixed(layers);
+                }
                 other => {
                     return Err(Error::field(
                         "quantization_config.quant_algo",
                         other,
-                        "NVFP4 or FP8",
+                        "NVFP4, FP8 or MIXED_PRECISION",
                     ))
                 }
             };

@@ -52,11 +52,18 @@ fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, Strin
 }
 
 /// A model by preset id, Hugging Face repo id of a preset, model file
-/// (`.toml`), `config.json`, or a folder holding a `config.json`.
+/// (`.toml`), `config.json`, or a folder holding a `config.json`. A bare name
+/// is tried as a preset first, a path-like one (`org/name`, `./dir`) as a
+/// file or folder first; the other is tried next, and an error names both.
 pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
-    if name.ends_with(".toml") || !is_path(name) {
+    if name.ends_with(".toml") {
         let (origin, text) = load_text(world, Kind::Model, name)?;
         return ModelFile::parse(&origin, &text)?.load(&origin);
+    }
+    if !is_path(name) {
+        if let Ok(f) = presets::find(Kind::Model, name) {
+            return presets::model(f.id);
+        }
     }
     let path = if name.ends_with(".json") {
         name.to_string()
@@ -65,10 +72,13 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
     };
     match world.read(&path) {
         Ok(text) => loaded_from_config_json(&path, &text),
-        // `org/name` that is no file: a preset's Hugging Face repo.
-        Err(why) => match model_for_repo(name) {
-            Ok(id) if id != name => load_model(world, &id),
-            _ => Err(Error::new(why).with_hint(format!(
+        // No such file or folder: a preset's id or Hugging Face repo.
+        Err(why) => match presets::find(Kind::Model, name) {
+            Ok(f) => presets::model(f.id),
+            Err(_) => Err(Error::new(format!(
+                "{why}; and `{name}` is no model preset (id or Hugging Face repo)"
+            ))
+            .with_hint(format!(
                 "give a config.json, a folder holding one, a model file or a preset: {}",
                 presets::ids(Kind::Model).collect::<Vec<_>>().join(", ")
             ))),
@@ -172,16 +182,9 @@ pub fn model_for_repo(repo: &str) -> Result<String> {
     if repo.ends_with(".toml") || repo.ends_with(".json") || repo.starts_with(['/', '.']) {
         return Ok(repo.to_string());
     }
-    for f in presets::FILES.iter().filter(|f| f.kind == Kind::Model) {
-        if let Ok(m) = ModelFile::parse(f.path, f.text) {
-            if m.id == repo
-                || m.hf_repo
-                    .as_deref()
-                    .is_some_and(|r| r.eq_ignore_ascii_case(repo))
-            {
-                return Ok(m.id);
-            }
-        }
+    // Ids and repos in any case, with or without `-Instruct` (`presets::find`).
+    if let Ok(f) = presets::find(Kind::Model, repo) {
+        return Ok(f.id.to_string());
     }
     let known: Vec<String> = presets::FILES
         .iter()
@@ -349,8 +352,20 @@ pub struct Plan {
     pub scenario_id: String,
     pub measured: Option<String>,
     pub model: LoadedModel,
-    /// What one GPU holds (the model itself without tensor parallelism).
+    /// What one GPU column holds across the pipeline: the model's tensor-parallel
+    /// shard with every layer, in the served dtype (the model itself without
+    /// tensor parallelism). A decode step runs through all of it, stage after
+    /// stage.
     pub per_gpu: crate::model::Model,
+    /// The pipeline stages (one without pipeline parallelism).
+    pub stages: Vec<crate::model::PipelineStage>,
+    /// The stage that sizes the KV cache: vLLM gives every worker the same
+    /// number of blocks, the smallest any worker can hold
+    /// (`get_kv_cache_configs` in vllm/v1/core/kv_cache_utils.py, read at its
+    /// newest stored version), so the stage with the fewest blocks decides.
+    pub kv_stage: crate::model::PipelineStage,
+    /// What one GPU of `kv_stage` holds (its layers of `per_gpu`).
+    pub kv_stage_model: crate::model::Model,
     pub gpu: Gpu,
     pub engine: EngineArgs,
     pub harness: Harness,
@@ -376,9 +391,22 @@ impl Request {
             }
             None => None,
         };
-        let command_model = match command.as_ref().and_then(|c| c.model.as_deref()) {
-            Some(m) => Some(model_for_repo(m)?),
-            None => None,
+        // An explicit --model wins over the launch line's model, which is then
+        // not looked up at all (it may be a checkpoint we have no preset of).
+        let command_model = match (
+            &self.model,
+            command.as_ref().and_then(|c| c.model.as_deref()),
+        ) {
+            (None, Some(m)) => Some(model_for_repo(m)?),
+            (Some(explicit), Some(m)) => {
+                if !explicit.eq_ignore_ascii_case(m) {
+                    warnings.push(format!(
+                        "--model {explicit} overrides the launch line's model {m}"
+                    ));
+                }
+                None
+            }
+            (_, None) => None,
         };
         let scenario = match (&self.scenario, &self.model, &self.gpu, &command) {
             (Some(name), _, _, _) => {
@@ -478,6 +506,9 @@ impl Request {
                 && Some(gpu_name.clone()) == scenario_gpu
                 && own.as_ref().is_some_and(|o| {
                     o.weight_quant(&model.quant) == engine.weight_quant(&model.quant)
+                        && o.dtype == engine.dtype
+                        && o.tensor_parallel_size == engine.tensor_parallel_size
+                        && o.pipeline_parallel_size == engine.pipeline_parallel_size
                         && o.max_num_seqs == engine.max_num_seqs
                         && o.max_num_batched_tokens == engine.max_num_batched_tokens
                 });
@@ -559,6 +590,12 @@ pub struct Capacity {
     pub model_params: u64,
     /// GPUs the model is split across; every byte figure here is per GPU.
     pub tensor_parallel_size: u64,
+    /// Pipeline stages; the byte figures are those of `kv_stage` (the stage
+    /// with the fewest KV blocks, which sets every stage's count).
+    pub pipeline_parallel_size: u64,
+    pub kv_stage: crate::model::PipelineStage,
+    /// The dtype the weights are served in (`--dtype` resolved).
+    pub dtype: &'static str,
     pub weights_bytes: u64,
     pub activation_bytes: u64,
     pub cudagraph_bytes: u64,
@@ -614,8 +651,47 @@ impl Plan {
         calibration: Calibration,
     ) -> Result<Plan> {
         let quant = engine.weight_quant(&model.quant);
-        let per_gpu = model.model.shard(engine.tensor_parallel_size)?;
-        let estimate = NonKvEstimate::new(&per_gpu, &quant, &engine, &gpu);
+        // The served dtype replaces the checkpoint's (`--dtype`).
+        let dtype = engine.dtype.resolve(
+            model.model.dtype,
+            &model.model.architecture,
+            crate::engine::gpu_supports_bf16(&gpu),
+        )?;
+        // Fp8Config's activation dtypes are bfloat16 and float16
+        // (vllm/model_executor/layers/quantization/fp8.py); vLLM refuses
+        // another model dtype for the method.
+        if quant.method == crate::quant::QuantMethod::Fp8
+            && dtype == crate::dtype::FloatDtype::Float32
+        {
+            return Err(Error::new(
+                "--dtype float32 is not supported with fp8 weights: vLLM's fp8 method runs in bfloat16 or float16",
+            )
+            .with_hint("use --dtype auto, bfloat16 or float16 with --quantization fp8"));
+        }
+        let mut per_gpu = model.model.shard(engine.tensor_parallel_size)?;
+        per_gpu.dtype = dtype;
+        let stages = per_gpu.pipeline_stages(engine.pipeline_parallel_size)?;
+        // Each stage's estimate and block count; the fewest blocks win.
+        let mut best: Option<(
+            u64,
+            crate::model::PipelineStage,
+            crate::model::Model,
+            NonKvEstimate,
+        )> = None;
+        for stage in &stages {
+            let m = per_gpu.stage(stage);
+            let est = NonKvEstimate::for_stage(&m, stage, &quant, &engine, &gpu);
+            let blocks = KvLayout::new(&m, &engine)
+                .map(|l| KvPool::new(&l, &engine, gpu.memory_bytes, est.total_bytes()).num_blocks)
+                .unwrap_or(0);
+            if best.as_ref().is_none_or(|b| blocks < b.0) {
+                best = Some((blocks, *stage, m, est));
+            }
+        }
+        let Some((_, kv_stage, kv_stage_model, estimate)) = best else {
+            return Err(Error::new("the model has no layers to place")
+                .with_hint("check the model's num_hidden_layers"));
+        };
         Ok(Plan {
             scenario_id: format!("{} on {}", model.id, gpu.id),
             measured: None,
@@ -623,6 +699,9 @@ impl Plan {
             non_kv_source: NonKvSource::Estimated,
             model,
             per_gpu,
+            stages,
+            kv_stage,
+            kv_stage_model,
             gpu,
             engine,
             harness,
@@ -632,8 +711,10 @@ impl Plan {
         })
     }
 
+    /// The KV layout of the stage that sizes the cache (every stage gets the
+    /// same number of blocks).
     pub fn layout(&self) -> Result<KvLayout> {
-        KvLayout::new(&self.per_gpu, &self.engine)
+        KvLayout::new(&self.kv_stage_model, &self.engine)
     }
 
     pub fn capacity(&self) -> Result<Capacity> {
@@ -668,6 +749,9 @@ impl Plan {
             requested_bytes: pool.requested_bytes,
             model_params: self.model.model.params(),
             tensor_parallel_size: self.engine.tensor_parallel_size,
+            pipeline_parallel_size: self.engine.pipeline_parallel_size,
+            kv_stage: self.kv_stage,
+            dtype: self.per_gpu.dtype.name(),
             weights_bytes: self.estimate.weights_bytes,
             activation_bytes: self.estimate.activation_bytes,
             cudagraph_bytes: self.estimate.cudagraph_bytes,

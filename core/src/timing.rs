@@ -190,6 +190,11 @@ pub struct Work {
     pub allreduce_latency_s: f64,
     /// For MoE layers: (experts, top_k, bytes of one expert) per layer.
     pub moe_layers: Vec<(u64, u64, u64)>,
+    /// Pipeline stages a step runs through in turn: each pays the step
+    /// overhead, and each boundary a point-to-point send of the hidden
+    /// states and residual (vLLM's `IntermediateTensors`), 1/tp of them per
+    /// GPU of the TP group.
+    pub pipeline_parallel_size: u64,
 }
 
 impl Work {
@@ -209,7 +214,7 @@ impl Work {
             let bytes = quant.module_bytes(m, model.dtype);
             match m.kind {
                 // Encoders run on images at prefill, not in a decode step.
-                ModuleKind::Embedding | ModuleKind::Encoder => {}
+                ModuleKind::Embedding | ModuleKind::Encoder | ModuleKind::Buffer => {}
                 ModuleKind::ExpertLinear => {}
                 ModuleKind::LmHead => {
                     lm_head_params += m.params();
@@ -269,9 +274,17 @@ impl Work {
                 attn_flops_per_pair += a.flops_per_pair() as f64;
             }
         }
+        // Under pipeline parallelism `layout` is one stage's; a step reads the
+        // KV cache of every stage's layers.
+        let whole = if engine.pipeline_parallel_size > 1 {
+            KvLayout::new(model, engine).ok()
+        } else {
+            None
+        };
+        let kv_layout = whole.as_ref().unwrap_or(layout);
         let mut kv_bytes_per_token = 0;
         let mut sliding_kv = Vec::new();
-        for g in &layout.groups {
+        for g in &kv_layout.groups {
             let bytes = g.layers * layout.attention_bytes_per_token_per_layer;
             match (g.kind, g.window_tokens) {
                 (GroupKind::FullAttention, _) => kv_bytes_per_token += bytes,
@@ -309,6 +322,7 @@ impl Work {
                 ALLREDUCE_LATENCY_PCIE_S
             },
             moe_layers,
+            pipeline_parallel_size: engine.pipeline_parallel_size.max(1),
         }
     }
 
@@ -341,11 +355,16 @@ impl Work {
     /// `latency + 2 (tp - 1) / tp x bytes / bandwidth`. Zero without tensor parallelism.
     pub fn allreduce_s(&self, tokens: f64) -> f64 {
         let tp = self.tensor_parallel_size as f64;
+        // Pipeline boundaries: hidden states and residual, bf16, 1/tp per GPU.
+        let boundaries = self.pipeline_parallel_size.saturating_sub(1) as f64;
+        let p2p = boundaries
+            * (self.allreduce_latency_s
+                + tokens * self.hidden_size as f64 * 2.0 * 2.0 / tp / self.interconnect_bytes_s);
         if tp <= 1.0 {
-            return 0.0;
+            return p2p;
         }
         let bytes = tokens * self.hidden_size as f64 * 2.0;
-        self.allreduce_layers as f64
+        p2p + self.allreduce_layers as f64
             * (self.allreduce_latency_s + 2.0 * (tp - 1.0) / tp * bytes / self.interconnect_bytes_s)
     }
 
@@ -368,7 +387,7 @@ impl Work {
             0.0
         };
         StepTerms {
-            overhead_s: p.step_overhead_ms / 1e3,
+            overhead_s: self.pipeline_parallel_size as f64 * p.step_overhead_ms / 1e3,
             weights_s,
             compute_s,
             state_s,
@@ -399,7 +418,7 @@ impl Work {
         let pairs = tail * (2.0 * context_tokens - tail + 1.0) / 2.0;
         PrefillTerms {
             chunks,
-            overhead_s: chunks * p.step_overhead_ms / 1e3,
+            overhead_s: chunks * self.pipeline_parallel_size as f64 * p.step_overhead_ms / 1e3,
             gemm_s,
             attention_s: pairs * self.attn_flops_per_pair / (self.peak_flops * p.prefill_attn_eff),
         }

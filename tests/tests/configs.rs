@@ -188,7 +188,6 @@ fn bad_config_json_is_named() {
         "c.json: `BertModel` is an encoder-only model (vLLM serves it for embeddings or scoring, not generation)"
     );
     assert!(err.hint.unwrap().contains("DeepseekV3ForCausalLM"));
-    let err =
-        loaded_from_config_json("c.json", "{\"architectures\": [\"FooLM\"]}").unwrap_err();
+    let err = loaded_from_config_json("c.json", "{\"architectures\": [\"FooLM\"]}").unwrap_err();
     assert_eq!(err.message, "c.json: unknown model architecture `FooLM`");
 }

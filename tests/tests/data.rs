@@ -109,7 +109,8 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
     }
     for id in ids {
         let gpu = presets::gpu(id).unwrap();
-        assert!(gpu.memory_bytes > 20 << 30, "{id}");
+        // The catalog reaches down to 10 GB cards (RTX 3080, T4, V100 16GB).
+        assert!(gpu.memory_bytes > 8 << 30, "{id}");
         assert!(
             gpu.calibration_class.is_some() && gpu.interconnect_gb_s.is_some(),
             "{id}"

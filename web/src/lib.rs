@@ -26,17 +26,19 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// The form fields, by element id (the CLI flag without its dashes prefix).
-pub const FIELDS: [&str; 19] = [
+pub const FIELDS: [&str; 21] = [
     "vllm-command",
     "model",
     "gpu",
     "quantization",
+    "dtype",
     "kv-cache-dtype",
     "gpu-memory-utilization",
     "max-model-len",
     "max-num-seqs",
     "max-num-batched-tokens",
     "tensor-parallel-size",
+    "pipeline-parallel-size",
     "enable-prefix-caching",
     "mamba-ssm-cache-dtype",
     "contexts",
@@ -255,6 +257,8 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
         attention_backend: None,
         kv_cache_memory_bytes: None,
         tensor_parallel_size: number(fields, "tensor-parallel-size")?,
+        dtype: text("dtype"),
+        pipeline_parallel_size: number(fields, "pipeline-parallel-size")?,
     };
     let harness = HarnessSettings {
         contexts: text("contexts")

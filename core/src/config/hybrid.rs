@@ -31,13 +31,39 @@ fn nemotron_moe(x: &Ctx) -> Result<MoeLayer> {
     })
 }
 
+/// The layer pattern: `hybrid_override_pattern`, or newer configs'
+/// `layers_block_type` list (mamba, attention, mlp, moe), which transformers'
+/// `NemotronHConfig` maps to the same characters.
+fn nemotron_pattern(x: &Ctx) -> Result<String> {
+    if let Some(p) = x.c.s("hybrid_override_pattern") {
+        return Ok(p.to_string());
+    }
+    let Some(types) = x.c.strings("layers_block_type")? else {
+        return Err(Error::new("missing field `hybrid_override_pattern`")
+            .with_hint("NemotronH configs give hybrid_override_pattern or layers_block_type"));
+    };
+    types
+        .iter()
+        .map(|t| match *t {
+            "mamba" => Ok('M'),
+            "attention" => Ok('*'),
+            "mlp" => Ok('-'),
+            "moe" => Ok('E'),
+            other => Err(Error::field(
+                "layers_block_type",
+                other,
+                "mamba, attention, mlp or moe per layer",
+            )),
+        })
+        .collect()
+}
+
 /// `vllm/model_executor/models/nemotron_h.py`: one layer per character of
 /// `hybrid_override_pattern`: `M` Mamba2, `*` attention, `-` ReLU^2 MLP, `E`
 /// MoE. The SSM state is float32 under `auto`.
 pub fn nemotron_h(x: &Ctx) -> Result<Built> {
-    let pattern =
-        x.c.s("hybrid_override_pattern")
-            .ok_or_else(|| Error::new("missing field `hybrid_override_pattern`"))?;
+    let pattern = nemotron_pattern(x)?;
+    let pattern = pattern.as_str();
     if pattern.chars().count() as u64 != x.n_layers {
         return Err(Error::field(
             "hybrid_override_pattern",

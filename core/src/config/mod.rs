@@ -69,18 +69,40 @@ pub struct Architecture {
     pub family: &'static str,
     tie_default: bool,
     read: Reader,
+    /// Values of fields a sparse `text_config` may leave out: the defaults
+    /// of the family's transformers config class, which vLLM reads.
+    defaults: &'static [(&'static str, u64)],
 }
 
 macro_rules! arch {
     ($name:literal, $family:literal, $tie:literal, $read:path) => {
+        arch!($name, $family, $tie, $read, &[])
+    };
+    ($name:literal, $family:literal, $tie:literal, $read:path, $defaults:expr) => {
         Architecture {
             name: $name,
             family: $family,
             tie_default: $tie,
             read: $read,
+            defaults: $defaults,
         }
     };
 }
+
+/// `Gemma3TextConfig`'s defaults (transformers `models/gemma3/configuration_gemma3.py`):
+/// the published Gemma 3 multimodal configs omit them from `text_config`.
+const GEMMA3_TEXT_DEFAULTS: &[(&str, u64)] = &[
+    ("vocab_size", 262_208),
+    ("hidden_size", 2304),
+    ("intermediate_size", 9216),
+    ("num_hidden_layers", 26),
+    ("num_attention_heads", 8),
+    ("num_key_value_heads", 4),
+    ("head_dim", 256),
+    ("max_position_embeddings", 131_072),
+    ("sliding_window", 4096),
+    ("sliding_window_pattern", 6),
+];
 
 /// Every architecture this version models, as config.json names them.
 pub const ARCHITECTURES: &[Architecture] = &[
@@ -102,7 +124,8 @@ pub const ARCHITECTURES: &[Architecture] = &[
         "Gemma3ForConditionalGeneration",
         "sliding window + vision",
         true,
-        gemma::gemma3_mm
+        gemma::gemma3_mm,
+        GEMMA3_TEXT_DEFAULTS
     ),
     arch!("Qwen3MoeForCausalLM", "MoE", false, moe::qwen3_moe),
     arch!("MixtralForCausalLM", "MoE", false, moe::mixtral),
@@ -325,23 +348,44 @@ fn checkpoint_dtype(c: Cfg, top: Cfg) -> Result<FloatDtype> {
     }
 }
 
+/// `num_hidden_layers`, or for NemotronH configs that leave it out (the
+/// transformers config derives it), the length of the layer pattern.
+fn layer_count(c: Cfg) -> Result<u64> {
+    if c.get("num_hidden_layers").is_some() {
+        return c.u("num_hidden_layers");
+    }
+    if let Some(p) = c.s("hybrid_override_pattern") {
+        return Ok(p.chars().count() as u64);
+    }
+    if let Some(t) = c.strings("layers_block_type")? {
+        return Ok(t.len() as u64);
+    }
+    c.u("num_hidden_layers")
+}
+
 /// Build a model from config.json fields.
 pub fn model_from_config(root: &Value) -> Result<Model> {
     let top = Cfg(root
         .as_object()
         .ok_or_else(|| Error::new("config.json is not a JSON object"))?);
     let arch = architecture(top)?;
-    // Multimodal wrappers keep the language model under text_config.
-    let c = match top.object("text_config") {
+    // Multimodal wrappers keep the language model under text_config, which
+    // may leave the family's defaults out.
+    let text = match top.object("text_config") {
         Some(t) if top.get("hidden_size").is_none() => t,
         _ => top,
     };
+    let mut merged = text.0.clone();
+    for (k, v) in arch.defaults {
+        merged.entry(*k).or_insert_with(|| Value::from(*v));
+    }
+    let c = Cfg(&merged);
     let ctx = Ctx {
         arch: arch.name,
         c,
         top,
         hidden: c.u("hidden_size")?,
-        n_layers: c.u("num_hidden_layers")?,
+        n_layers: layer_count(c)?,
     };
     if ctx.n_layers > MAX_LAYERS {
         return Err(Error::field(
@@ -354,15 +398,24 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
     let max_pos = c.u("max_position_embeddings")?;
     let dtype = checkpoint_dtype(c, top)?;
     let built = (arch.read)(&ctx)?;
-    // A config that names its SSM cache dtype decides `auto` (vLLM reads it).
-    let ssm_auto = match c.s("mamba_ssm_cache_dtype") {
-        Some(t) => FloatDtype::parse("mamba_ssm_cache_dtype", t)?,
+    // A config that names its SSM cache dtype decides `auto`: NemotronH's
+    // `mamba_ssm_cache_dtype`, Qwen3.5's `mamba_ssm_dtype` (vLLM 0.32
+    // `vllm/model_executor/models/config.py`, `NemotronHForCausalLMConfig`
+    // and `Qwen3_5ForConditionalGenerationConfig` copy it into the cache
+    // config while the user leaves `auto`).
+    let named = ["mamba_ssm_cache_dtype", "mamba_ssm_dtype"]
+        .iter()
+        .find_map(|k| c.s(k).map(|v| (*k, v)));
+    let ssm_auto = match named {
+        Some((k, t)) => FloatDtype::parse(k, t)?,
         None => built.ssm_auto.unwrap_or(dtype),
     };
     let tie = match c.get("tie_word_embeddings") {
         Some(_) => c.b_or("tie_word_embeddings", arch.tie_default)?,
         None => top.b_or("tie_word_embeddings", arch.tie_default)?,
     };
+    let mut encoder = built.encoder;
+    encoder.extend(rope_cache(&ctx, arch, &built.layers)?);
     check_size(&built.layers, ctx.hidden, vocab)?;
     Ok(Model {
         architecture: arch.name.to_string(),
@@ -373,8 +426,75 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         max_position_embeddings: max_pos,
         layers: built.layers,
         mamba_ssm_auto_dtype: ssm_auto,
-        encoder: built.encoder,
+        encoder,
     })
+}
+
+/// The rotary embedding's cos/sin cache that vLLM builds when it loads the
+/// model (`vllm/model_executor/layers/rotary_embedding/`: one
+/// `[positions, rotary_dim]` table in the model dtype per distinct rope,
+/// shared by the layers): `max_position_embeddings` positions, times the
+/// factor for `linear` and `dynamic` scaling, `original_max_position_embeddings
+/// x factor` for `yarn`. Gemma 3 has two (the scaled global one and the
+/// local one); NemotronH, Jamba and Granite 4.0-H attention has no rope.
+fn rope_cache(x: &Ctx, arch: &Architecture, layers: &[Layer]) -> Result<Vec<Module>> {
+    let no_rope = matches!(
+        arch.name,
+        "NemotronHForCausalLM" | "JambaForCausalLM" | "GraniteMoeHybridForCausalLM"
+    );
+    let Some(a) = layers.iter().find_map(|l| match l {
+        Layer::Attention(a) => Some(a),
+        _ => None,
+    }) else {
+        return Ok(Vec::new());
+    };
+    if no_rope {
+        return Ok(Vec::new());
+    }
+    let scaling = x.c.object("rope_scaling").or(x.c.object("rope_parameters"));
+    let partial = scaling
+        .and_then(|r| r.get("partial_rotary_factor"))
+        .or(x.c.get("partial_rotary_factor"))
+        .and_then(Value::as_f64)
+        .filter(|f| *f > 0.0 && *f <= 1.0)
+        .unwrap_or(1.0);
+    let head = a.mla.map_or(a.head_dim, |m| m.qk_rope_head_dim);
+    let rotary_dim = crate::units::saturating_u64(head as f64 * partial);
+    let max_pos = x.c.u("max_position_embeddings")?;
+    let kind = scaling.and_then(|r| r.s("rope_type").or(r.s("type")));
+    let factor = scaling
+        .and_then(|r| r.get("factor"))
+        .and_then(Value::as_f64)
+        .filter(|f| f.is_finite() && *f >= 1.0 && *f <= 1024.0)
+        .unwrap_or(1.0);
+    let scaled = |n: u64| crate::units::saturating_u64(n as f64 * factor);
+    let positions = match kind {
+        Some("linear" | "dynamic") => scaled(max_pos),
+        Some("yarn") => {
+            match scaling.and_then(|r| r.opt("original_max_position_embeddings").transpose()) {
+                Some(orig) => scaled(orig?),
+                None => max_pos,
+            }
+        }
+        _ => max_pos,
+    };
+    let mut out = vec![Module {
+        name: "rope_cos_sin_cache",
+        kind: crate::model::ModuleKind::Buffer,
+        in_features: positions,
+        out_features: rotary_dim,
+        count: 1,
+    }];
+    if arch.name.starts_with("Gemma3") {
+        out.push(Module {
+            name: "rope_local_cos_sin_cache",
+            kind: crate::model::ModuleKind::Buffer,
+            in_features: max_pos,
+            out_features: rotary_dim,
+            count: 1,
+        });
+    }
+    Ok(out)
 }
 
 /// Reject a model whose parameter count or per-layer state would overflow

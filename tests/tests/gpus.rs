@@ -1,0 +1,271 @@
+//! The GPU catalog and how presets are named: every GPU file loads, ids and
+//! aliases match in any case, Hugging Face repo ids name model presets, and an
+//! explicit --model beats a pasted launch line's.
+
+// Tests assert by panicking; the workspace's no-panic lints are for the product.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use decodecalc::main_with;
+use decodecalc_core::gpu::class_distance;
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::scenario::{model_for_repo, NoFiles, Request};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn run(args: &[&str]) -> decodecalc::Outcome {
+    let mut all = vec!["decodecalc"];
+    all.extend_from_slice(args);
+    main_with(all)
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = run(args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+const NEW_CARDS: [&str; 22] = [
+    "rtx-pro-6000",
+    "rtx-pro-6000-server",
+    "rtx-pro-6000-maxq",
+    "dgx-spark",
+    "h20",
+    "l20",
+    "rtx5080",
+    "rtx5070-ti",
+    "rtx4080",
+    "rtx4080-super",
+    "rtx3080",
+    "rtx3080-12gb",
+    "v100-16gb",
+    "v100-32gb",
+    "v100-pcie-16gb",
+    "v100-pcie-32gb",
+    "t4",
+    "mi325x",
+    "mi355x",
+    "b300",
+    "h100-sxm",
+    "rtx3090",
+];
+
+#[test]
+fn every_gpu_file_loads_with_a_cited_source_and_a_known_class() {
+    let ids: Vec<&str> = presets::ids(Kind::Gpu).collect();
+    for id in NEW_CARDS {
+        assert!(ids.contains(&id), "{id} is not in the catalog");
+    }
+    for id in &ids {
+        let gpu = presets::gpu(id).unwrap();
+        assert_eq!(gpu.id, *id);
+        assert_eq!(*id, id.to_ascii_lowercase(), "ids are lowercase");
+        assert!(!id.contains(['_', ' ']), "{id}: ids use dashes");
+        let class = gpu.calibration_class.as_deref().unwrap();
+        assert_eq!(class_distance(class, class), Some(0), "{id}: {class}");
+        assert!(gpu.interconnect.is_some() && gpu.interconnect_gb_s.is_some());
+        assert!(
+            gpu.source.contains("memory"),
+            "{id}: source names the memory figure's origin"
+        );
+        // Runtime totals sit below the marketed size, never above it by much.
+        assert!(
+            gpu.memory_bytes > 9 << 30 && gpu.memory_bytes < 300 << 30,
+            "{id}"
+        );
+    }
+    // Figures read from logs, to the byte or the MiB.
+    let mem = |id: &str| presets::gpu(id).unwrap().memory_bytes;
+    assert_eq!(mem("rtx-pro-6000-server"), 101_973_950_464); // cudaMemGetInfo total
+    assert_eq!(mem("rtx-pro-6000"), 97_247 << 20); // llama.cpp VRAM: 97247 MiB
+    assert_eq!(mem("h20"), 97_285 << 20); // torch total_memory=97285MB
+    assert_eq!(mem("t4"), 15_843_721_216); // deviceQuery
+    assert_eq!(mem("v100-16gb"), 16_945_512_448); // deviceQuery
+    assert_eq!(mem("v100-32gb"), 34_089_730_048); // deviceQuery
+    assert_eq!(mem("rtx3080"), 10_472_390_656); // deviceQuery, Linux
+    assert_eq!(mem("rtx4080-super"), 16_852_844_544); // deviceQuery
+    assert_eq!(mem("b300"), 287_428_771_840); // torch device total
+    assert_eq!(mem("dgx-spark"), 122_570 << 20); // deviceQuery MBytes
+                                                 // Estimated: the 10 GB card's runtime fraction of 12 GiB, rounded to the MiB.
+    assert_eq!(mem("rtx3080-12gb"), (12_288u64 * 9_987 / 10_240) << 20);
+    let spark = presets::find(Kind::Gpu, "dgx-spark").unwrap().text;
+    assert!(spark.contains("Estimated") && spark.contains("unified"));
+}
+
+#[test]
+fn new_classes_keep_the_old_distances() {
+    // The distances the shipped calibration's transfers rest on are unchanged.
+    for (a, b, d) in [
+        ("ampere-geforce", "ada-geforce", 1),
+        ("ampere-geforce", "blackwell-geforce", 3),
+        ("ampere-geforce", "ampere-datacenter", 10),
+        ("ampere-geforce", "hopper", 12),
+        ("ampere-geforce", "cdna3", 12),
+        ("hopper", "cdna3", 10),
+        ("ampere-datacenter", "blackwell-datacenter", 3),
+        ("volta-datacenter", "ampere-datacenter", 2),
+        ("turing-datacenter", "ampere-datacenter", 1),
+        ("ampere-geforce", "volta-datacenter", 12),
+        ("cdna4", "cdna3", 1),
+        ("cdna4", "blackwell-datacenter", 10),
+    ] {
+        assert_eq!(class_distance(a, b), Some(d), "{a} - {b}");
+    }
+}
+
+#[test]
+fn ids_and_aliases_resolve_in_any_case_and_no_alias_is_claimed_twice() {
+    for name in ["h100", "H100", "H100-SXM", "h100-sxm5", " h100-80gb "] {
+        assert_eq!(presets::gpu(name).unwrap().id, "h100-sxm", "{name}");
+    }
+    for (name, id) in [
+        ("A100", "a100-80gb"),
+        ("3090", "rtx3090"),
+        ("RTX-3090", "rtx3090"),
+        ("rtx-pro-6000-blackwell", "rtx-pro-6000"),
+        ("RTX6000-PRO", "rtx-pro-6000"),
+        ("GB10", "dgx-spark"),
+        ("V100", "v100-16gb"),
+        ("MI355X", "mi355x"),
+    ] {
+        assert_eq!(presets::gpu(name).unwrap().id, id, "{name}");
+    }
+    let mut owner: BTreeMap<String, String> = BTreeMap::new();
+    for id in presets::ids(Kind::Gpu) {
+        assert!(owner.insert(id.to_string(), id.to_string()).is_none());
+    }
+    for id in presets::ids(Kind::Gpu) {
+        for alias in presets::gpu(id).unwrap().aliases {
+            let key = alias.to_ascii_lowercase();
+            assert_eq!(alias, key, "{id}: aliases are lowercase");
+            if let Some(other) = owner.insert(key, id.to_string()) {
+                panic!("alias `{alias}` of {id} is also {other}'s");
+            }
+        }
+    }
+    // Through the CLI, as a user types it.
+    let v = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "H100",
+    ]);
+    assert_eq!(v["total_bytes"], 85_017_755_648u64);
+}
+
+#[test]
+fn model_presets_answer_to_their_repo_in_any_case_with_or_without_instruct() {
+    for (name, id) in [
+        ("meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b"),
+        ("meta-llama/llama-3.1-8b", "llama-3.1-8b"),
+        ("META-LLAMA/LLAMA-3.1-8B-INSTRUCT", "llama-3.1-8b"),
+        ("Llama-3.1-8B", "llama-3.1-8b"),
+        ("qwen/qwen3-8b", "qwen3-8b"),
+        ("Qwen/Qwen2.5-7B", "qwen2.5-7b"),
+        ("Qwen/Qwen2.5-7B-Instruct", "qwen2.5-7b"),
+        ("google/gemma-3-12b-it", "gemma-3-12b"),
+    ] {
+        assert_eq!(presets::find(Kind::Model, name).unwrap().id, id, "{name}");
+        assert_eq!(model_for_repo(name).unwrap(), id, "{name}");
+        assert_eq!(presets::model(name).unwrap().id, id, "{name}");
+    }
+    // No two model presets share a repo once the suffix is dropped.
+    let mut seen = BTreeMap::new();
+    for f in presets::FILES.iter().filter(|f| f.kind == Kind::Model) {
+        for n in presets::other_names(f) {
+            let k = n.to_ascii_lowercase();
+            let k = k.strip_suffix("-instruct").unwrap_or(&k).to_string();
+            if let Some(other) = seen.insert(k.clone(), f.id) {
+                assert_eq!(other, f.id, "`{k}` names both {other} and {}", f.id);
+            }
+        }
+    }
+    // Through the CLI: a repo id that is no folder is the preset.
+    let a = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--model",
+        "meta-llama/Llama-3.1-8B-Instruct",
+    ]);
+    let b = json(&["capacity", "--format", "json", "--model", "llama-3.1-8b"]);
+    assert_eq!(a["model_params"], b["model_params"]);
+    assert_eq!(a["num_blocks"], b["num_blocks"]);
+}
+
+#[test]
+fn a_name_that_is_neither_a_path_nor_a_preset_is_refused_naming_both() {
+    let out = run(&["capacity", "--model", "no-such-org/no-such-model"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", out.stderr);
+    assert!(lines[0].starts_with("error: cannot read `no-such-org/no-such-model/config.json`"));
+    assert!(lines[0].contains("no model preset"), "{}", lines[0]);
+    assert!(lines[1].starts_with("hint: ") && lines[1].contains("llama-3.1-8b"));
+    // Without file access (the web page) the same, through core.
+    let err = Request {
+        model: Some("no-such-model".into()),
+        ..Request::default()
+    }
+    .resolve(&NoFiles)
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("no-such-model/config.json") && err.contains("no model preset"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_explicit_model_beats_the_launch_lines() {
+    let line = "vllm serve meta-llama/Llama-3.1-8B --max-model-len 8192";
+    let v = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--vllm-command",
+        line,
+        "--model",
+        "qwen3-8b",
+    ]);
+    let qwen = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--model",
+        "Qwen/Qwen3-8B",
+        "--max-model-len",
+        "8192",
+    ]);
+    assert_eq!(v["model_params"], qwen["model_params"]);
+    assert_eq!(v["max_model_len_tokens"], 8_192);
+    // The launch line's model need not be known when --model is given.
+    let out = run(&[
+        "capacity",
+        "--vllm-command",
+        "vllm serve some-org/private-model --max-model-len 4096",
+        "--model",
+        "llama-3.1-8b",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out
+        .stderr
+        .contains("--model llama-3.1-8b overrides the launch line's model some-org/private-model"));
+    // Through core's Request as well.
+    let plan = Request {
+        model: Some("qwen3-8b".into()),
+        vllm_command: Some(line.into()),
+        ..Request::default()
+    }
+    .resolve(&NoFiles)
+    .unwrap();
+    assert_eq!(plan.model.id, "qwen3-8b");
+    assert_eq!(plan.engine.max_model_len_tokens, 8_192);
+}
