@@ -18,6 +18,8 @@ pub enum Kind {
     Measured,
     Calibration,
     Prices,
+    /// Published vLLM start-up logs (CSV), the checks of the capacity model.
+    StartupLogs,
 }
 
 impl Kind {
@@ -29,6 +31,7 @@ impl Kind {
             Kind::Measured => "measured run",
             Kind::Calibration => "calibration",
             Kind::Prices => "price list",
+            Kind::StartupLogs => "start-up log set",
         }
     }
 }
@@ -127,6 +130,12 @@ pub const FILES: &[Embedded] = &[
         "toml"
     ),
     embed!(Kind::Prices, "prices", "on-demand", "toml"),
+    embed!(
+        Kind::StartupLogs,
+        "startup-logs",
+        "vllm0.19-h100-llm-d",
+        "csv"
+    ),
     embed!(
         Kind::Measured,
         "measured",

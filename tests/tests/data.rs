@@ -22,6 +22,7 @@ fn every_data_file_is_embedded_verbatim() {
         "measured",
         "calibrations",
         "prices",
+        "startup-logs",
     ] {
         for entry in std::fs::read_dir(data_dir().join(dir)).unwrap() {
             let path = entry.unwrap().path();

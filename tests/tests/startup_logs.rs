@@ -138,9 +138,6 @@ fn weights_kv_tokens_and_concurrency_match_the_logs() {
             .find(|e| e.0 == id && e.1 == what)
             .map_or(default, |e| e.2)
     };
-    for e in &exceptions {
-        println!("exception {} ({}): {}", e.0, e.1, e.3);
-    }
     for r in &rows {
         let w = pct(r.predicted_weights_gib, r.logged_weights_gib);
         let t = pct(r.predicted_tokens as f64, r.logged_tokens as f64);
@@ -166,6 +163,10 @@ fn weights_kv_tokens_and_concurrency_match_the_logs() {
         if c.abs() > band(&r.id, "kv", 0.5) {
             bad.push(format!("{}: max concurrency {c:+.2}%", r.id));
         }
+    }
+    println!();
+    for e in &exceptions {
+        println!("Exception: {} ({}): {}.", e.0, e.1, e.3);
     }
     println!("\nnot expressible:\n{}", skipped.join("\n"));
     assert!(bad.is_empty(), "{}", bad.join("\n"));

@@ -264,7 +264,12 @@ impl Ctx<'_> {
                 format!("a divisor of num_attention_heads ({heads})"),
             ));
         }
-        let head_dim = match self.c.opt("head_dim")? {
+        // NemotronH spells it `attention_head_dim`.
+        let head_dim = match self
+            .c
+            .opt("head_dim")?
+            .or(self.c.opt("attention_head_dim")?)
+        {
             Some(0) => return Err(Error::field("head_dim", 0, "a positive whole number")),
             Some(d) => d,
             None if self.hidden.is_multiple_of(heads) => self.hidden / heads,

@@ -1,0 +1,107 @@
+//! Every `decodecalc ...` example in the README's shell blocks runs and
+//! exits 0 (from the repository root, as the README shows them; `--out`
+//! goes to a scratch file so the shipped data is never overwritten).
+
+// Tests assert by panicking; the workspace's no-panic lints are for the product.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+use decodecalc::main_with;
+use std::path::PathBuf;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The README's `decodecalc` command lines (continuations joined, comments cut).
+fn examples() -> Vec<String> {
+    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let mut out = Vec::new();
+    let mut in_sh = false;
+    let mut pending = String::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            in_sh = line == "```sh";
+            continue;
+        }
+        if !in_sh {
+            continue;
+        }
+        let line = line.trim();
+        if let Some(head) = line.strip_suffix('\\') {
+            pending.push_str(head);
+            continue;
+        }
+        pending.push_str(line);
+        let cmd = std::mem::take(&mut pending);
+        if cmd.starts_with("decodecalc ") {
+            out.push(cmd);
+        }
+    }
+    out
+}
+
+/// Split a command line as a POSIX shell would for these examples: words,
+/// double-quoted strings, and a `#` comment after whitespace.
+fn words(cmd: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    let mut started = false;
+    for ch in cmd.chars() {
+        match ch {
+            '"' => {
+                quoted = !quoted;
+                started = true;
+            }
+            '#' if !quoted && !started => break,
+            c if c.is_whitespace() && !quoted => {
+                if started {
+                    out.push(std::mem::take(&mut word));
+                    started = false;
+                }
+            }
+            c => {
+                word.push(c);
+                started = true;
+            }
+        }
+    }
+    if started {
+        out.push(word);
+    }
+    out
+}
+
+#[test]
+fn every_readme_example_runs() {
+    let examples = examples();
+    assert!(examples.len() >= 15, "{} examples", examples.len());
+    let scratch = std::env::temp_dir().join(format!("decodecalc-readme-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::env::set_current_dir(root()).unwrap();
+    let mut failed = Vec::new();
+    for (i, cmd) in examples.iter().enumerate() {
+        let mut args = words(cmd);
+        if let Some(k) = args.iter().position(|a| a == "--out") {
+            args[k + 1] = scratch.join(format!("out-{i}.toml")).display().to_string();
+        }
+        let out = main_with(&args);
+        if out.code != 0 {
+            failed.push(format!("{cmd}\n  exit {}: {}", out.code, out.stderr.trim()));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+#[test]
+fn the_splitter_keeps_quoted_launch_lines_whole() {
+    assert_eq!(
+        words("decodecalc matrix --vllm-command \"vllm serve X --max-model-len 32k\" --gpu l40s  # note"),
+        ["decodecalc", "matrix", "--vllm-command", "vllm serve X --max-model-len 32k", "--gpu", "l40s"]
+    );
+}
