@@ -10,6 +10,7 @@ use crate::gpu::Gpu;
 use crate::memory::NonKvEstimate;
 use crate::parse;
 use crate::presets::{self, Kind, LoadedModel, ModelFile};
+use crate::quant::WeightQuant;
 use crate::timing::TimingParams;
 use serde::{Deserialize, Serialize};
 
@@ -71,7 +72,15 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
         format!("{}/config.json", name.trim_end_matches('/'))
     };
     match world.read(&path) {
-        Ok(text) => loaded_from_config_json(&path, &text),
+        Ok(text) => {
+            let mut m = loaded_from_config_json(&path, &text)?;
+            if m.quant.method == crate::quant::QuantMethod::None {
+                if let Some(q) = hf_quant_beside(world, &path)? {
+                    m.quant = q;
+                }
+            }
+            Ok(m)
+        }
         // No such file or folder: a preset's id or Hugging Face repo.
         Err(why) => match presets::find(Kind::Model, name) {
             Ok(f) => presets::model(f.id),
@@ -84,6 +93,39 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
             ))),
         },
     }
+}
+
+/// A ModelOpt checkpoint's `hf_quant_config.json` beside its config.json
+/// (vLLM 0.32 reads it when config.json has no `quantization_config`:
+/// `vllm/transformers_utils/config.py`, `get_hf_file_to_dict` of
+/// `hf_quant_config.json`), also as `NAME.hf_quant_config.json` beside
+/// `NAME.json`. None when there is neither.
+fn hf_quant_beside(world: &dyn World, config_path: &str) -> Result<Option<WeightQuant>> {
+    let dir = match config_path.rfind('/') {
+        Some(i) => &config_path[..=i],
+        None => "",
+    };
+    let mut candidates = vec![format!("{dir}hf_quant_config.json")];
+    if let Some(stem) = config_path.strip_suffix(".json") {
+        candidates.push(format!("{stem}.hf_quant_config.json"));
+    }
+    for path in candidates {
+        let Ok(text) = world.read(&path) else {
+            continue;
+        };
+        parse::check_size(&path, &text)?;
+        let v = crate::config::parse_json(&path, &text)?;
+        let Some(inner) = v.get("quantization").and_then(serde_json::Value::as_object) else {
+            return Err(Error::new(format!("{path}: missing field `quantization`"))
+                .with_hint("a ModelOpt hf_quant_config.json holds {\"quantization\": {\"quant_algo\": ...}}"));
+        };
+        let mut qc = inner.clone();
+        qc.insert("quant_method".into(), "modelopt".into());
+        let q = crate::quant::from_hf_config(&serde_json::Value::Object(qc))
+            .map_err(|e| e.context(&path))?;
+        return Ok(Some(q));
+    }
+    Ok(None)
 }
 
 /// A model from the text of a Hugging Face `config.json`, with its
