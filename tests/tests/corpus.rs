@@ -12,7 +12,6 @@
 )]
 
 use decodecalc_core::config::ARCHITECTURES;
-use decodecalc_core::presets::LoadedModel;
 use decodecalc_core::scenario::loaded_from_config_json;
 use std::path::PathBuf;
 
@@ -38,12 +37,6 @@ fn corpus() -> Vec<(String, String)> {
         .collect();
     files.sort();
     files
-}
-
-fn load(file: &str) -> LoadedModel {
-    let path = corpus_dir().join(file);
-    let text = std::fs::read_to_string(&path).unwrap();
-    loaded_from_config_json(file, &text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Reasons a real file may be refused for: a model kind decodecalc does not
