@@ -31,6 +31,14 @@ pub struct KvGroup {
     pub window_tokens: Option<u64>,
     pub layers: u64,
     pub slots: u64,
+    /// Tokens per block of this group. Equal to the layout's block size
+    /// unless the model's attention layers differ in KV bytes per token
+    /// (Gemma 4's global layers): vLLM then scales the block size of the
+    /// smaller specs so every page has the same bytes
+    /// (`vllm/v1/core/kv_cache_utils.py`, `unify_kv_cache_spec_page_size`).
+    pub block_tokens: u64,
+    /// KV bytes one token takes in one layer of this group (0 for Mamba).
+    pub bytes_per_token: u64,
 }
 
 /// How Mamba states are cached (`mamba_cache_mode`): `Align` when prefix
@@ -74,12 +82,25 @@ impl KvLayout {
         let bytes_of = |a: &crate::model::AttentionLayer| {
             a.kv_bytes_per_token(engine.kv_cache_dtype, model.dtype)
         };
-        let attn_bytes = attn.first().map_or(0, |a| bytes_of(a));
-        if attn.iter().any(|a| bytes_of(a) != attn_bytes) {
-            return Err(Error::new(
-                "attention layers with different KV shapes are not modelled yet",
-            )
-            .with_hint("every attention layer must have the same KV heads and head_dim"));
+        // Layers that reuse another layer's KV (Gemma 4's shared layers)
+        // get no KV-cache spec (`vllm/v1/worker/gpu_model_runner.py`).
+        let attn: Vec<_> = attn.into_iter().filter(|a| !a.kv_shared).collect();
+        // The page is set by the largest per-token KV; smaller specs get
+        // proportionally larger blocks, which vLLM requires to divide evenly.
+        let attn_bytes = attn.iter().map(|a| bytes_of(a)).max().unwrap_or(0);
+        for a in &attn {
+            let b = bytes_of(a);
+            if b == 0 || !attn_bytes.is_multiple_of(b) {
+                return Err(Error::new(format!(
+                    "attention layers of {b} and {attn_bytes} KV bytes per token cannot share one page size"
+                ))
+                .with_hint("vLLM unifies page sizes only when the larger is a multiple of the smaller"));
+            }
+            if b != attn_bytes && !mamba.is_empty() {
+                return Err(Error::new(
+                    "a hybrid model with attention layers of different KV shapes is not modelled yet",
+                ));
+            }
         }
         // Recurrent state: conv state in `--mamba-cache-dtype` (auto = model
         // dtype), SSM/DeltaNet state in `--mamba-ssm-cache-dtype` (auto = per
@@ -123,47 +144,19 @@ impl KvLayout {
             mamba_state
         };
         // Buckets of layers with the same spec: full attention, each sliding
-        // window, Mamba.
-        let mut buckets: Vec<(GroupKind, Option<u64>, u64)> = Vec::new();
-        let mut add = |kind: GroupKind, window: Option<u64>| match buckets
-            .iter_mut()
-            .find(|b| b.0 == kind && b.1 == window)
-        {
-            Some(b) => b.2 += 1,
-            None => buckets.push((kind, window, 1)),
-        };
-        for a in &attn {
-            match a.sliding_window_tokens {
-                None => add(GroupKind::FullAttention, None),
-                Some(w) => add(GroupKind::SlidingWindow, Some(w)),
-            }
-        }
-        for _ in &mamba {
-            add(GroupKind::Mamba, None);
-        }
-        let min = buckets.iter().map(|b| b.2).min().unwrap_or(0);
-        let max = buckets.iter().map(|b| b.2).max().unwrap_or(0);
-        if min == 0 {
-            return Err(Error::new("the model has no attention or Mamba layers")
-                .with_hint("check num_hidden_layers and hybrid_override_pattern"));
-        }
-        // Grouping rule: group size = smallest bucket, or the largest when
-        // max < 1.5 * min (compared in integers: 2 * max < 3 * min).
-        let group_size = if 2 * max < 3 * min { max } else { min };
-        let mut groups = Vec::new();
-        for (kind, window_tokens, count) in buckets {
-            // Layer i of the bucket goes to group i mod n (vLLM's
-            // `layers[i::n]`), so 28 Mamba layers in 5 groups are 6, 6, 6, 5, 5.
-            let n = div_ceil(count, group_size);
-            for i in 0..n {
-                groups.push(KvGroup {
-                    kind,
-                    window_tokens,
-                    layers: div_ceil(count - i, n),
-                    slots: group_size,
-                });
-            }
-        }
+        // window, Mamba; attention also by KV bytes per token.
+        let mut specs: Vec<LayerSpec> = attn
+            .iter()
+            .map(|a| {
+                let kind = match a.sliding_window_tokens {
+                    None => GroupKind::FullAttention,
+                    Some(_) => GroupKind::SlidingWindow,
+                };
+                (kind, a.sliding_window_tokens, bytes_of(a))
+            })
+            .collect();
+        specs.extend(mamba.iter().map(|_| (GroupKind::Mamba, None, 0)));
+        let (group_size, groups) = group_layers(&specs, block_size, attn_bytes)?;
         Ok(KvLayout {
             kv_cache_dtype: engine.kv_cache_dtype,
             attention_bytes_per_token_per_layer: attn_bytes,
@@ -184,6 +177,11 @@ impl KvLayout {
             groups,
             max_num_batched_tokens: engine.max_num_batched_tokens,
         })
+    }
+
+    /// Tokens per block of the group (see [`KvGroup::block_tokens`]).
+    fn block_of(&self, group: &KvGroup) -> u64 {
+        group.block_tokens.max(1)
     }
 
     /// The line vLLM 0.32 logs when the hybrid alignment raises the block
@@ -244,12 +242,13 @@ impl KvLayout {
     /// full attention `ceil(tokens / block)`; a sliding window at most the
     /// window plus one block, `ceil(window / block) + 1`; Mamba one. Section 3.
     pub fn group_blocks(&self, group: &KvGroup, tokens: u64) -> u64 {
+        let bs = self.block_of(group);
+        let blocks = div_ceil(tokens.max(1), bs);
         match group.kind {
-            GroupKind::FullAttention => self.attention_blocks(tokens),
+            GroupKind::FullAttention => blocks,
             GroupKind::SlidingWindow => {
                 let window = group.window_tokens.unwrap_or(0);
-                self.attention_blocks(tokens)
-                    .min(div_ceil(window, self.block_size_tokens) + 1)
+                blocks.min(div_ceil(window, bs) + 1)
             }
             GroupKind::Mamba => 1,
         }
@@ -260,13 +259,14 @@ impl KvLayout {
     /// window `ceil(min(window - 1 + max_num_batched_tokens, len) / block) + 1`;
     /// Mamba 3 pages in align mode (running, boundary, prefill checkpoint) or 1.
     pub fn group_max_pages(&self, group: &KvGroup, max_model_len_tokens: u64) -> u64 {
+        let bs = self.block_of(group);
         match group.kind {
-            GroupKind::FullAttention => self.attention_blocks(max_model_len_tokens),
+            GroupKind::FullAttention => div_ceil(max_model_len_tokens.max(1), bs),
             GroupKind::SlidingWindow => {
                 let window = group.window_tokens.unwrap_or(0);
                 let tokens = (window.saturating_sub(1) + self.max_num_batched_tokens)
                     .min(max_model_len_tokens);
-                div_ceil(tokens, self.block_size_tokens) + 1
+                div_ceil(tokens, bs) + 1
             }
             GroupKind::Mamba => match self.mamba_cache_mode {
                 MambaCacheMode::Align => 3,
@@ -303,7 +303,7 @@ impl KvLayout {
         prompt_tokens: u64,
         hit_blocks: u64,
     ) -> u64 {
-        let prompt = self.attention_blocks(prompt_tokens);
+        let prompt = div_ceil(prompt_tokens.max(1), self.block_of(group));
         match group.kind {
             GroupKind::FullAttention => prompt - hit_blocks.min(prompt),
             GroupKind::SlidingWindow => self.group_blocks(group, prompt_tokens),
@@ -321,6 +321,58 @@ impl KvLayout {
             .map(|g| self.group_admission_blocks(g, prompt_tokens, 0))
             .sum()
     }
+}
+
+/// One layer's KV-cache spec: kind, sliding window, KV bytes per token.
+type LayerSpec = (GroupKind, Option<u64>, u64);
+
+/// vLLM's grouping of layers into KV-cache groups
+/// (`vllm/v1/core/kv_cache_utils.py`, uniform page size): layers with the
+/// same spec form a bucket; group size = the smallest bucket, or the largest
+/// when max < 1.5 * min (in integers: 2 * max < 3 * min); each bucket splits
+/// round-robin into `ceil(n / size)` groups (`layers[i::n]`, so 28 Mamba
+/// layers in 5 groups are 6, 6, 6, 5, 5). `specs` holds one (kind, window,
+/// KV bytes per token) per layer; a bucket's block is the layout's block
+/// times `page_bytes_per_token / its bytes`.
+fn group_layers(
+    specs: &[LayerSpec],
+    block_size: u64,
+    page_bytes_per_token: u64,
+) -> Result<(u64, Vec<KvGroup>)> {
+    let mut buckets: Vec<(LayerSpec, u64)> = Vec::new();
+    for spec in specs {
+        match buckets.iter_mut().find(|b| b.0 == *spec) {
+            Some(b) => b.1 += 1,
+            None => buckets.push((*spec, 1)),
+        }
+    }
+    let min = buckets.iter().map(|b| b.1).min().unwrap_or(0);
+    let max = buckets.iter().map(|b| b.1).max().unwrap_or(0);
+    if min == 0 {
+        return Err(Error::new("the model has no attention or Mamba layers")
+            .with_hint("check num_hidden_layers and hybrid_override_pattern"));
+    }
+    let group_size = if 2 * max < 3 * min { max } else { min };
+    let mut groups = Vec::new();
+    for ((kind, window_tokens, bytes), count) in buckets {
+        let block_tokens = if kind == GroupKind::Mamba || bytes == 0 {
+            block_size
+        } else {
+            block_size * (page_bytes_per_token / bytes)
+        };
+        let n = div_ceil(count, group_size);
+        for i in 0..n {
+            groups.push(KvGroup {
+                kind,
+                window_tokens,
+                layers: div_ceil(count - i, n),
+                slots: group_size,
+                block_tokens,
+                bytes_per_token: bytes,
+            });
+        }
+    }
+    Ok((group_size, groups))
 }
 
 /// The memory budget and what the allocator makes of it.
@@ -653,6 +705,7 @@ mod tests {
                 qk_norm: true,
                 output_gate: false,
                 mla: None,
+                kv_shared: false,
             })
         };
         let layers = (0..48)

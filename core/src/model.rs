@@ -35,6 +35,9 @@ pub struct AttentionLayer {
     /// The query projection also produces an output gate (Qwen3-Next).
     pub output_gate: bool,
     pub mla: Option<MlaDims>,
+    /// The layer reads another layer's KV (Gemma 4's last
+    /// `num_kv_shared_layers`): no k/v projections and no KV cache.
+    pub kv_shared: bool,
 }
 
 impl AttentionLayer {
@@ -43,6 +46,9 @@ impl AttentionLayer {
     /// qk_rope_head_dim` elements (one byte each for fp8 dtypes, else the
     /// 16-bit element size).
     pub fn kv_bytes_per_token(&self, dtype: KvCacheDtype, model_dtype: FloatDtype) -> u64 {
+        if self.kv_shared {
+            return 0;
+        }
         match self.mla {
             Some(m) => {
                 let elems = m.kv_lora_rank + m.qk_rope_head_dim;
@@ -396,8 +402,10 @@ impl Model {
                             let kv = a.num_kv_heads * a.head_dim;
                             let q_out = if a.output_gate { 2 * q } else { q };
                             add(o, 1, "q_proj", A, h, q_out);
-                            add(o, 1, "k_proj", A, h, kv);
-                            add(o, 1, "v_proj", A, h, kv);
+                            if !a.kv_shared {
+                                add(o, 1, "k_proj", A, h, kv);
+                                add(o, 1, "v_proj", A, h, kv);
+                            }
                             add(o, 1, "o_proj", A, q, h);
                             if a.qkv_bias {
                                 add(o, 1, "qkv_bias", X, 1, q + 2 * kv);

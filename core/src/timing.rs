@@ -285,7 +285,7 @@ impl Work {
         let mut kv_bytes_per_token = 0;
         let mut sliding_kv = Vec::new();
         for g in &kv_layout.groups {
-            let bytes = g.layers * layout.attention_bytes_per_token_per_layer;
+            let bytes = g.layers * g.bytes_per_token;
             match (g.kind, g.window_tokens) {
                 (GroupKind::FullAttention, _) => kv_bytes_per_token += bytes,
                 (GroupKind::SlidingWindow, Some(w)) => sliding_kv.push((bytes, w)),

@@ -139,3 +139,109 @@ fn a_larger_block_size_flag_becomes_the_alignment_step() {
         "Padding mamba page size by 2.17% to ensure that mamba page size and attention page size are exactly equal."
     );
 }
+
+#[test]
+fn gemma_4_global_layers_get_proportionally_larger_blocks() {
+    use decodecalc_core::allocator::GroupKind;
+    // gemma-4-26B-A4B: 25 sliding layers of 8 KV heads x 256 (2*8*256*2 =
+    // 8,192 B/token), 5 full layers of 2 global KV heads x 512 (4,096
+    // B/token). vLLM unifies the pages: the full layers' block is 16 x
+    // 8,192 / 4,096 = 32 tokens, every page 16 x 8,192 = 131,072 B. Buckets
+    // of 25 and 5 layers: group size 5, so 5 sliding groups and 1 full group.
+    let l = layout("google--gemma-4-26B-A4B.json");
+    assert_eq!(l.attention_bytes_per_token_per_layer, 8_192);
+    assert_eq!(l.block_size_tokens, 16);
+    assert_eq!(l.page_bytes, 131_072);
+    assert_eq!(l.group_size_layers, 5);
+    let full: Vec<_> = l
+        .groups
+        .iter()
+        .filter(|g| g.kind == GroupKind::FullAttention)
+        .collect();
+    assert_eq!(full.len(), 1);
+    assert_eq!((full[0].block_tokens, full[0].bytes_per_token), (32, 4_096));
+    let sliding = l
+        .groups
+        .iter()
+        .filter(|g| g.kind == GroupKind::SlidingWindow)
+        .count();
+    assert_eq!(sliding, 5);
+    // A request of 4,096 tokens: 128 blocks of 32 in the full group, at most
+    // ceil(1,024 / 16) + 1 = 65 in each sliding group.
+    assert_eq!(l.request_blocks(4_096), 128 + 5 * 65);
+}
+
+#[test]
+fn gemma_4_kv_shared_layers_hold_no_cache() {
+    use decodecalc_core::allocator::GroupKind;
+    // An E2B-shaped text model (no audio tower): 35 layers, four sliding to
+    // one full, the last 20 reuse earlier layers' KV. The 15 layers with a
+    // cache are 12 sliding (1 x 256 x 2 x 2 = 1,024 B/token) and 3 full
+    // (1 x 512 x 2 x 2 = 2,048 B/token): the full layers set the page
+    // (16 x 2,048), the sliding ones get 32-token blocks; buckets of 12 and
+    // 3 make 4 sliding groups and 1 full group of 3 layers.
+    let types: Vec<&str> = (0..35)
+        .map(|i| {
+            if i % 5 == 4 {
+                "full_attention"
+            } else {
+                "sliding_attention"
+            }
+        })
+        .collect();
+    let config = serde_json::json!({
+        "architectures": ["Gemma4ForConditionalGeneration"],
+        "text_config": {
+            "hidden_size": 1536, "num_hidden_layers": 35, "num_attention_heads": 8,
+            "num_key_value_heads": 1, "head_dim": 256, "global_head_dim": 512,
+            "intermediate_size": 6144, "use_double_wide_mlp": true,
+            "num_kv_shared_layers": 20, "sliding_window": 512, "layer_types": types,
+            "hidden_size_per_layer_input": 256, "vocab_size_per_layer_input": 262144,
+            "vocab_size": 262144, "max_position_embeddings": 131072
+        },
+        "vision_config": {
+            "hidden_size": 768, "intermediate_size": 3072, "num_hidden_layers": 16,
+            "patch_size": 16, "head_dim": 64, "position_embedding_size": 10240
+        }
+    });
+    let m = loaded_from_config_json("e2b.json", &config.to_string()).unwrap();
+    let args = EngineSettings {
+        max_model_len: Some(4096),
+        ..EngineSettings::default()
+    }
+    .resolve(m.model.max_position_embeddings, 80 << 30)
+    .unwrap();
+    let l = KvLayout::new(&m.model, &args).unwrap();
+    assert_eq!(l.page_bytes, 16 * 2_048);
+    let layers = |k| -> u64 {
+        l.groups
+            .iter()
+            .filter(|g| g.kind == k)
+            .map(|g| g.layers)
+            .sum()
+    };
+    assert_eq!(layers(GroupKind::SlidingWindow), 12);
+    assert_eq!(layers(GroupKind::FullAttention), 3);
+    assert!(l
+        .groups
+        .iter()
+        .filter(|g| g.kind == GroupKind::SlidingWindow)
+        .all(|g| g.block_tokens == 32));
+    // Weights: the per-layer embedding table alone is 262,144 x 35 x 256.
+    let ple = m
+        .model
+        .modules()
+        .into_iter()
+        .find(|x| x.name == "embed_tokens_per_layer")
+        .unwrap();
+    assert_eq!(ple.params(), 262_144 * 35 * 256);
+    // Shared layers have no k/v projections and a double-wide MLP.
+    let k_proj: u64 = m
+        .model
+        .modules()
+        .iter()
+        .filter(|x| x.name == "k_proj")
+        .map(|x| x.count)
+        .sum();
+    assert_eq!(k_proj, 15);
+}

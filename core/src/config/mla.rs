@@ -37,6 +37,7 @@ pub fn deepseek(x: &Ctx) -> Result<Built> {
         qk_norm: false,
         output_gate: false,
         mla: Some(mla),
+        kv_shared: false,
     };
     let step = x.c.u_or("moe_layer_freq", 1)?.max(1);
     let mut layers = Vec::new();

@@ -127,6 +127,12 @@ pub const ARCHITECTURES: &[Architecture] = &[
         gemma::gemma3_mm,
         GEMMA3_TEXT_DEFAULTS
     ),
+    arch!(
+        "Gemma4ForConditionalGeneration",
+        "sliding window + vision",
+        true,
+        gemma::gemma4
+    ),
     arch!("Qwen3MoeForCausalLM", "MoE", false, moe::qwen3_moe),
     arch!("MixtralForCausalLM", "MoE", false, moe::mixtral),
     arch!(
@@ -287,6 +293,7 @@ impl Ctx<'_> {
             qk_norm: false,
             output_gate: false,
             mla: None,
+            kv_shared: false,
         })
     }
 }
@@ -443,31 +450,62 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
 /// x factor` for `yarn`. Gemma 3 has two (the scaled global one and the
 /// local one); NemotronH, Jamba and Granite 4.0-H attention has no rope.
 fn rope_cache(x: &Ctx, arch: &Architecture, layers: &[Layer]) -> Result<Vec<Module>> {
-    let no_rope = matches!(
+    if matches!(
         arch.name,
         "NemotronHForCausalLM" | "JambaForCausalLM" | "GraniteMoeHybridForCausalLM"
-    );
-    let Some(a) = layers.iter().find_map(|l| match l {
-        Layer::Attention(a) => Some(a),
-        _ => None,
-    }) else {
-        return Ok(Vec::new());
-    };
-    if no_rope {
+    ) {
         return Ok(Vec::new());
     }
-    let scaling = x.c.object("rope_scaling").or(x.c.object("rope_parameters"));
-    let partial = scaling
+    let attention: Vec<_> = layers
+        .iter()
+        .filter_map(|l| match l {
+            Layer::Attention(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    let Some(first) = attention.first() else {
+        return Ok(Vec::new());
+    };
+    let max_pos = x.c.u("max_position_embeddings")?;
+    let params = x.c.object("rope_scaling").or(x.c.object("rope_parameters"));
+    // Gemma 4 gives one rope per layer type under rope_parameters.
+    let per_type = params.and_then(|p| {
+        p.object("sliding_attention")
+            .zip(p.object("full_attention"))
+    });
+    if let Some((sliding, full)) = per_type {
+        let head = |window: bool| {
+            attention
+                .iter()
+                .find(|a| a.sliding_window_tokens.is_some() == window)
+                .map_or(first.head_dim, |a| a.head_dim)
+        };
+        return Ok(vec![
+            one_rope(x, Some(sliding), head(true), max_pos)?,
+            one_rope(x, Some(full), head(false), max_pos)?,
+        ]);
+    }
+    let head = first.mla.map_or(first.head_dim, |m| m.qk_rope_head_dim);
+    let mut out = vec![one_rope(x, params, head, max_pos)?];
+    // Gemma 3's local layers have their own, unscaled rope.
+    if arch.name.starts_with("Gemma3") {
+        out.push(one_rope(x, None, head, max_pos)?);
+    }
+    Ok(out)
+}
+
+/// One `[positions, rotary_dim]` cos/sin table for a rope described by
+/// `params` (`rope_scaling` / `rope_parameters`, or none).
+fn one_rope(x: &Ctx, params: Option<Cfg>, head: u64, max_pos: u64) -> Result<Module> {
+    let partial = params
         .and_then(|r| r.get("partial_rotary_factor"))
         .or(x.c.get("partial_rotary_factor"))
         .and_then(Value::as_f64)
         .filter(|f| *f > 0.0 && *f <= 1.0)
         .unwrap_or(1.0);
-    let head = a.mla.map_or(a.head_dim, |m| m.qk_rope_head_dim);
     let rotary_dim = crate::units::saturating_u64(head as f64 * partial);
-    let max_pos = x.c.u("max_position_embeddings")?;
-    let kind = scaling.and_then(|r| r.s("rope_type").or(r.s("type")));
-    let factor = scaling
+    let kind = params.and_then(|r| r.s("rope_type").or(r.s("type")));
+    let factor = params
         .and_then(|r| r.get("factor"))
         .and_then(Value::as_f64)
         .filter(|f| f.is_finite() && *f >= 1.0 && *f <= 1024.0)
@@ -476,30 +514,20 @@ fn rope_cache(x: &Ctx, arch: &Architecture, layers: &[Layer]) -> Result<Vec<Modu
     let positions = match kind {
         Some("linear" | "dynamic") => scaled(max_pos),
         Some("yarn") => {
-            match scaling.and_then(|r| r.opt("original_max_position_embeddings").transpose()) {
+            match params.and_then(|r| r.opt("original_max_position_embeddings").transpose()) {
                 Some(orig) => scaled(orig?),
                 None => max_pos,
             }
         }
         _ => max_pos,
     };
-    let mut out = vec![Module {
+    Ok(Module {
         name: "rope_cos_sin_cache",
         kind: crate::model::ModuleKind::Buffer,
         in_features: positions,
         out_features: rotary_dim,
         count: 1,
-    }];
-    if arch.name.starts_with("Gemma3") {
-        out.push(Module {
-            name: "rope_local_cos_sin_cache",
-            kind: crate::model::ModuleKind::Buffer,
-            in_features: max_pos,
-            out_features: rotary_dim,
-            count: 1,
-        });
-    }
-    Ok(out)
+    })
 }
 
 /// Reject a model whose parameter count or per-layer state would overflow

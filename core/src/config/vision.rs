@@ -114,3 +114,27 @@ pub fn qwen_vl(x: &Ctx) -> Result<Vec<Module>> {
         module("deepstack_fc2", merged + 1, out, deepstack),
     ])
 }
+
+/// Gemma 4's vision tower (transformers `Gemma4VisionModel`, which vLLM 0.32
+/// instantiates in `gemma4_mm.py`): bias-free attention and gated MLP,
+/// four norms and q/k norms per layer, a patch embedding and a two-axis
+/// position table of `position_embedding_size`, and `embed_vision` to the
+/// text width. 569.55 M parameters for the 26B/31B tower (helper count on
+/// the meta device; this layout gives 569,548,080 before the projector).
+pub fn gemma4(x: &Ctx) -> Result<Vec<Module>> {
+    let v = vision_config(x)?;
+    let h = v.u("hidden_size")?;
+    let i = v.u("intermediate_size")?;
+    let n = v.u("num_hidden_layers")?;
+    let p = v.u("patch_size")?;
+    let d = v.u_or("head_dim", 64)?;
+    let positions = v.u_or("position_embedding_size", 0)?;
+    Ok(vec![
+        module("vision_attention", h, 4 * h, n),
+        module("vision_mlp", h, 3 * i, n),
+        module("vision_norms", 1, 4 * h + 2 * d, n),
+        module("vision_patch_embedding", 3 * p * p, h, 1),
+        module("vision_position_embedding", 2 * positions, h, 1),
+        module("embed_vision", h, x.hidden, 1),
+    ])
+}
