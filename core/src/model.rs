@@ -693,6 +693,16 @@ impl Model {
         out
     }
 
+    /// Round every MoE layer's expert intermediate size up to a multiple of
+    /// `align` (kernel padding of the per-GPU shard).
+    pub fn pad_expert_intermediate(&mut self, align: u64) {
+        for l in &mut self.layers {
+            if let Layer::Moe(e) = l {
+                e.expert_intermediate = e.expert_intermediate.div_ceil(align.max(1)) * align.max(1);
+            }
+        }
+    }
+
     /// Total parameters, embedding and (untied) lm_head included.
     pub fn params(&self) -> u64 {
         self.modules()

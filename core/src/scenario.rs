@@ -95,6 +95,13 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
     }
 }
 
+/// MXFP4 MoE weights on the Triton kernels vLLM 0.32 picks for gpt-oss on
+/// CUDA pad each GPU's expert intermediate size to a multiple of 64
+/// (`vllm/model_executor/layers/fused_moe/oracle/mxfp4.py`,
+/// `mxfp4_round_up_hidden_size_and_intermediate_size`): 1,440 per GPU at
+/// TP 2 becomes 1,472.
+const MXFP4_INTERMEDIATE_ALIGN: u64 = 64;
+
 /// A ModelOpt checkpoint's `hf_quant_config.json` beside its config.json
 /// (vLLM 0.32 reads it when config.json has no `quantization_config`:
 /// `vllm/transformers_utils/config.py`, `get_hf_file_to_dict` of
@@ -712,6 +719,9 @@ impl Plan {
         }
         let mut per_gpu = model.model.shard(engine.tensor_parallel_size)?;
         per_gpu.dtype = dtype;
+        if quant.method == crate::quant::QuantMethod::Mxfp4 {
+            per_gpu.pad_expert_intermediate(MXFP4_INTERMEDIATE_ALIGN);
+        }
         let stages = per_gpu.pipeline_stages(engine.pipeline_parallel_size)?;
         // Each stage's estimate and block count; the fewest blocks win.
         let mut best: Option<(
