@@ -31,10 +31,15 @@ pub enum QuantMethod {
     Mxfp4,
     /// NVIDIA FP4: 4-bit values, one FP8 scale per 16 and a global scale.
     Nvfp4,
+    /// bitsandbytes: NF4/FP4 with one absmax per 64 weights (fp32, or 8-bit
+    /// with an fp32 scale per 256 absmaxes under double quantization), or
+    /// LLM.int8 with an fp32 scale per output row.
+    Bitsandbytes,
 }
 
 impl QuantMethod {
-    pub const NAMES: &'static str = "none, awq, gptq, compressed-tensors, fp8, mxfp4, nvfp4";
+    pub const NAMES: &'static str =
+        "none, awq, gptq, compressed-tensors, fp8, mxfp4, nvfp4, bitsandbytes";
 
     pub fn parse(field: &str, text: &str) -> Result<Self> {
         match text {
@@ -45,6 +50,7 @@ impl QuantMethod {
             "fp8" => Ok(QuantMethod::Fp8),
             "mxfp4" => Ok(QuantMethod::Mxfp4),
             "nvfp4" | "modelopt_fp4" => Ok(QuantMethod::Nvfp4),
+            "bitsandbytes" => Ok(QuantMethod::Bitsandbytes),
             _ => Err(Error::field(field, text, format!("one of {}", Self::NAMES))),
         }
     }
@@ -58,6 +64,7 @@ impl QuantMethod {
             QuantMethod::Fp8 => "fp8",
             QuantMethod::Mxfp4 => "mxfp4",
             QuantMethod::Nvfp4 => "nvfp4",
+            QuantMethod::Bitsandbytes => "bitsandbytes",
         }
     }
 }
@@ -94,6 +101,10 @@ pub struct WeightQuant {
     /// (fp8 attention and recurrent projections, NVFP4 MLPs and experts).
     #[serde(default)]
     pub fp8_kinds: Vec<String>,
+    /// bitsandbytes 4-bit with `bnb_4bit_use_double_quant`: the absmaxes are
+    /// themselves 8-bit with an fp32 scale per 256.
+    #[serde(default)]
+    pub double_quant: bool,
 }
 
 fn default_bits() -> u64 {
@@ -112,6 +123,7 @@ impl WeightQuant {
             block: None,
             per_tensor: false,
             fp8_kinds: Vec::new(),
+            double_quant: false,
         }
     }
 
@@ -157,6 +169,11 @@ impl WeightQuant {
             QuantMethod::Nvfp4 => {
                 q.bits = 4;
                 q.group_size = Some(16);
+            }
+            // vLLM's in-flight bitsandbytes quantization: 4-bit, blocks of 64.
+            QuantMethod::Bitsandbytes => {
+                q.bits = 4;
+                q.group_size = Some(64);
             }
         }
         q
@@ -223,6 +240,18 @@ impl WeightQuant {
             },
             QuantMethod::Mxfp4 => (inp * out * 4).div_ceil(8) + out * inp.div_ceil(32),
             QuantMethod::Nvfp4 => (inp * out * 4).div_ceil(8) + out * inp.div_ceil(16) + 4,
+            // vllm/model_executor/layers/quantization/bitsandbytes.py keeps
+            // the packed weights and bitsandbytes' quant state.
+            QuantMethod::Bitsandbytes if self.bits == 8 => inp * out + out * 4,
+            QuantMethod::Bitsandbytes => {
+                let blocks = (inp * out).div_ceil(self.group_size.unwrap_or(64).max(1));
+                let absmax = if self.double_quant {
+                    blocks + blocks.div_ceil(256) * 4
+                } else {
+                    blocks * 4
+                };
+                (inp * out).div_ceil(2) + absmax
+            }
             QuantMethod::Awq | QuantMethod::Gptq | QuantMethod::CompressedTensors => {
                 let groups = match self.group_size {
                     Some(g) => inp.div_ceil(g),
@@ -463,11 +492,22 @@ pub fn from_hf_config(qc: &serde_json::Value) -> Result<WeightQuant> {
             q.unquantized = list("ignore");
             q
         }
+        "bitsandbytes" => {
+            let mut q = WeightQuant::for_method(QuantMethod::Bitsandbytes);
+            let flag = |k: &str| get(k).and_then(Value::as_bool).unwrap_or(false);
+            if flag("load_in_8bit") || flag("_load_in_8bit") {
+                q.bits = 8;
+                q.group_size = None;
+            }
+            q.double_quant = flag("bnb_4bit_use_double_quant");
+            q.unquantized = list("llm_int8_skip_modules");
+            q
+        }
         other => {
             return Err(Error::field(
                 "quantization_config.quant_method",
                 other,
-                "awq, gptq, compressed-tensors, fp8, mxfp4 or modelopt",
+                "awq, gptq, compressed-tensors, fp8, mxfp4, modelopt or bitsandbytes",
             ))
         }
     };

@@ -191,3 +191,33 @@ fn bad_config_json_is_named() {
     let err = loaded_from_config_json("c.json", "{\"architectures\": [\"FooLM\"]}").unwrap_err();
     assert_eq!(err.message, "c.json: unknown model architecture `FooLM`");
 }
+
+#[test]
+fn bitsandbytes_checkpoints_hold_half_a_byte_plus_their_absmaxes() {
+    // Llama-3.1-8B's config with the quantization_config an unsloth
+    // "bnb-4bit" checkpoint carries (nf4, double quantization).
+    let path = format!(
+        "{}/fixtures/configs/real/meta-llama--Llama-3.1-8B-Instruct.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["quantization_config"] = serde_json::json!({
+        "quant_method": "bitsandbytes", "load_in_4bit": true, "load_in_8bit": false,
+        "bnb_4bit_quant_type": "nf4", "bnb_4bit_use_double_quant": true,
+        "bnb_4bit_compute_dtype": "bfloat16", "llm_int8_skip_modules": null
+    });
+    let m = loaded_from_config_json("bnb.json", &v.to_string()).unwrap();
+    assert_eq!(m.quant.method, QuantMethod::Bitsandbytes);
+    let q = decodecalc_core::memory::weights_bytes(&m.model, &m.quant) as f64;
+    let bf16 = decodecalc_core::memory::weights_bytes(
+        &m.model,
+        &decodecalc_core::quant::WeightQuant::none(),
+    ) as f64;
+    // Embedding, lm_head and the rope cache stay 16-bit; every linear weight
+    // takes 0.5 B + 1 B per 64 + 4 B per 64 x 256 = 0.515869 B of its 2 B.
+    let fixed = 2.0 * 128_256.0 * 4096.0 * 2.0 + 131_072.0 * 128.0 * 2.0;
+    let norms = 65.0 * 4096.0 * 2.0;
+    let ratio = (q - fixed - norms) / (bf16 - fixed - norms);
+    assert!((ratio - 0.515_869 / 2.0).abs() < 1e-4, "{ratio}");
+}

@@ -1,6 +1,6 @@
-//! Dense decoder families: Llama, Mistral, Qwen2, Qwen3, Granite, Phi-3, and
-//! Mistral 3 (Mistral Small 3.x: a Mistral text model with a Pixtral vision
-//! encoder).
+//! Dense decoder families: Llama, Mistral, Qwen2, Qwen3, Granite, Phi-3,
+//! Qwen3-VL (Qwen3 with its vision transformer) and Mistral 3 (Mistral Small
+//! 3.x: a Mistral text model with a Pixtral vision encoder).
 
 use super::{gated_mlp, vision, Built, Ctx};
 use crate::error::Result;
@@ -82,6 +82,15 @@ pub fn granite(x: &Ctx) -> Result<Built> {
 /// vLLM's Llama attention then uses full attention.
 pub fn phi3(x: &Ctx) -> Result<Built> {
     llama(x)
+}
+
+/// `vllm/model_executor/models/qwen3_vl.py`: a Qwen3 text model
+/// (`text_config`) and the Qwen3-VL vision transformer with its deepstack
+/// mergers.
+pub fn qwen3_vl(x: &Ctx) -> Result<Built> {
+    let mut built = qwen3(x)?;
+    built.encoder = vision::qwen_vl(x)?;
+    Ok(built)
 }
 
 /// `vllm/model_executor/models/mistral3.py`: the text model (`text_config`,

@@ -113,6 +113,12 @@ pub const ARCHITECTURES: &[Architecture] = &[
     arch!("GraniteForCausalLM", "dense", false, dense::granite),
     arch!("Phi3ForCausalLM", "dense", false, dense::phi3),
     arch!(
+        "Qwen3VLForConditionalGeneration",
+        "dense + vision",
+        false,
+        dense::qwen3_vl
+    ),
+    arch!(
         "Mistral3ForConditionalGeneration",
         "dense + vision",
         false,
