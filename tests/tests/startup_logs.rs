@@ -35,18 +35,12 @@ fn repo_root() -> PathBuf {
 /// Logged checkpoints with no config.json in the corpus, run from a sibling
 /// that has the same shapes: (logged repo, corpus repo, `--quantization` the
 /// checkpoint's own config would imply, why the sibling stands in).
-const SUBSTITUTES: [(&str, &str, Option<&str>, &str); 4] = [
+const SUBSTITUTES: [(&str, &str, Option<&str>, &str); 3] = [
     (
         "Qwen/Qwen2.5-72B-Instruct",
         "Qwen/Qwen2.5-72B",
         None,
         "the base checkpoint: the Instruct model is its fine-tune, same config shapes",
-    ),
-    (
-        "deepseek-ai/DeepSeek-V2-Lite-Chat",
-        "deepseek-ai/DeepSeek-V2-Lite",
-        None,
-        "the base checkpoint of the chat model, same shapes",
     ),
     (
         "RedHatAI/Llama-3.3-70B-Instruct-fp8-dynamic",
