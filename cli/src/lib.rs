@@ -262,20 +262,41 @@ struct RankArgs {
 /// Files come from the file system.
 struct Fs;
 
+/// Every file this run has read, so that no output is written onto one.
+static INPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
 impl World for Fs {
     fn read(&self, path: &str) -> Result<String, String> {
-        // Refuse an oversized file before reading it into memory.
+        use std::io::Read;
         let limit = decodecalc_core::parse::MAX_INPUT_BYTES;
-        match std::fs::metadata(path) {
-            Ok(m) if m.len() > limit as u64 => {
-                return Err(format!(
-                    "`{path}` has {} bytes, more than the {limit} an input may have",
-                    m.len()
-                ))
-            }
-            _ => {}
+        // A FIFO would block (even on open), a device (/dev/zero) never end:
+        // regular files only, checked before opening.
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "`{path}` is not a regular file (a directory, FIFO, socket or device)"
+            ));
         }
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        // Read at most one byte past the limit, whatever size the file states.
+        let mut bytes = Vec::new();
+        file.take(limit as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        if bytes.len() > limit {
+            return Err(format!(
+                "`{path}` has more than the {limit} bytes an input may have"
+            ));
+        }
+        if let (Ok(mut inputs), Ok(canonical)) = (INPUTS.lock(), std::fs::canonicalize(path)) {
+            inputs.push(canonical);
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "`{path}` is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )
+        })
     }
 }
 
@@ -363,7 +384,17 @@ fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Measure
     Ok((origin.clone(), parse_measured(&origin, &text)?))
 }
 
+/// Write an output file, never onto a file this run read.
 fn write_file(path: &str, text: &str) -> Result<(), Error> {
+    if let (Ok(inputs), Ok(target)) = (INPUTS.lock(), std::fs::canonicalize(path)) {
+        if inputs.contains(&target) {
+            return Err(
+                Error::new(format!("`{path}` is one of this run's inputs")).with_hint(
+                    "write the output to another file: decodecalc never overwrites what it reads",
+                ),
+            );
+        }
+    }
     std::fs::write(path, text).map_err(|e| {
         Error::new(format!("cannot write `{path}`: {e}"))
             .with_hint("check that the directory exists and is writable")
@@ -430,12 +461,7 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                 &rows,
             )?;
             match &args.out {
-                Some(path) => {
-                    std::fs::write(path, &toml).map_err(|e| {
-                        Error::new(format!("cannot write `{path}`: {e}"))
-                            .with_hint("check that the directory exists and is writable")
-                    })?;
-                }
+                Some(path) => write_file(path, &toml)?,
                 None if args.common.format.format == Format::Table => {
                     out.push('\n');
                     out.push_str(&toml);
