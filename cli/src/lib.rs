@@ -433,7 +433,17 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
         Command::Capacity(args) => {
             let plan = resolve(&args, warnings)?;
             let capacity = plan.capacity()?;
-            Ok((render::capacity(&plan, &capacity, args.format.format)?, 0))
+            let table = render::capacity(&plan, &capacity, args.format.format)?;
+            // The breakdown still prints (it shows why); the exit code and the
+            // error are the same as every other subcommand's.
+            match capacity.startup_error() {
+                Some(e) => {
+                    let hint = e.hint.map(|h| format!("\nhint: {h}")).unwrap_or_default();
+                    warnings.push(format!("error: {}{hint}", e.message));
+                    Ok((table, 2))
+                }
+                None => Ok((table, 0)),
+            }
         }
         Command::Calibrate(args) => {
             let plan = resolve(&args.common, warnings)?;
@@ -757,9 +767,17 @@ where
             let code = if e.use_stderr() { 2 } else { 0 };
             let text = e.render().to_string();
             return if e.use_stderr() {
+                let sub = argv.get(1).filter(|a| !a.starts_with('-'));
+                let help = match sub {
+                    Some(s) => format!("decodecalc {} --help", sanitize(s)),
+                    None => "decodecalc --help".to_string(),
+                };
                 Outcome {
                     stdout: String::new(),
-                    stderr: text,
+                    stderr: format!(
+                        "{}hint: `{help}` lists every flag and the values it takes\n",
+                        sanitize(text.trim_end_matches('\n')) + "\n"
+                    ),
                     code,
                 }
             } else {
@@ -773,11 +791,18 @@ where
     };
     let mut warnings = Vec::new();
     let result = run(cli, &argv, &mut warnings);
-    let mut stderr: String = warnings.iter().map(|w| format!("warning: {w}\n")).collect();
+    // Diagnostics that are errors already carry their `error:` prefix.
+    let mut stderr: String = warnings
+        .iter()
+        .map(|w| match w.starts_with("error: ") {
+            true => format!("{w}\n"),
+            false => format!("warning: {w}\n"),
+        })
+        .collect();
     match result {
         Ok((stdout, code)) => Outcome {
-            stdout,
-            stderr,
+            stdout: sanitize(&stdout),
+            stderr: sanitize(&stderr),
             code,
         },
         Err(e) => {
@@ -787,9 +812,29 @@ where
             }
             Outcome {
                 stdout: String::new(),
-                stderr,
+                stderr: sanitize(&stderr),
                 code: 2,
             }
         }
     }
+}
+
+/// Text for a terminal: control characters (ESC, OSC, BEL, ...) and the
+/// bidirectional overrides that reorder what a reader sees (RLO, LRI, ...)
+/// from files and flags are written as `\u{..}` escapes; newlines and tabs
+/// stay.
+pub fn sanitize(text: &str) -> String {
+    let unsafe_char = |c: char| {
+        (c.is_control() && c != '\n' && c != '\t')
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(unsafe_char) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| match unsafe_char(c) {
+            true => c.escape_unicode().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }

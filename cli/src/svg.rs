@@ -143,6 +143,17 @@ pub fn comparison(c: &Comparison) -> Result<String, Error> {
             ))
         })
         .collect();
+    // Finite, positive points only: a log axis over nothing never ends.
+    let pts: Vec<_> = pts
+        .into_iter()
+        .filter(|p| p.0.is_finite() && p.1.is_finite() && p.0 > 0.0 && p.1 > 0.0)
+        .collect();
+    if pts.is_empty() {
+        return Err(
+            Error::new("--svg: the measured run has no timed decode cell to draw")
+                .with_hint("a comparison picture needs decode rows with a measured total tok/s"),
+        );
+    }
     let lo = pts
         .iter()
         .map(|p| p.0.min(p.1))

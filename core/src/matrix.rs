@@ -3,7 +3,7 @@
 //! runs at once and the status the harness reports.
 
 use crate::allocator::{admit, Admission, RunningLimit};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::scenario::{Capacity, Plan};
 use crate::timing::{decode_cell, prefill_row, DecodeTiming, TimingParams, Work};
 use serde::{Deserialize, Serialize};
@@ -129,10 +129,8 @@ pub struct Predictor<'a> {
 
 impl<'a> Predictor<'a> {
     pub fn new(plan: &'a Plan, capacity: &'a Capacity, params: TimingParams) -> Result<Self> {
-        if let Some(why) = &capacity.startup_failure {
-            return Err(Error::new(format!("vLLM would not start: {why}")).with_hint(
-                "lower --max-model-len, raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
-            ));
+        if let Some(e) = capacity.startup_error() {
+            return Err(e);
         }
         let quant = plan.engine.weight_quant(&plan.model.quant);
         let work = Work::new(

@@ -131,11 +131,43 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
 /// Parse a measured run: the harness's `benchmark_results.json` when the
 /// text is a JSON object, else decodecalc's CSV.
 pub fn parse_measured(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
-    if text.trim_start().starts_with('{') {
-        parse_harness_json(origin, text)
+    let rows = if text.trim_start().starts_with('{') {
+        parse_harness_json(origin, text)?
     } else {
-        parse_csv(origin, text)
+        parse_csv(origin, text)?
+    };
+    check_rows(&rows)?;
+    Ok(rows)
+}
+
+/// The most cells a measured run may have (a harness grid of 64 contexts x
+/// 64 concurrencies, twice over).
+pub const MAX_MEASURED_ROWS: usize = 8192;
+
+/// A measured run has each (phase, context, concurrency) cell once, and at
+/// most [`MAX_MEASURED_ROWS`] of them.
+pub fn check_rows(rows: &[MeasuredRow]) -> Result<()> {
+    if rows.len() > MAX_MEASURED_ROWS {
+        return Err(Error::new(format!(
+            "{}: {} measured rows, more than the {MAX_MEASURED_ROWS} a run may have",
+            rows.first().map_or("", |r| r.source.as_str()),
+            rows.len()
+        ))
+        .with_hint("give one row per measured cell"));
     }
+    let mut seen: std::collections::HashMap<(bool, u64, u64), &str> =
+        std::collections::HashMap::with_capacity(rows.len());
+    for r in rows {
+        let key = (r.phase == Phase::Prefill, r.context_tokens, r.concurrency);
+        if let Some(first) = seen.insert(key, r.source.as_str()) {
+            return Err(Error::new(format!(
+                "{}: the cell {} x {} is measured twice (also at {first})",
+                r.source, r.context_tokens, r.concurrency
+            ))
+            .with_hint("keep one row per (phase, context, concurrency) cell"));
+        }
+    }
+    Ok(())
 }
 
 fn json_shape_error(origin: &str, what: String) -> Error {
@@ -299,6 +331,24 @@ mod tests {
     use super::*;
 
     const HEAD: &str = "phase,context_tokens,concurrency,status,total_tok_s,per_request_tok_s,ttft_ms,tbt_ms,avg_active_requests,output_tokens,measured_s\n";
+
+    #[test]
+    fn a_cell_measured_twice_is_refused_naming_both_lines() {
+        let row = "decode,0,1,valid,30.0,30.0,40,33,1.00,900,30.0\n";
+        let err = parse_measured("m.csv", &format!("{HEAD}{row}{row}")).unwrap_err();
+        assert_eq!(
+            err.message,
+            "m.csv:3: the cell 0 x 1 is measured twice (also at m.csv:2)"
+        );
+        // The same context and concurrency in the prefill phase is another cell.
+        let prefill = "prefill,0,1,valid,3000.0,,200,,,,\n";
+        assert_eq!(
+            parse_measured("m.csv", &format!("{HEAD}{row}{prefill}"))
+                .unwrap()
+                .len(),
+            2
+        );
+    }
 
     #[test]
     fn parses_a_row_with_empty_fields() {

@@ -675,6 +675,16 @@ pub struct Capacity {
 }
 
 impl Capacity {
+    /// The error every subcommand reports for a setup vLLM would refuse to
+    /// start (no KV memory, a request that does not fit), None otherwise.
+    pub fn startup_error(&self) -> Option<Error> {
+        self.startup_failure.as_ref().map(|why| {
+            Error::new(format!("vLLM would not start: {why}")).with_hint(
+                "lower --max-model-len, raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
+            )
+        })
+    }
+
     /// Non-KV memory besides weights, activation peak and CUDA graphs: the
     /// non-torch estimate, plus whatever a pinned measured figure adds.
     pub fn other_non_kv_bytes(&self) -> u64 {

@@ -24,6 +24,19 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&out.stdout).unwrap()
 }
 
+/// `capacity` of a setup vLLM would not start: the breakdown on stdout, the
+/// error on stderr, exit 2 (the same code as every other subcommand).
+fn json_not_starting(args: &[&str]) -> Value {
+    let out = run(args);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("error: vLLM would not start: "),
+        "{}",
+        out.stderr
+    );
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
 /// A bad input: exit code 2, nothing on stdout, one `error:` line naming
 /// `names`, then one `hint:` line.
 fn rejects(args: &[&str], names: &str) -> String {
@@ -122,7 +135,8 @@ fn capacity_json_has_the_documented_fields() {
 
 #[test]
 fn a_users_model_starts_from_vllm_defaults_not_the_reference_run() {
-    let v = json(&[
+    // bf16 Nemotron-Nano-12B does not fit a 24 GB card: the breakdown says why.
+    let v = json_not_starting(&[
         "capacity",
         "--model",
         "nemotron-nano-12b-v2",
@@ -614,7 +628,7 @@ fn a_config_json_or_its_folder_is_a_model() {
 
 #[test]
 fn tensor_parallelism_splits_the_model_and_adds_all_reduces() {
-    let one = json(&[
+    let one = json_not_starting(&[
         "capacity",
         "--format",
         "json",
@@ -897,5 +911,59 @@ fn svg_pictures_are_written() {
     rejects(
         &["matrix", "--svg", "/nonexistent/dir/m.svg"],
         "/nonexistent/dir/m.svg",
+    );
+}
+
+#[test]
+fn flag_parser_errors_end_with_a_hint() {
+    let out = run(&["matrix", "--bogus"]);
+    assert_eq!(out.code, 2);
+    assert!(out
+        .stderr
+        .starts_with("error: unexpected argument '--bogus' found"));
+    assert!(
+        out.stderr.ends_with(
+            "hint: `decodecalc matrix --help` lists every flag and the values it takes\n"
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn control_characters_never_reach_the_terminal_raw() {
+    // ESC (a colour sequence) and RLO (right-to-left override) in a flag value.
+    let out = run(&["capacity", "--model", "\u{1b}[31mred\u{202e}x"]);
+    assert_eq!(out.code, 2);
+    assert!(!out.stderr.contains('\u{1b}') && !out.stderr.contains('\u{202e}'));
+    assert!(
+        out.stderr
+            .contains("`\\u{1b}[31mred\\u{202e}x` is no model preset"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_comparison_picture_without_timed_decode_cells_is_an_error_not_a_hang() {
+    // Only prefill and over-capacity rows: nothing to put on log axes.
+    let csv = "phase,context_tokens,concurrency,status,total_tok_s,per_request_tok_s,ttft_ms,tbt_ms,avg_active_requests,output_tokens,measured_s\n\
+prefill,8192,1,valid,3587.0,,2338,,,,\n\
+decode,122880,64,over_capacity,,,,,,,\n";
+    let measured = scratch_file("no-decode.csv", csv);
+    let svg = scratch_file("no-decode.svg", "");
+    let out = run(&[
+        "compare",
+        "--measured",
+        measured.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .contains("--svg: the measured run has no timed decode cell to draw"),
+        "{}",
+        out.stderr
     );
 }
