@@ -68,7 +68,7 @@ fn every_real_config_loads_or_is_refused_for_a_named_reason() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("refused:\n{}", refused.join("\n"));
-    assert!(loaded >= 85, "{loaded} of {} files load", files.len());
+    assert!(loaded >= 90, "{loaded} of {} files load", files.len());
 }
 
 /// Supported architectures of which no verbatim public copy was found yet;
@@ -77,9 +77,7 @@ fn every_real_config_loads_or_is_refused_for_a_named_reason() {
 const NO_REAL_FILE_YET: &[&str] = &[
     "GraniteForCausalLM",
     "Gemma3ForCausalLM",
-    "GraniteMoeHybridForCausalLM",
     "FalconH1ForCausalLM",
-    "JambaForCausalLM",
 ];
 
 #[test]

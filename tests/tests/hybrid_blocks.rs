@@ -37,7 +37,29 @@ fn layout(file: &str) -> KvLayout {
 
 /// (file, conv state B, SSM state B, attention B/token, block N, logged %)
 /// per layer, each worked out in the comment above its row.
-const CASES: [(&str, u64, u64, u64, u64, &str); 5] = [
+const CASES: [(&str, u64, u64, u64, u64, &str); 7] = [
+    // Granite 4.0-H Small: Mamba2 of 128 heads x 64, one group, state 128:
+    // conv 3 x (8,192 + 2*128) x 2; SSM 128 x 64 x 128 x 2 (bf16); KV 2*8*128*2.
+    // N = 16 * ceil(2,147,840 / 65,536) = 16 * 33; pad 14,848 / 2,147,840.
+    (
+        "ibm-granite--granite-4.0-h-small.json",
+        50_688,
+        2_097_152,
+        4_096,
+        528,
+        "0.69",
+    ),
+    // Jamba v0.1: Mamba1 of 2 x 4,096 channels, state 16: conv 8,192 x 3 x 2;
+    // SSM 8,192 x 16 x 2; KV 2*8*128*2. N = 16 * ceil(311,296 / 65,536) =
+    // 16 * 5; pad 16,384 / 311,296.
+    (
+        "ai21labs--Jamba-v0.1.json",
+        49_152,
+        262_144,
+        4_096,
+        80,
+        "5.26",
+    ),
     // Qwen3.5-27B: conv (4-1) x (2*16*128 + 48*128) x 2 B; DeltaNet state
     // 48 x 128 x 128 in float32 (the config's mamba_ssm_dtype); KV 2*4*256*2.
     // N = 16 * ceil(3,207,168 / 65,536) = 16 * 49; pad 4,096 / 3,207,168.
