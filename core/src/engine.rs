@@ -234,6 +234,9 @@ pub fn flag(field: &str) -> String {
 /// far below what would overflow the arithmetic).
 pub const MAX_COUNT: u64 = 1 << 40;
 
+/// The most cells a matrix may have (contexts x concurrencies + prefill rows).
+pub const MAX_CELLS: u64 = 4096;
+
 fn positive(label: Label, field: &str, v: Option<i64>, default: u64) -> Result<u64> {
     match v {
         None => Ok(default),
@@ -347,6 +350,15 @@ impl EngineSettings {
         )?;
         let max_num_batched_tokens =
             at_most("max_num_batched_tokens", max_num_batched_tokens, 1 << 24)?;
+        // vLLM's SchedulerConfig refuses a token budget below the sequence
+        // count (`vllm/config/scheduler.py`, `_verify_args`).
+        if self.max_num_batched_tokens.is_some() && max_num_batched_tokens < max_num_seqs {
+            return Err(Error::field(
+                &label("max_num_batched_tokens"),
+                max_num_batched_tokens,
+                format!("at least max_num_seqs ({max_num_seqs}), as vLLM requires"),
+            ));
+        }
         let block_size =
             match self.block_size {
                 None => None,
@@ -619,6 +631,35 @@ impl HarnessSettings {
         if concurrency.is_empty() {
             return Err(Error::new(format!("`{}` is empty", label("concurrency")))
                 .with_hint("give at least one request count, such as 1,2,4,8"));
+        }
+        for (name, list) in [
+            ("contexts", &contexts_tokens),
+            ("prefill_contexts", &prefill_contexts_tokens),
+            ("concurrency", &concurrency),
+        ] {
+            if let Some(dup) = list
+                .iter()
+                .enumerate()
+                .find(|(i, v)| list.get(..*i).is_some_and(|before| before.contains(v)))
+                .map(|(_, v)| *v)
+            {
+                return Err(
+                    Error::new(format!("`{}` lists {dup} twice", label(name))).with_hint(
+                        "give each value once; every value is a row or column of the matrix",
+                    ),
+                );
+            }
+        }
+        let cells = (contexts_tokens.len() as u64) * (concurrency.len() as u64)
+            + prefill_contexts_tokens.len() as u64;
+        if cells > MAX_CELLS {
+            return Err(Error::new(format!(
+                "{} contexts x {} concurrencies (+ {} prefill rows) is {cells} cells, more than the {MAX_CELLS} a matrix may have",
+                contexts_tokens.len(),
+                concurrency.len(),
+                prefill_contexts_tokens.len()
+            ))
+            .with_hint("ask for fewer contexts or concurrencies"));
         }
         let window_s = self.window_s.unwrap_or(harness_defaults::WINDOW_S);
         if !(window_s.is_finite() && window_s > 0.0 && window_s <= 1e6) {

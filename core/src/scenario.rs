@@ -540,6 +540,20 @@ impl Request {
             gpu.memory_bytes,
             &label,
         )?;
+        // A KV pool larger than the card cannot be allocated.
+        if let Some(b) = engine
+            .kv_cache_memory_bytes
+            .filter(|b| *b > gpu.memory_bytes)
+        {
+            return Err(Error::field(
+                &label("kv_cache_memory_bytes"),
+                b,
+                format!(
+                    "at most the GPU's {} bytes ({} as the CUDA runtime reports it), less the non-KV memory",
+                    gpu.memory_bytes, gpu.id
+                ),
+            ));
+        }
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
         // A scenario's pinned non-KV figure holds only while what sets non-KV
         // memory is unchanged: model, GPU, weights, batch limits.
@@ -680,7 +694,7 @@ impl Capacity {
     pub fn startup_error(&self) -> Option<Error> {
         self.startup_failure.as_ref().map(|why| {
             Error::new(format!("vLLM would not start: {why}")).with_hint(
-                "lower --max-model-len, raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
+                "lower --max-model-len (or --kv-cache-memory-bytes), raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
             )
         })
     }

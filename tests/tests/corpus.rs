@@ -68,17 +68,13 @@ fn every_real_config_loads_or_is_refused_for_a_named_reason() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     eprintln!("refused:\n{}", refused.join("\n"));
-    assert!(loaded >= 90, "{loaded} of {} files load", files.len());
+    assert!(loaded >= 95, "{loaded} of {} files load", files.len());
 }
 
 /// Supported architectures of which no verbatim public copy was found yet;
 /// their fixtures in `tests/fixtures/configs/` are reconstructed (SOURCES.md
 /// there). The test fails when one gains a real file, so the list shrinks.
-const NO_REAL_FILE_YET: &[&str] = &[
-    "GraniteForCausalLM",
-    "Gemma3ForCausalLM",
-    "FalconH1ForCausalLM",
-];
+const NO_REAL_FILE_YET: &[&str] = &["Gemma3ForCausalLM", "FalconH1ForCausalLM"];
 
 #[test]
 fn every_supported_architecture_has_real_files() {

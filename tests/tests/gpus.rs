@@ -192,10 +192,20 @@ fn model_presets_answer_to_their_repo_in_any_case_with_or_without_instruct() {
         "capacity",
         "--format",
         "json",
+        "--max-model-len",
+        "8192",
         "--model",
         "meta-llama/Llama-3.1-8B-Instruct",
     ]);
-    let b = json(&["capacity", "--format", "json", "--model", "llama-3.1-8b"]);
+    let b = json(&[
+        "capacity",
+        "--format",
+        "json",
+        "--max-model-len",
+        "8192",
+        "--model",
+        "llama-3.1-8b",
+    ]);
     assert_eq!(a["model_params"], b["model_params"]);
     assert_eq!(a["num_blocks"], b["num_blocks"]);
 }
