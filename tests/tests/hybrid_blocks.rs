@@ -267,3 +267,37 @@ fn gemma_4_kv_shared_layers_hold_no_cache() {
         .sum();
     assert_eq!(k_proj, 15);
 }
+
+#[test]
+fn falcon_h1_block_size_from_its_reconstructed_fixture() {
+    // No verbatim Falcon-H1 config.json was found; the fixture in
+    // tests/fixtures/configs/ holds the published dimensions (SOURCES.md
+    // there). Mamba2 of 24 heads x 128, one group, state 256: conv 3 x
+    // (3,072 + 2*256) x 2 = 21,504; SSM 24 x 128 x 256 x 2 = 1,572,864; KV
+    // 2*2*128*2 = 1,024. N = 16 * ceil(1,594,368 / 16,384) = 16 * 98; pad
+    // 11,264 / 1,594,368 = 0.71%.
+    let path = format!(
+        "{}/fixtures/configs/falcon-h1-7b.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let m = loaded_from_config_json("f", &std::fs::read_to_string(path).unwrap()).unwrap();
+    let args = EngineSettings {
+        max_model_len: Some(4096),
+        ..EngineSettings::default()
+    }
+    .resolve(m.model.max_position_embeddings, 80 << 30)
+    .unwrap();
+    let l = KvLayout::new(&m.model, &args).unwrap();
+    assert_eq!(
+        (
+            l.mamba_conv_state_bytes_per_layer,
+            l.mamba_ssm_state_bytes_per_layer
+        ),
+        (21_504, 1_572_864)
+    );
+    assert_eq!(l.block_size_tokens, 1_568);
+    assert_eq!(
+        l.mamba_padding_log_line().unwrap(),
+        "Padding mamba page size by 0.71% to ensure that mamba page size and attention page size are exactly equal."
+    );
+}
