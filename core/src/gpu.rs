@@ -97,28 +97,40 @@ impl Gpu {
     }
 
     pub fn validate(&self) -> Result<()> {
-        if self.memory_bytes == 0 || self.memory_bytes > 1 << 50 {
+        if self.memory_bytes < 1 << 30 || self.memory_bytes > 1 << 50 {
             return Err(Error::field(
                 "gpu.memory_bytes",
                 self.memory_bytes,
-                "the device memory in bytes, a positive whole number up to 2^50 (1 PiB)",
+                "the device memory in bytes, from 2^30 (1 GiB) to 2^50 (1 PiB)",
             ));
         }
-        for (field, v) in [
-            ("gpu.bandwidth_gb_s", self.bandwidth_gb_s),
-            ("gpu.fp16_tflops", self.fp16_tflops),
-            ("gpu.tdp_w", self.tdp_w),
+        // Physically plausible ranges, wide enough for every card from a T4
+        // to the next generations, narrow enough that a typo (1e-300, 1e30)
+        // cannot give a "valid" cell of 0 tok/s or a 300-digit TTFT.
+        for (field, v, lo, hi) in [
+            ("gpu.bandwidth_gb_s", self.bandwidth_gb_s, 10.0, 1e5),
+            ("gpu.fp16_tflops", self.fp16_tflops, 1.0, 1e5),
+            ("gpu.tdp_w", self.tdp_w, 5.0, 1e4),
             (
                 "gpu.fp16_acc16_tflops",
                 self.fp16_acc16_tflops.unwrap_or(self.fp16_tflops),
+                1.0,
+                1e5,
             ),
             (
                 "gpu.interconnect_gb_s",
                 self.interconnect_gb_s.unwrap_or(1.0),
+                0.1,
+                1e5,
             ),
         ] {
-            if !(v.is_finite() && v > 0.0 && v < 1e9) {
-                return Err(Error::field(field, v, "a positive number below 10^9"));
+            if !(v.is_finite() && (lo..=hi).contains(&v)) {
+                // Scientific notation, so 1e-300 is not echoed as 300 digits.
+                return Err(Error::field(
+                    field,
+                    format!("{v:e}"),
+                    format!("a number from {lo} to {hi} (physically plausible for a GPU)"),
+                ));
             }
         }
         self.validate_class()

@@ -22,15 +22,24 @@ pub struct Prices {
     pub usd_per_hour: BTreeMap<String, f64>,
 }
 
+/// What a GPU-hour may cost: above zero and at most 1,000 USD (every cloud
+/// list price is far inside; a typo such as 1e308 is not).
+const PRICE_RANGE: &str =
+    "a price in USD per GPU-hour above 0 and at most 1000, such as rtx4090=0.40";
+
+fn plausible_price(v: f64) -> bool {
+    v.is_finite() && v > 0.0 && v <= 1000.0
+}
+
 impl Prices {
     pub fn parse(origin: &str, text: &str) -> Result<Prices> {
         let p: Prices = parse::toml(origin, text)?;
         for (gpu, v) in &p.usd_per_hour {
-            if !(v.is_finite() && *v > 0.0) {
+            if !plausible_price(*v) {
                 return Err(Error::field(
                     &format!("{origin}: usd_per_hour.{gpu}"),
                     v,
-                    "a positive price",
+                    PRICE_RANGE,
                 ));
             }
         }
@@ -53,10 +62,8 @@ impl Prices {
                 .trim()
                 .parse()
                 .ok()
-                .filter(|v: &f64| v.is_finite() && *v > 0.0)
-                .ok_or_else(|| {
-                    Error::field("--price", o, "a positive price in USD per hour after `=`")
-                })?;
+                .filter(|v: &f64| plausible_price(*v))
+                .ok_or_else(|| Error::field("--price", o, PRICE_RANGE))?;
             presets::find(Kind::Gpu, gpu.trim())?;
             self.usd_per_hour.insert(gpu.trim().to_string(), usd);
         }
@@ -192,6 +199,13 @@ pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<Vec<Ra
             .total_cmp(&b.usd_per_million_output_tokens)
             .then(b.total_tok_s.total_cmp(&a.total_tok_s))
     });
+    if out.is_empty() {
+        return Err(Error::new(format!(
+            "no configuration of the sweep serves {} requests at {} tokens",
+            workload.concurrency, workload.context_tokens
+        ))
+        .with_hint("lower the context or the concurrency, allow more tensor parallelism, or give prices for more GPUs (--price GPU=USD)"));
+    }
     Ok(out)
 }
 

@@ -967,3 +967,97 @@ decode,122880,64,over_capacity,,,,,,,\n";
         out.stderr
     );
 }
+
+/// The first line of stderr of a refused command (exit 2).
+fn refusal(args: &[&str]) -> String {
+    let out = run(args);
+    assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+    assert!(out.stderr.contains("\nhint: "), "{}", out.stderr);
+    out.stderr.lines().next().unwrap_or_default().to_string()
+}
+
+#[test]
+fn setups_vllm_refuses_and_implausible_values_are_refused_by_name() {
+    assert_eq!(
+        refusal(&["matrix", "--contexts", "0,16k,0"]),
+        "error: `--contexts` lists 0 twice"
+    );
+    let many: Vec<String> = (1..=100).map(|i| (i * 16).to_string()).collect();
+    let conc: Vec<String> = (1..=50).map(|i| i.to_string()).collect();
+    assert_eq!(
+        refusal(&["matrix", "--contexts", &many.join(","), "--concurrency", &conc.join(",")]),
+        "error: 100 contexts x 50 concurrencies (+ 100 prefill rows) is 5100 cells, more than the 4096 a matrix may have"
+    );
+    assert_eq!(
+        refusal(&[
+            "capacity",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu",
+            "h100",
+            "--max-num-seqs",
+            "512",
+            "--max-num-batched-tokens",
+            "256"
+        ]),
+        "error: invalid value `256` for `--max-num-batched-tokens`"
+    );
+    assert_eq!(
+        refusal(&[
+            "capacity",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu",
+            "h100",
+            "--kv-cache-memory-bytes",
+            "90000000000"
+        ]),
+        "error: invalid value `90000000000` for `--kv-cache-memory-bytes`"
+    );
+    assert_eq!(
+        refusal(&[
+            "rank",
+            "--model",
+            "llama-3.1-8b",
+            "--context",
+            "16k",
+            "--concurrency",
+            "8",
+            "--price",
+            "rtx4090=1e308"
+        ]),
+        "error: invalid value `rtx4090=1e308` for `--price`"
+    );
+    assert_eq!(
+        refusal(&[
+            "rank",
+            "--model",
+            "deepseek-v3",
+            "--context",
+            "120k",
+            "--concurrency",
+            "4096"
+        ]),
+        "error: no configuration of the sweep serves 4096 requests at 122880 tokens"
+    );
+    // A GPU file whose bandwidth is a typo.
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../data/gpus/rtx3090.toml"
+    ))
+    .unwrap()
+    .replace("bandwidth_gb_s = 936.0", "bandwidth_gb_s = 1e-300");
+    assert!(text.contains("1e-300"));
+    let gpu = scratch_file("slow.toml", &text);
+    let first = refusal(&[
+        "matrix",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        gpu.to_str().unwrap(),
+    ]);
+    assert!(
+        first.ends_with("invalid value `1e-300` for `gpu.bandwidth_gb_s`"),
+        "{first}"
+    );
+}
