@@ -234,6 +234,10 @@ pub fn flag(field: &str) -> String {
 /// far below what would overflow the arithmetic).
 pub const MAX_COUNT: u64 = 1 << 40;
 
+/// The most simultaneous requests a concurrency list may name, and the most
+/// any solver answer reports (2^24).
+pub const MAX_CONCURRENCY: u64 = 1 << 24;
+
 /// The most cells a matrix may have (contexts x concurrencies + prefill rows).
 pub const MAX_CELLS: u64 = 4096;
 
@@ -616,7 +620,7 @@ impl HarnessSettings {
             Some(list) => list
                 .iter()
                 .map(|&c| {
-                    if c > 0 && c <= 1 << 24 {
+                    if c > 0 && c as u64 <= MAX_CONCURRENCY {
                         Ok(c as u64)
                     } else {
                         Err(Error::field(

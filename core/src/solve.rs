@@ -139,36 +139,38 @@ impl Predictor<'_> {
     /// The largest context at most `cap` at which all `c` requests run (and
     /// meet the speed target). The verdict depends on the prompt only
     /// through its block counts, which change at prompts `k*bs` and `k*bs+1`
-    /// and are constant between, so the walk visits one context per region.
-    /// A speed target (falling with context) holds on a prefix: once it
-    /// fails, the walk jumps to its edge.
+    /// and are constant between, so the walk visits one region at a time,
+    /// from the top. Inside a region the harness's per-request speed falls
+    /// with context (more prompt to recompute, more to attend to); across a
+    /// boundary it can rise (more of the prompt becomes a cache hit), so a
+    /// speed target is searched region by region, never bisected across
+    /// boundaries.
     pub fn largest_all_running(&self, cap: u64, c: u64, speed: SpeedTarget) -> Option<u64> {
         let bs = self.capacity.layout.block_size_tokens.max(1);
         let mut x = cap;
         loop {
             let v = self.verdict(Phase::Decode, x, c);
-            if v.admission.running >= c {
-                if speed.met(self, x, c, v.admission.running) {
-                    return Some(x);
-                }
-                match largest_true(x, |y| speed.met(self, y, c, c)) {
-                    Some(y) if y < x => {
-                        x = y;
-                        continue;
-                    }
-                    _ => return None,
-                }
-            }
-            if x == 0 {
-                return None;
-            }
             let p = v.prompt_tokens;
             let region_start = match p % bs {
                 0 | 1 => p,
                 _ => (p / bs) * bs + 2,
             };
-            let first = self.context_for_prompt(region_start, x);
-            x = first.saturating_sub(1).min(x - 1);
+            let first = self.context_for_prompt(region_start, x).min(x);
+            let running = v.admission.running;
+            if running >= c {
+                if speed.met(self, x, c, running) {
+                    return Some(x);
+                }
+                if speed.met(self, first, c, running) {
+                    // Monotone inside the region: bisect [first, x].
+                    let d = largest_true(x - first, |d| speed.met(self, first + d, c, running));
+                    return d.map(|d| first + d);
+                }
+            }
+            if first == 0 {
+                return None;
+            }
+            x = first - 1;
         }
     }
 
@@ -179,7 +181,8 @@ impl Predictor<'_> {
         // exactly up to that count.
         let fit = self.verdict(Phase::Decode, ctx, cap).admission.running;
         let engine = largest_true(fit, |c| c == 0 || speed.met(self, ctx, c, c)).unwrap_or(0);
-        let harness = largest_true(u64::from(u32::MAX), |c| {
+        // Searched up to the largest request count the tool accepts.
+        let harness = largest_true(crate::engine::MAX_CONCURRENCY, |c| {
             c == 0 || self.verdict(Phase::Decode, ctx, c).harness_runs
         })
         .unwrap_or(0);

@@ -122,6 +122,44 @@ proptest! {
     }
 
     #[test]
+    fn speed_targeted_answers_equal_brute_force(
+        hybrid in any::<bool>(),
+        pool_blocks in 20u64..400,
+        block_pow in 0u32..3,
+        max_model_len in 600i64..3000,
+        max_tokens in 16i64..300,
+        c in 1u64..16,
+        at in 0.0f64..1.0,
+    ) {
+        let model = if hybrid { "nemotron-nano-12b-v2" } else { "llama-3.1-8b" };
+        let plan = plan(model, pool_blocks, 16i64 << block_pow, max_model_len, max_tokens);
+        let cap = plan.capacity().unwrap();
+        prop_assume!(cap.startup_failure.is_none());
+        let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
+        let limit = p.context_limit();
+        // A target that binds: the speed at a random context of the range.
+        let probe = (limit as f64 * at) as u64;
+        let target = p.decode_timing(probe, c, c).per_request_tok_s;
+        let speed = SpeedTarget { min_per_request_tok_s: Some(target) };
+        let ok = |x: u64| {
+            let v = p.verdict(Phase::Decode, x, c);
+            v.admission.running >= c
+                && p.decode_timing(x, c, v.admission.running).per_request_tok_s >= target
+        };
+        let brute = (0..=limit).rev().find(|&x| ok(x));
+        prop_assert_eq!(p.max_context(c, speed).engine_max_context_tokens, brute);
+        // Most requests at a context with the target.
+        let ctx = limit / 2;
+        let fast = |n: u64| {
+            let v = p.verdict(Phase::Decode, ctx, n);
+            v.admission.running >= n && p.decode_timing(ctx, n, n).per_request_tok_s >= target
+        };
+        let brute_c = (1..=plan.engine.max_num_seqs.min(256)).rev().find(|&n| fast(n)).unwrap_or(0);
+        let m = p.max_concurrency(ctx, speed);
+        prop_assert_eq!(m.engine_max_concurrency.min(256), brute_c);
+    }
+
+    #[test]
     fn smallest_utilization_is_the_step_where_the_cell_starts_to_fit(
         ctx in 0u64..2048,
         c in 1u64..16,
