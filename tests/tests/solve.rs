@@ -129,7 +129,7 @@ proptest! {
         max_model_len in 600i64..3000,
         max_tokens in 16i64..300,
         c in 1u64..16,
-        at in 0.0f64..1.0,
+        at_permille in 0u64..1000,
     ) {
         let model = if hybrid { "nemotron-nano-12b-v2" } else { "llama-3.1-8b" };
         let plan = plan(model, pool_blocks, 16i64 << block_pow, max_model_len, max_tokens);
@@ -138,7 +138,7 @@ proptest! {
         let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
         let limit = p.context_limit();
         // A target that binds: the speed at a random context of the range.
-        let probe = (limit as f64 * at) as u64;
+        let probe = limit * at_permille / 1000;
         let target = p.decode_timing(probe, c, c).per_request_tok_s;
         let speed = SpeedTarget { min_per_request_tok_s: Some(target) };
         let ok = |x: u64| {
