@@ -2,7 +2,7 @@
 //! layer grouping, the number of blocks, the figures the server logs, and how
 //! many blocks a request holds.
 //!
-//! Every rule here restates ../shared/reference/vllm-memory-model.md sections
+//! Every rule here restates docs/reference/vllm-memory-model.md sections
 //! 2 and 3 (read from vLLM 0.32's `platforms/interface.py`,
 //! `v1/core/kv_cache_utils.py` and the v1 scheduler).
 
@@ -561,7 +561,7 @@ mod tests {
         settings.resolve(max_pos, RTX3090_BYTES).unwrap()
     }
 
-    /// ../shared/reference/vllm-memory-model.md section 6, step by step.
+    /// docs/reference/vllm-memory-model.md section 6, step by step.
     #[test]
     fn worked_example_nemotron_nano_12b_v2_int4() {
         let model = presets::model("nemotron-nano-12b-v2-awq4").unwrap().model;

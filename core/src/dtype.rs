@@ -45,7 +45,7 @@ impl FloatDtype {
 }
 
 /// Every value vLLM 0.32's `--kv-cache-dtype` accepts
-/// (../shared/reference/vllm-memory-model.md section 4).
+/// (docs/reference/vllm-memory-model.md section 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum KvCacheDtype {
     Auto,
@@ -99,7 +99,7 @@ impl KvCacheDtype {
     /// Bytes one token occupies in one attention layer for one KV head, K and V
     /// together, scales included. `model_dtype` resolves `auto`.
     ///
-    /// Source: ../shared/reference/vllm-memory-model.md section 4:
+    /// Source: docs/reference/vllm-memory-model.md section 4:
     /// 16-bit: `2 * head_dim * 2`; fp8 (per-tensor scales): `2 * head_dim`;
     /// fp8/int8 per token-head: `2 * head_dim + 8` (an fp32 scale for K and for V);
     /// int4 per token-head: `head_dim + 8` (two 4-bit halves, fp32 scale each).

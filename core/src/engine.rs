@@ -16,7 +16,7 @@ pub mod defaults {
     pub const BLOCK_SIZE_TOKENS: u64 = 16;
     /// `--max-num-seqs` and `--max-num-batched-tokens` depend on device memory:
     /// 256 and 2048 under 70 GiB, 1024 and 8192 from 70 GiB
-    /// (../shared/reference/vllm-memory-model.md section 3; vLLM's engine args).
+    /// (docs/reference/vllm-memory-model.md section 3; vLLM's engine args).
     pub const SMALL_GPU_LIMIT_BYTES: u64 = 70 * super::GIB;
     pub const MAX_NUM_SEQS_SMALL: u64 = 256;
     pub const MAX_NUM_SEQS_LARGE: u64 = 1024;
@@ -441,7 +441,7 @@ impl EngineArgs {
     }
 }
 
-/// Harness settings (../shared/reference/harness.md), partial form.
+/// Harness settings (docs/reference/harness.md), partial form.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct HarnessSettings {

@@ -32,5 +32,5 @@ pub mod units;
 pub use error::Error;
 
 /// The vLLM release whose behaviour this crate models. Every formula that
-/// depends on the engine's version cites `../shared/reference/vllm-memory-model.md`.
+/// depends on the engine's version cites `docs/reference/vllm-memory-model.md`.
 pub const VLLM_VERSION: &str = "0.32.0";

@@ -1,5 +1,5 @@
 //! The context x concurrency matrix as the harness runs it
-//! (../shared/reference/harness.md): per cell, how many requests the engine
+//! (docs/reference/harness.md): per cell, how many requests the engine
 //! runs at once and the status the harness reports.
 
 use crate::allocator::{admit, Admission, RunningLimit};

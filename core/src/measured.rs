@@ -177,7 +177,7 @@ fn json_shape_error(origin: &str, what: String) -> Error {
 }
 
 /// Parse llm-inference-bench's `benchmark_results.json` (format in
-/// ../shared/reference/harness.md). Cells absent from `results` but in the
+/// docs/reference/harness.md). Cells absent from `results` but in the
 /// grid of `metadata` were skipped as over capacity. Per-request tok/s is
 /// `output_tps_per_user_p50` where present, else 1 / `inter_token_latency_p50`
 /// (the JSON's own `per_request_avg_tps` is aggregate / C, not what the page shows).

@@ -50,7 +50,7 @@ pub mod constants {
     /// first collectives of the profile run connect their channels, so vLLM
     /// counts them as non-torch growth: a fixed part per GPU and a part per
     /// peer (per-channel send/receive buffers). Estimate, fitted to the
-    /// public H100 logs (../shared/public-measurements/vllm-startup-logs-h100.csv,
+    /// public H100 logs (data/startup-logs/vllm0.19-h100-llm-d.csv,
     /// `non_torch_gib`): 2.06-2.10 GiB at TP 2 and 2.13-2.21 GiB at TP 4
     /// against 0.24-0.27 GiB at TP 1, i.e. 1.81-1.85 GiB more at TP 2 and
     /// 1.88-1.96 GiB at TP 4; vLLM PR #10511's log shows the same 1.79 GiB

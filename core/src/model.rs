@@ -3,7 +3,7 @@
 //! dimensions. `config.rs` builds it from a Hugging Face `config.json`.
 //!
 //! Layer dimensions and parameter counts follow the published configs in
-//! ../shared/reference/models-and-gpus.md; the Nemotron-H split (Mamba in+out
+//! docs/reference/models-and-gpus.md; the Nemotron-H split (Mamba in+out
 //! projection 168.4 M per layer, attention 62.9 M, MLP 209.7 M) is checked in
 //! the tests below.
 

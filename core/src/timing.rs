@@ -1,6 +1,6 @@
 //! Decode and prefill timing: a step's time from bytes and FLOPs over the
 //! GPU's bandwidth and tensor throughput, each at an efficiency, and the
-//! cell figures the harness reports (../shared/reference/harness.md and the
+//! cell figures the harness reports (docs/reference/harness.md and the
 //! harness source it describes, llm-inference-bench `llm_decode_bench.py`).
 //!
 //! How the terms combine (ARCHITECTURE.md says why):

@@ -1,7 +1,7 @@
 //! `--dtype`, online fp8 (`--quantization fp8` on a 16-bit checkpoint),
 //! `--pipeline-parallel-size` and the non-torch memory tensor parallelism
 //! adds, each against the public vLLM 0.19 start-up logs on H100
-//! (../shared/public-measurements/vllm-startup-logs-h100.csv): every flag
+//! (data/startup-logs/vllm0.19-h100-llm-d.csv): every flag
 //! changes what it should and nothing else.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.

@@ -1,4 +1,4 @@
-//! The reference run (../shared/seeds/): the capacity model must reproduce
+//! The reference run (docs/reference/): the capacity model must reproduce
 //! every measured status and the allocator figures the measurement implies.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
