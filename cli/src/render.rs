@@ -248,9 +248,9 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
         "attention_bytes_per_token_per_layer",
         cap.attention_bytes_per_token_per_layer,
         format!(
-            "{} KV heads at {}",
-            plan.model
-                .model
+            "{} KV heads per GPU at {}",
+            // The per-GPU shard: KV heads split under tensor parallelism.
+            plan.per_gpu
                 .attention_layers()
                 .next()
                 .map_or(0, |a| a.num_kv_heads),

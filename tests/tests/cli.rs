@@ -1061,3 +1061,24 @@ fn setups_vllm_refuses_and_implausible_values_are_refused_by_name() {
         "{first}"
     );
 }
+
+#[test]
+fn tensor_parallelism_drops_the_reference_pin_and_shows_per_gpu_kv_heads() {
+    let out = run(&["capacity", "--tensor-parallel-size", "2"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The reference scenario's pinned non-KV figure belongs to TP 1.
+    assert!(
+        out.stdout.contains("first-principles estimate"),
+        "{}",
+        out.stdout
+    );
+    // Nemotron-Nano-12B-v2's 8 KV heads, 4 on each of two GPUs: 4 x 136 B
+    // at int4_per_token_head (per head 64 B of K codes + 64 B of V codes +
+    // two fp32 scales).
+    assert!(
+        out.stdout
+            .contains("544  bytes     4 KV heads per GPU at int4_per_token_head"),
+        "{}",
+        out.stdout
+    );
+}
