@@ -6,20 +6,6 @@ use super::{gated_mlp, vision, Built, Ctx};
 use crate::error::{Error, Result};
 use crate::model::{AttentionLayer, Layer, Module, ModuleKind};
 
-/// Whether layer `i` uses the sliding window: `layer_types` when the config
-/// has it, else the family's rule.
-fn local_layers(x: &Ctx, rule: impl Fn(u64) -> bool) -> Result<Vec<bool>> {
-    let types = x.layer_types()?;
-    Ok((0..x.n_layers)
-        .map(|i| match &types {
-            Some(t) => t
-                .get(usize::try_from(i).unwrap_or(usize::MAX))
-                .is_some_and(|s| *s == "sliding_attention"),
-            None => rule(i),
-        })
-        .collect())
-}
-
 fn build(x: &Ctx, local: &[bool], qk_norm: bool) -> Result<Built> {
     let inter = x.c.u("intermediate_size")?;
     let w = x.c.u("sliding_window")?;
@@ -40,14 +26,14 @@ fn build(x: &Ctx, local: &[bool], qk_norm: bool) -> Result<Built> {
 
 /// Gemma 2: even layers local, odd layers global.
 pub fn gemma2(x: &Ctx) -> Result<Built> {
-    build(x, &local_layers(x, |i| i % 2 == 0)?, false)
+    build(x, &x.sliding_layers(|i| i % 2 == 0)?, false)
 }
 
 /// Gemma 3: five local layers to one global (`sliding_window_pattern` 6),
 /// q/k norms.
 pub fn gemma3(x: &Ctx) -> Result<Built> {
     let pattern = x.c.u_or("sliding_window_pattern", 6)?.max(1);
-    build(x, &local_layers(x, |i| (i + 1) % pattern != 0)?, true)
+    build(x, &x.sliding_layers(|i| (i + 1) % pattern != 0)?, true)
 }
 
 /// Gemma 3 with its SigLIP vision tower and projector (4B, 12B, 27B).
@@ -96,7 +82,7 @@ pub fn gemma4(x: &Ctx) -> Result<Built> {
         _ => None,
     };
     let last = x.n_layers.saturating_sub(1);
-    let local = local_layers(x, |i| (i + 1) % 6 != 0 && i != last)?;
+    let local = x.sliding_layers(|i| (i + 1) % 6 != 0 && i != last)?;
     let mut layers = Vec::new();
     for (i, &l) in (0u64..).zip(local.iter()) {
         let kv_shared = i >= shared_from;

@@ -264,6 +264,27 @@ impl Ctx<'_> {
         Ok(Some(t))
     }
 
+    /// Whether each layer uses the sliding window: `layer_types` when the
+    /// config has it (each entry `sliding_attention` or `full_attention`),
+    /// else the family's rule.
+    pub fn sliding_layers(&self, rule: impl Fn(u64) -> bool) -> Result<Vec<bool>> {
+        match self.layer_types()? {
+            Some(t) => t
+                .iter()
+                .map(|s| match *s {
+                    "sliding_attention" => Ok(true),
+                    "full_attention" => Ok(false),
+                    other => Err(Error::field(
+                        "layer_types",
+                        other,
+                        "\"sliding_attention\" or \"full_attention\" per layer",
+                    )),
+                })
+                .collect(),
+            None => Ok((0..self.n_layers).map(rule).collect()),
+        }
+    }
+
     /// Standard multi-head / grouped-query attention from `num_attention_heads`,
     /// `num_key_value_heads` and `head_dim` (or hidden / heads).
     pub fn attention(&self) -> Result<AttentionLayer> {
@@ -607,6 +628,43 @@ mod tests {
         let err = model_from_config(&json!({"architectures": ["FooForCausalLM"]})).unwrap_err();
         assert!(err.message.contains("FooForCausalLM"));
         assert!(err.hint.unwrap().contains("NemotronHForCausalLM"));
+    }
+
+    #[test]
+    fn layer_types_of_the_wrong_length_or_kind_are_errors() {
+        let gemma = |types: Value| {
+            json!({
+                "architectures": ["Gemma2ForCausalLM"], "hidden_size": 256,
+                "num_hidden_layers": 2, "num_attention_heads": 2, "head_dim": 128,
+                "intermediate_size": 512, "vocab_size": 1000,
+                "max_position_embeddings": 4096, "sliding_window": 1024,
+                "layer_types": types
+            })
+        };
+        let short = model_from_config(&gemma(json!(["sliding_attention"]))).unwrap_err();
+        assert_eq!(
+            short.message,
+            "invalid value `(1 entries)` for `layer_types`"
+        );
+        let odd = model_from_config(&gemma(json!(["sliding_attention", "chunked"]))).unwrap_err();
+        assert_eq!(odd.message, "invalid value `chunked` for `layer_types`");
+        let ok = model_from_config(&gemma(json!(["sliding_attention", "full_attention"]))).unwrap();
+        assert_eq!(
+            ok.attention_layers()
+                .filter(|a| a.sliding_window_tokens.is_some())
+                .count(),
+            1
+        );
+        let tie = model_from_config(&json!({
+            "architectures": ["LlamaForCausalLM"], "hidden_size": 256, "num_hidden_layers": 2,
+            "num_attention_heads": 2, "intermediate_size": 512, "vocab_size": 1000,
+            "max_position_embeddings": 4096, "tie_word_embeddings": "yes"
+        }))
+        .unwrap_err();
+        assert_eq!(
+            tie.message,
+            "invalid value `\"yes\"` for `tie_word_embeddings`"
+        );
     }
 
     #[test]

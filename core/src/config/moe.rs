@@ -78,19 +78,13 @@ pub fn gpt_oss(x: &Ctx) -> Result<Built> {
         x.c.first(&["num_experts_per_tok", "experts_per_token"])?,
         x.c.u("intermediate_size")?,
     )?;
-    let types = x.layer_types()?;
+    let local_layers = x.sliding_layers(|i| i % 2 == 0)?;
     let a = AttentionLayer {
         qkv_bias: true,
         ..x.attention()?
     };
     let mut layers = Vec::new();
-    for i in 0..x.n_layers {
-        let local = match &types {
-            Some(t) => t
-                .get(usize::try_from(i).unwrap_or(usize::MAX))
-                .is_some_and(|s| *s == "sliding_attention"),
-            None => i % 2 == 0,
-        };
+    for &local in &local_layers {
         layers.push(Layer::Attention(AttentionLayer {
             sliding_window_tokens: local.then_some(w),
             ..a
