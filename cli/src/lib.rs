@@ -99,11 +99,12 @@ struct CommonArgs {
     /// Fraction of device memory vLLM may use, in (0, 1].
     #[arg(long, allow_negative_numbers = true)]
     gpu_memory_utilization: Option<f64>,
-    #[arg(long, allow_negative_numbers = true)]
+    /// Tokens, as vLLM reads them: 32768, 32K (x1024) or 32k (x1000).
+    #[arg(long, allow_negative_numbers = true, value_parser = human_int)]
     max_model_len: Option<i64>,
     #[arg(long, allow_negative_numbers = true)]
     max_num_seqs: Option<i64>,
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_negative_numbers = true, value_parser = human_int)]
     max_num_batched_tokens: Option<i64>,
     #[arg(long, overrides_with = "no_enable_prefix_caching")]
     enable_prefix_caching: bool,
@@ -170,7 +171,7 @@ struct MatrixArgs {
     #[arg(long)]
     svg: Option<String>,
     /// Explain one cell instead of printing the matrix: CONTEXT:CONCURRENCY
-    /// (such as 16k:32) for a decode cell, or CONTEXT for its prefill row.
+    /// (such as 16K:32) for a decode cell, or CONTEXT for its prefill row.
     #[arg(long)]
     explain: Option<String>,
 }
@@ -257,6 +258,13 @@ struct RankArgs {
     /// Also require this per-request decode speed, tok/s.
     #[arg(long, allow_negative_numbers = true)]
     min_per_request_tok_s: Option<f64>,
+}
+
+/// A token count flag as vLLM parses it (`units::parse_human_int`).
+fn human_int(v: &str) -> Result<i64, String> {
+    decodecalc_core::units::parse_human_int(v).ok_or_else(|| {
+        format!("`{v}` is not a whole number as vLLM reads it: 32768, 32K (x1024) or 32k (x1000)")
+    })
 }
 
 /// Files come from the file system.
@@ -522,7 +530,11 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
             let context = match &args.context {
                 None => None,
                 Some(t) => Some(parse_tokens(t).ok_or_else(|| {
-                    Error::field("--context", t, "a token count such as 32768 or 32k")
+                    Error::field(
+                        "--context",
+                        t,
+                        "a token count such as 32768, 32K (x1024) or 32k (x1000)",
+                    )
                 })?),
             };
             let concurrency = plan.harness.concurrency.first().copied();
@@ -599,7 +611,7 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                 Error::field(
                     "--context",
                     &args.context,
-                    "a token count such as 32768 or 32k",
+                    "a token count such as 32768, 32K (x1024) or 32k (x1000)",
                 )
             })?;
             let concurrency = match &args.common.concurrency {

@@ -395,7 +395,7 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
         Error::field(
             "--explain",
             which,
-            "CONTEXT:CONCURRENCY such as 16k:32, or CONTEXT such as 8k for a prefill row",
+            "CONTEXT:CONCURRENCY such as 16K:32, or CONTEXT such as 8K for a prefill row",
         )
     };
     let (ctx_text, c_text) = match which.split_once(':') {

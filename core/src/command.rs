@@ -143,15 +143,13 @@ const NOT_MODELLED: [&str; 8] = [
 ];
 
 fn int(flag: &str, v: &str) -> Result<i64> {
-    let t = v.trim();
-    let (num, mult) = match t.strip_suffix(['k', 'K']) {
-        Some(n) => (n, 1024),
-        None => (t, 1),
-    };
-    num.parse::<i64>()
-        .ok()
-        .and_then(|n| n.checked_mul(mult))
-        .ok_or_else(|| Error::field(&format!("--{flag}"), v, "a whole number"))
+    crate::units::parse_human_int(v).ok_or_else(|| {
+        Error::field(
+            &format!("--{flag}"),
+            v,
+            "a whole number, as vLLM reads it: 32768, 32K (x1024) or 32k (x1000)",
+        )
+    })
 }
 
 fn float(flag: &str, v: &str) -> Result<f64> {
@@ -301,7 +299,8 @@ vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 
         )
         .unwrap();
         assert_eq!(c.model.as_deref(), Some("m/x"));
-        assert_eq!(c.settings.max_model_len, Some(32_768));
+        // vLLM reads a lowercase k as 1,000 (`human_readable_int`).
+        assert_eq!(c.settings.max_model_len, Some(32_000));
         assert_eq!(c.settings.kv_cache_dtype.as_deref(), Some("fp8"));
         assert_eq!(
             c.warnings,

@@ -47,14 +47,45 @@ pub fn saturating_u64(v: f64) -> u64 {
     }
 }
 
-/// Parse a token count as the harness writes it: `16k`/`16K` = 16 x 1024,
-/// plain digits otherwise (`120K` = 122,880).
+/// A non-negative token count, read as vLLM reads one ([`parse_human_int`]):
+/// `16K` = 16 x 1024 (the harness's labels, `120K` = 122,880), `16k` = 16,000.
 pub fn parse_tokens(text: &str) -> Option<u64> {
+    parse_human_int(text).and_then(|n| u64::try_from(n).ok())
+}
+
+/// A whole number as vLLM's `human_readable_int` reads it
+/// (`vllm/engine/arg_utils.py`): lowercase suffixes are decimal and take
+/// decimals (`32k` = 32,000, `25.6k` = 25,600, `1m` = 1,000,000), uppercase
+/// ones binary and whole (`32K` = 32,768, `1M` = 1,048,576; `1.5K` is
+/// refused); no suffix is a plain integer. The one parser of every
+/// token-count flag and field.
+pub fn parse_human_int(text: &str) -> Option<i64> {
     let t = text.trim();
-    if let Some(num) = t.strip_suffix(['k', 'K']) {
-        num.trim().parse::<u64>().ok()?.checked_mul(1024)
-    } else {
-        t.parse::<u64>().ok()
+    let last = t.chars().last()?;
+    let num = &t[..t.len() - last.len_utf8()];
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let decimal = |s: &str| match s.split_once('.') {
+        Some((a, b)) => digits(a) && digits(b),
+        None => digits(s),
+    };
+    let power = |c: char| match c.to_ascii_lowercase() {
+        'k' => Some(1),
+        'm' => Some(2),
+        'g' => Some(3),
+        't' => Some(4),
+        _ => None,
+    };
+    match power(last) {
+        Some(p) if last.is_ascii_lowercase() && decimal(num) => {
+            // Python's int(float(number) * 10**(3p)): an f64 product, truncated.
+            let v = num.parse::<f64>().ok()? * 10f64.powi(3 * p);
+            (v.is_finite() && v < 9.0e15).then(|| crate::units::saturating_u64(v) as i64)
+        }
+        Some(p) if last.is_ascii_uppercase() && digits(num) => {
+            num.parse::<i64>().ok()?.checked_mul(1i64 << (10 * p))
+        }
+        Some(_) => None,
+        None => t.parse::<i64>().ok(),
     }
 }
 
@@ -72,16 +103,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tokens_parse_k_suffix_as_1024() {
-        assert_eq!(parse_tokens("16k"), Some(16_384));
+    fn token_counts_parse_as_vllm_reads_them() {
+        assert_eq!(parse_tokens("16k"), Some(16_000));
+        assert_eq!(parse_tokens("16K"), Some(16_384));
         assert_eq!(parse_tokens("120K"), Some(122_880));
+        assert_eq!(parse_tokens("25.6k"), Some(25_600));
+        assert_eq!(parse_tokens("1m"), Some(1_000_000));
+        assert_eq!(parse_tokens("1M"), Some(1_048_576));
+        assert_eq!(parse_tokens("1.5K"), None);
         assert_eq!(parse_tokens("0"), Some(0));
         assert_eq!(parse_tokens("1000"), Some(1000));
         assert_eq!(parse_tokens("-3"), None);
+        assert_eq!(parse_human_int("-3"), Some(-3));
         assert_eq!(parse_tokens("k"), None);
         assert_eq!(parse_tokens("99999999999999999999k"), None);
-        assert_eq!(format_tokens(122_880), "120K");
-        assert_eq!(format_tokens(0), "0");
+        assert_eq!(parse_tokens("99999999999999999999K"), None);
     }
 
     #[test]

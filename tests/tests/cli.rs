@@ -174,7 +174,7 @@ fn explicit_flags_override_the_scenario() {
         "--format",
         "json",
         "--contexts",
-        "0,8k",
+        "0,8K",
         "--concurrency",
         "1,3",
         "--max-tokens",
@@ -283,7 +283,7 @@ fn empty_or_bad_lists_are_rejected() {
 #[test]
 fn context_above_max_model_len_is_rejected() {
     let err = rejects(
-        &["matrix", "--contexts", "128k"],
+        &["matrix", "--contexts", "128K"],
         "exceeds max_model_len 131072",
     );
     assert!(err.contains("122880"), "{err}");
@@ -445,7 +445,7 @@ fn calibrate_writes_the_shipped_calibration() {
 
 #[test]
 fn explain_names_the_terms_of_a_cell() {
-    let out = run(&["matrix", "--explain", "16k:32"]);
+    let out = run(&["matrix", "--explain", "16K:32"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     for needle in [
         "Mamba state read+write",
@@ -461,10 +461,10 @@ fn explain_names_the_terms_of_a_cell() {
         "{}",
         out.stdout
     );
-    let out = run(&["matrix", "--explain", "8k"]);
+    let out = run(&["matrix", "--explain", "8K"]);
     assert!(out.stdout.contains("prefill tok/s"), "{}", out.stdout);
-    rejects(&["matrix", "--explain", "16k:x"], "--explain");
-    rejects(&["matrix", "--explain", "130k:1"], "exceeds max_model_len");
+    rejects(&["matrix", "--explain", "16K:x"], "--explain");
+    rejects(&["matrix", "--explain", "130K:1"], "exceeds max_model_len");
 }
 
 #[test]
@@ -554,7 +554,8 @@ fn a_launch_line_fills_the_flags_and_warns_about_the_rest() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let v: Value = serde_json::from_str(&out.stdout).unwrap();
     assert_eq!(v["kv_cache_dtype"], "fp8");
-    assert_eq!(v["max_model_len_tokens"], 16_384);
+    // vLLM reads `16k` as 16,000 (lowercase is decimal; `16K` is 16,384).
+    assert_eq!(v["max_model_len_tokens"], 16_000);
     assert_eq!(v["gpu_memory_utilization"], 0.92);
     assert_eq!(
         out.stderr,
@@ -566,7 +567,7 @@ fn a_launch_line_fills_the_flags_and_warns_about_the_rest() {
         "--format",
         "json",
         "--vllm-command",
-        "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k",
+        "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16K",
         "--max-model-len",
         "8192",
     ]);
@@ -711,7 +712,7 @@ fn solve_answers_and_explains_what_it_would_take() {
         "--for",
         "max-concurrency",
         "--context",
-        "32k",
+        "32K",
         "--format",
         "json",
     ]);
@@ -731,7 +732,7 @@ fn solve_answers_and_explains_what_it_would_take() {
         "--for",
         "gpu-memory-utilization",
         "--context",
-        "32k",
+        "32K",
         "--concurrency",
         "32",
         "--format",
@@ -747,7 +748,7 @@ fn solve_answers_and_explains_what_it_would_take() {
         "--model",
         "llama-3.1-8b",
         "--context",
-        "16k",
+        "16K",
         "--concurrency",
         "8",
         "--format",
@@ -777,7 +778,7 @@ fn solve_answers_and_explains_what_it_would_take() {
         "--context is required",
     );
     rejects(
-        &["solve", "--for", "max-concurrency", "--context", "130k"],
+        &["solve", "--for", "max-concurrency", "--context", "130K"],
         "exceeds max_model_len",
     );
     rejects(
@@ -786,7 +787,7 @@ fn solve_answers_and_explains_what_it_would_take() {
             "--for",
             "max-concurrency",
             "--context",
-            "8k",
+            "8K",
             "--min-per-request-tok-s",
             "-1",
         ],
@@ -801,7 +802,7 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
         "--model",
         "qwen3-30b-a3b",
         "--context",
-        "16k",
+        "16K",
         "--concurrency",
         "32",
         "--format",
@@ -826,7 +827,7 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
         "--model",
         "qwen3-30b-a3b",
         "--context",
-        "16k",
+        "16K",
         "--concurrency",
         "32",
         "--min-per-request-tok-s",
@@ -844,7 +845,7 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
         "--model",
         "qwen3-30b-a3b",
         "--context",
-        "16k",
+        "16K",
         "--concurrency",
         "32",
         "--gpus",
@@ -861,7 +862,7 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
             "--model",
             "qwen3-30b-a3b",
             "--context",
-            "16k",
+            "16K",
             "--concurrency",
             "32",
             "--price",
@@ -875,7 +876,7 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
             "--model",
             "qwen3-30b-a3b",
             "--context",
-            "16k",
+            "16K",
             "--concurrency",
             "32",
             "--gpus",
@@ -884,7 +885,7 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
         "tpu-v9",
     );
     rejects(
-        &["rank", "--context", "16k", "--concurrency", "32"],
+        &["rank", "--context", "16K", "--concurrency", "32"],
         "rank needs --model",
     );
 }
@@ -979,7 +980,7 @@ fn refusal(args: &[&str]) -> String {
 #[test]
 fn setups_vllm_refuses_and_implausible_values_are_refused_by_name() {
     assert_eq!(
-        refusal(&["matrix", "--contexts", "0,16k,0"]),
+        refusal(&["matrix", "--contexts", "0,16K,0"]),
         "error: `--contexts` lists 0 twice"
     );
     let many: Vec<String> = (1..=100).map(|i| (i * 16).to_string()).collect();
@@ -1020,7 +1021,7 @@ fn setups_vllm_refuses_and_implausible_values_are_refused_by_name() {
             "--model",
             "llama-3.1-8b",
             "--context",
-            "16k",
+            "16K",
             "--concurrency",
             "8",
             "--price",
@@ -1034,7 +1035,7 @@ fn setups_vllm_refuses_and_implausible_values_are_refused_by_name() {
             "--model",
             "deepseek-v3",
             "--context",
-            "120k",
+            "120K",
             "--concurrency",
             "4096"
         ]),

@@ -160,8 +160,13 @@ fn answers(state: &State, plan: &Plan, predictor: &Predictor) -> Option<Result<A
     let ctx_text = state.fields.get("plan-context")?;
     let c_text = state.fields.get("plan-concurrency")?;
     Some((|| {
-        let ctx = decodecalc_core::units::parse_tokens(ctx_text)
-            .ok_or_else(|| Error::field("--plan-context", ctx_text, "a token count such as 32k"))?;
+        let ctx = decodecalc_core::units::parse_tokens(ctx_text).ok_or_else(|| {
+            Error::field(
+                "--plan-context",
+                ctx_text,
+                "a token count such as 32768, 32K (x1024) or 32k (x1000)",
+            )
+        })?;
         let c: u64 = c_text
             .trim()
             .parse()

@@ -75,7 +75,7 @@ fn in_use(field: &str, out: &Output) -> String {
         "max-tokens" => p.harness.max_tokens.to_string(),
         "calibration" => p.calibration.id.clone(),
         "vllm-command" => "vllm serve MODEL --flag value ... (pasted launch line)".to_string(),
-        "plan-context" => "plan: target context, e.g. 32k".to_string(),
+        "plan-context" => "plan: target context, e.g. 32K".to_string(),
         "plan-concurrency" => "plan: target requests, e.g. 16".to_string(),
         "plan-min-per-request-tok-s" => "plan: min tok/s per request".to_string(),
         _ => String::new(),
