@@ -1,11 +1,55 @@
 //! Shared helpers for the integration tests in `tests/tests/`: paths into
-//! `data/` and the measured reference run.
-// Test support: failing to read a fixture must fail the calling test.
-#![allow(clippy::panic)]
+//! `data/`, the measured reference run, the CLI run in process, and a
+//! file-system World.
+// Test support: a failing read or a refused command must fail the calling test.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use decodecalc_core::measured::{parse_csv, MeasuredRow};
-use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request};
+use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
+use serde_json::Value;
 use std::path::PathBuf;
+
+/// The CLI in process: `decodecalc ARGS...`.
+pub fn run(args: &[&str]) -> decodecalc::Outcome {
+    let mut all = vec!["decodecalc"];
+    all.extend_from_slice(args);
+    decodecalc::main_with(all)
+}
+
+/// A command that succeeds, its stdout parsed as JSON.
+pub fn json(args: &[&str]) -> Value {
+    let out = run(args);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    serde_json::from_str(&out.stdout).unwrap()
+}
+
+/// A bad input: exit code 2, nothing on stdout, one `error:` line naming
+/// `names`, then one `hint:` line. Returns stderr.
+pub fn rejects(args: &[&str], names: &str) -> String {
+    let out = run(args);
+    assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
+    assert!(out.stdout.is_empty());
+    let lines: Vec<&str> = out.stderr.lines().collect();
+    assert_eq!(lines.len(), 2, "{args:?}: {}", out.stderr);
+    assert!(lines[0].starts_with("error: "), "{}", out.stderr);
+    assert!(lines[1].starts_with("hint: "), "{}", out.stderr);
+    assert!(
+        lines[0].contains(names),
+        "{args:?}: `{names}` not in {}",
+        lines[0]
+    );
+    out.stderr
+}
+
+/// Files from the file system, for tests that resolve real config.json paths.
+#[derive(Debug, Clone, Copy)]
+pub struct Fs;
+
+impl World for Fs {
+    fn read(&self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
+    }
+}
 
 /// The repository's `data/` directory.
 pub fn data_dir() -> PathBuf {

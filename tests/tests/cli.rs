@@ -8,21 +8,9 @@
     clippy::panic
 )]
 
-use decodecalc::main_with;
+use decodecalc_tests::{json, rejects, run};
 use decodecalc_tests::{reference_measured, scratch_file};
 use serde_json::Value;
-
-fn run(args: &[&str]) -> decodecalc::Outcome {
-    let mut all = vec!["decodecalc"];
-    all.extend_from_slice(args);
-    main_with(all)
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = run(args);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    serde_json::from_str(&out.stdout).unwrap()
-}
 
 /// `capacity` of a setup vLLM would not start: the breakdown on stdout, the
 /// error on stderr, exit 2 (the same code as every other subcommand).
@@ -35,24 +23,6 @@ fn json_not_starting(args: &[&str]) -> Value {
         out.stderr
     );
     serde_json::from_str(&out.stdout).unwrap()
-}
-
-/// A bad input: exit code 2, nothing on stdout, one `error:` line naming
-/// `names`, then one `hint:` line.
-fn rejects(args: &[&str], names: &str) -> String {
-    let out = run(args);
-    assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
-    assert!(out.stdout.is_empty());
-    let lines: Vec<&str> = out.stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{args:?}: {}", out.stderr);
-    assert!(lines[0].starts_with("error: "), "{}", out.stderr);
-    assert!(lines[1].starts_with("hint: "), "{}", out.stderr);
-    assert!(
-        lines[0].contains(names),
-        "{args:?}: `{names}` not in {}",
-        lines[0]
-    );
-    out.stderr
 }
 
 #[test]

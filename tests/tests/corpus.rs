@@ -13,6 +13,7 @@
 
 use decodecalc_core::config::ARCHITECTURES;
 use decodecalc_core::scenario::loaded_from_config_json;
+use decodecalc_tests::Fs;
 use std::path::PathBuf;
 
 fn corpus_dir() -> PathBuf {
@@ -158,14 +159,6 @@ fn parameter_counts_match_the_published_totals_within_one_percent() {
         .filter(|n| !families.contains(*n))
         .collect();
     assert_eq!(unchecked, NO_REAL_FILE_YET);
-}
-
-struct Fs;
-
-impl decodecalc_core::scenario::World for Fs {
-    fn read(&self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
-    }
 }
 
 #[test]

@@ -12,13 +12,13 @@
     clippy::panic
 )]
 
-use decodecalc::main_with;
 use decodecalc_core::dtype::FloatDtype;
 use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::memory::{tp_comm_bytes, NonKvEstimate};
 use decodecalc_core::scenario::{NoFiles, Plan, Request};
 use decodecalc_core::timing::{TimingParams, Work};
 use decodecalc_tests::scratch_file;
+use decodecalc_tests::{rejects, run};
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -47,12 +47,6 @@ fn logged_f64(id: &str, column: &str) -> f64 {
     logged(id)[column].parse().unwrap()
 }
 
-fn run(args: &[&str]) -> decodecalc::Outcome {
-    let mut all = vec!["decodecalc"];
-    all.extend_from_slice(args);
-    main_with(all)
-}
-
 /// `capacity --format json` on one H100 SXM as the logs ran it (utilization
 /// 0.95, max_model_len 8192), plus `args`.
 fn capacity(args: &[&str]) -> Value {
@@ -75,18 +69,6 @@ fn capacity(args: &[&str]) -> Value {
 
 fn gib(v: &Value, key: &str) -> f64 {
     v[key].as_u64().unwrap() as f64 / GIB
-}
-
-/// Exit code 2, nothing on stdout, `error:` naming `names`, then `hint:`.
-fn rejects(args: &[&str], names: &str) {
-    let out = run(args);
-    assert_eq!(out.code, 2, "{args:?}: {}", out.stderr);
-    assert!(out.stdout.is_empty());
-    let lines: Vec<&str> = out.stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{args:?}: {}", out.stderr);
-    assert!(lines[0].starts_with("error: "), "{}", out.stderr);
-    assert!(lines[1].starts_with("hint: "), "{}", out.stderr);
-    assert!(lines[0].contains(names), "`{names}` not in {}", lines[0]);
 }
 
 fn within(predicted: f64, logged: f64, tolerance: f64, what: &str) {

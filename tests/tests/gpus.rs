@@ -10,24 +10,11 @@
     clippy::panic
 )]
 
-use decodecalc::main_with;
 use decodecalc_core::gpu::class_distance;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{model_for_repo, NoFiles, Request};
-use serde_json::Value;
+use decodecalc_tests::{json, run};
 use std::collections::BTreeMap;
-
-fn run(args: &[&str]) -> decodecalc::Outcome {
-    let mut all = vec!["decodecalc"];
-    all.extend_from_slice(args);
-    main_with(all)
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = run(args);
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    serde_json::from_str(&out.stdout).unwrap()
-}
 
 const NEW_CARDS: [&str; 22] = [
     "rtx-pro-6000",

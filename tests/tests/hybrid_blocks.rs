@@ -17,22 +17,32 @@
 
 use decodecalc_core::allocator::KvLayout;
 use decodecalc_core::engine::EngineSettings;
+use decodecalc_core::model::Model;
 use decodecalc_core::scenario::loaded_from_config_json;
 
-fn layout(file: &str) -> KvLayout {
-    let path = format!(
-        "{}/fixtures/configs/real/{file}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+/// A config.json of `tests/fixtures/configs/` (`real/...` for the corpus).
+fn load(rel: &str) -> Model {
+    let path = format!("{}/fixtures/configs/{rel}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    let m = loaded_from_config_json(file, &text).unwrap_or_else(|e| panic!("{e}"));
+    loaded_from_config_json(rel, &text)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .model
+}
+
+/// The KV layout at max_model_len 4096, with an optional `--block-size`.
+fn layout_of(model: &Model, block_size: Option<i64>) -> KvLayout {
     let args = EngineSettings {
         max_model_len: Some(4096),
+        block_size,
         ..EngineSettings::default()
     }
-    .resolve(m.model.max_position_embeddings, 80 << 30)
+    .resolve(model.max_position_embeddings, 80 << 30)
     .unwrap();
-    KvLayout::new(&m.model, &args).unwrap()
+    KvLayout::new(model, &args).unwrap()
+}
+
+fn layout(file: &str) -> KvLayout {
+    layout_of(&load(&format!("real/{file}")), None)
 }
 
 /// (file, conv state B, SSM state B, attention B/token, block N, logged %)
@@ -140,19 +150,7 @@ fn block_size_and_padding_are_the_ones_vllm_logs() {
 fn a_larger_block_size_flag_becomes_the_alignment_step() {
     // --block-size 800 on Qwen3.5-27B: the step is 800 tokens, so
     // N = 800 * ceil(3,207,168 / (800 * 4,096)) = 800 (3,276,800 B >= state).
-    let path = format!(
-        "{}/fixtures/configs/real/Qwen--Qwen3.5-27B.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let m = loaded_from_config_json("q", &std::fs::read_to_string(path).unwrap()).unwrap();
-    let args = EngineSettings {
-        max_model_len: Some(4096),
-        block_size: Some(800),
-        ..EngineSettings::default()
-    }
-    .resolve(m.model.max_position_embeddings, 80 << 30)
-    .unwrap();
-    let l = KvLayout::new(&m.model, &args).unwrap();
+    let l = layout_of(&load("real/Qwen--Qwen3.5-27B.json"), Some(800));
     assert_eq!(l.block_size_tokens, 800);
     assert_eq!(l.block_size_log_line(800), None);
     // (3,276,800 - 3,207,168) / 3,207,168 = 2.17%.
@@ -227,13 +225,7 @@ fn gemma_4_kv_shared_layers_hold_no_cache() {
         }
     });
     let m = loaded_from_config_json("e2b.json", &config.to_string()).unwrap();
-    let args = EngineSettings {
-        max_model_len: Some(4096),
-        ..EngineSettings::default()
-    }
-    .resolve(m.model.max_position_embeddings, 80 << 30)
-    .unwrap();
-    let l = KvLayout::new(&m.model, &args).unwrap();
+    let l = layout_of(&m.model, None);
     assert_eq!(l.page_bytes, 16 * 2_048);
     let layers = |k| -> u64 {
         l.groups
@@ -276,18 +268,7 @@ fn falcon_h1_block_size_from_its_reconstructed_fixture() {
     // (3,072 + 2*256) x 2 = 21,504; SSM 24 x 128 x 256 x 2 = 1,572,864; KV
     // 2*2*128*2 = 1,024. N = 16 * ceil(1,594,368 / 16,384) = 16 * 98; pad
     // 11,264 / 1,594,368 = 0.71%.
-    let path = format!(
-        "{}/fixtures/configs/falcon-h1-7b.json",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let m = loaded_from_config_json("f", &std::fs::read_to_string(path).unwrap()).unwrap();
-    let args = EngineSettings {
-        max_model_len: Some(4096),
-        ..EngineSettings::default()
-    }
-    .resolve(m.model.max_position_embeddings, 80 << 30)
-    .unwrap();
-    let l = KvLayout::new(&m.model, &args).unwrap();
+    let l = layout_of(&load("falcon-h1-7b.json"), None);
     assert_eq!(
         (
             l.mamba_conv_state_bytes_per_layer,

@@ -16,17 +16,10 @@
 )]
 
 use decodecalc_core::engine::EngineSettings;
-use decodecalc_core::scenario::{Request, World};
+use decodecalc_core::scenario::Request;
 use decodecalc_core::units::GIB;
+use decodecalc_tests::Fs;
 use std::path::PathBuf;
-
-struct Fs;
-
-impl World for Fs {
-    fn read(&self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
-    }
-}
 
 fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -2,7 +2,7 @@
 //! (`vllm/model_executor/models/gemma2.py`, `gemma3.py`, `gemma3_mm.py`,
 //! `gemma4.py`).
 
-use super::{gated_mlp, vision, Built, Ctx};
+use super::{gated_mlp, vision, Built, Ctx, Ropes};
 use crate::error::{Error, Result};
 use crate::model::{AttentionLayer, Layer, Module, ModuleKind};
 
@@ -33,7 +33,10 @@ pub fn gemma2(x: &Ctx) -> Result<Built> {
 /// q/k norms.
 pub fn gemma3(x: &Ctx) -> Result<Built> {
     let pattern = x.c.u_or("sliding_window_pattern", 6)?.max(1);
-    build(x, &x.sliding_layers(|i| (i + 1) % pattern != 0)?, true)
+    Ok(Built {
+        ropes: Ropes::WithLocal,
+        ..build(x, &x.sliding_layers(|i| (i + 1) % pattern != 0)?, true)?
+    })
 }
 
 /// Gemma 3 with its SigLIP vision tower and projector (4B, 12B, 27B).

@@ -3,7 +3,7 @@
 //! Mamba2 side by side) and Jamba (Mamba1 + attention + MoE).
 
 use super::moe::routed;
-use super::{gated_mlp, Built, Ctx};
+use super::{gated_mlp, Built, Ctx, Ropes};
 use crate::dtype::FloatDtype;
 use crate::error::{Error, Result};
 use crate::model::{AttentionLayer, Layer, Mamba1Layer, Mamba2Layer, MlpLayer, MoeLayer};
@@ -109,8 +109,11 @@ pub fn nemotron_h(x: &Ctx) -> Result<Built> {
             }
         });
     }
+    // NemotronH attention has no positional rotation (the Mamba layers
+    // carry position).
     Ok(Built {
         ssm_auto: Some(FloatDtype::Float32),
+        ropes: Ropes::None,
         ..Built::layers(layers)?
     })
 }
@@ -164,7 +167,12 @@ pub fn granite_moe_hybrid(x: &Ctx) -> Result<Built> {
         });
         layers.push(ffn);
     }
-    Built::layers(layers)
+    // Granite 4.0-H's attention is "nope" (no position embedding).
+    let nope = x.c.s("position_embedding_type") == Some("nope");
+    Ok(Built {
+        ropes: if nope { Ropes::None } else { Ropes::One },
+        ..Built::layers(layers)?
+    })
 }
 
 /// `vllm/model_executor/models/falcon_h1.py`: every layer runs attention and
@@ -236,5 +244,9 @@ pub fn jamba(x: &Ctx) -> Result<Built> {
             _ => gated_mlp(inter),
         });
     }
-    Built::layers(layers)
+    // Jamba's attention layers have no positional rotation.
+    Ok(Built {
+        ropes: Ropes::None,
+        ..Built::layers(layers)?
+    })
 }

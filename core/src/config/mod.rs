@@ -47,6 +47,20 @@ pub(crate) struct Built {
     pub ssm_auto: Option<FloatDtype>,
     /// Vision / audio encoders and projectors vLLM loads with the model.
     pub encoder: Vec<Module>,
+    /// The rotary tables the family's attention builds.
+    pub ropes: Ropes,
+}
+
+/// Which rotary cos/sin tables a family's attention builds at load time.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ropes {
+    /// No positional rotation (NemotronH, Jamba, Granite 4.0-H's "nope").
+    None,
+    /// One table, or one per layer type where `rope_parameters` gives them
+    /// per type (Gemma 4).
+    One,
+    /// A scaled global table and an unscaled local one (Gemma 3).
+    WithLocal,
 }
 
 impl Built {
@@ -55,6 +69,7 @@ impl Built {
             layers,
             ssm_auto: None,
             encoder: Vec::new(),
+            ropes: Ropes::One,
         })
     }
 }
@@ -454,7 +469,7 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         None => top.b_or("tie_word_embeddings", arch.tie_default)?,
     };
     let mut encoder = built.encoder;
-    encoder.extend(rope_cache(&ctx, arch, &built.layers)?);
+    encoder.extend(rope_cache(&ctx, built.ropes, &built.layers)?);
     check_size(&built.layers, ctx.hidden, vocab)?;
     Ok(Model {
         architecture: arch.name.to_string(),
@@ -474,13 +489,10 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
 /// `[positions, rotary_dim]` table in the model dtype per distinct rope,
 /// shared by the layers): `max_position_embeddings` positions, times the
 /// factor for `linear` and `dynamic` scaling, `original_max_position_embeddings
-/// x factor` for `yarn`. Gemma 3 has two (the scaled global one and the
-/// local one); NemotronH, Jamba and Granite 4.0-H attention has no rope.
-fn rope_cache(x: &Ctx, arch: &Architecture, layers: &[Layer]) -> Result<Vec<Module>> {
-    if matches!(
-        arch.name,
-        "NemotronHForCausalLM" | "JambaForCausalLM" | "GraniteMoeHybridForCausalLM"
-    ) {
+/// x factor` for `yarn`; which tables a family builds is its reader's
+/// [`Ropes`].
+fn rope_cache(x: &Ctx, ropes: Ropes, layers: &[Layer]) -> Result<Vec<Module>> {
+    if ropes == Ropes::None {
         return Ok(Vec::new());
     }
     let attention: Vec<_> = layers
@@ -515,7 +527,7 @@ fn rope_cache(x: &Ctx, arch: &Architecture, layers: &[Layer]) -> Result<Vec<Modu
     let head = first.mla.map_or(first.head_dim, |m| m.qk_rope_head_dim);
     let mut out = vec![one_rope(x, params, head, max_pos)?];
     // Gemma 3's local layers have their own, unscaled rope.
-    if arch.name.starts_with("Gemma3") {
+    if ropes == Ropes::WithLocal {
         out.push(one_rope(x, None, head, max_pos)?);
     }
     Ok(out)
