@@ -233,11 +233,6 @@ impl KvLayout {
         self.groups.iter().map(|g| g.slots - g.layers).sum()
     }
 
-    /// Attention blocks for `tokens` tokens in one full-attention group.
-    pub fn attention_blocks(&self, tokens: u64) -> u64 {
-        div_ceil(tokens.max(1), self.block_size_tokens)
-    }
-
     /// Blocks a group holds for a running request at `tokens` tokens:
     /// full attention `ceil(tokens / block)`; a sliding window at most the
     /// window plus one block, `ceil(window / block) + 1`; Mamba one. Section 3.
