@@ -51,6 +51,10 @@ enum Command {
     Calibrate(CalibrateArgs),
     /// Compare predictions with a measured run, cell by cell.
     Compare(CompareArgs),
+    /// What `vllm bench serve` would print for this setup: request and
+    /// output throughput, TTFT, TPOT, ITL and end-to-end latency, as that
+    /// tool defines them (random dataset, fixed lengths).
+    BenchServe(BenchServeArgs),
     /// Inverse questions: the largest context, the most requests, the
     /// smallest --max-model-len or --gpu-memory-utilization for a cell.
     Solve(SolveArgs),
@@ -137,6 +141,16 @@ struct CommonArgs {
     /// that sizes the KV cache, and a step runs through the stages in turn.
     #[arg(long, allow_negative_numbers = true)]
     pipeline_parallel_size: Option<i64>,
+    /// Attention backend as vLLM names it (FLASH_ATTN, FLASHINFER,
+    /// TRITON_ATTN, ...); default: the one vLLM picks for the GPU and KV dtype.
+    #[arg(long)]
+    attention_backend: Option<String>,
+    /// The scheduler prepares the next step while the GPU runs this one
+    /// (vLLM 0.32's default): the host's share of a step overlaps the GPU's.
+    #[arg(long, overrides_with = "no_async_scheduling")]
+    async_scheduling: bool,
+    #[arg(long, overrides_with = "async_scheduling")]
+    no_async_scheduling: bool,
     /// Weight and activation dtype: auto (float32 checkpoints in bfloat16),
     /// bfloat16, float16 (half), float32 (float).
     #[arg(long)]
@@ -180,13 +194,19 @@ struct MatrixArgs {
 struct CalibrateArgs {
     #[command(flatten)]
     common: CommonArgs,
-    /// The measured run: decodecalc's CSV, the harness's
-    /// benchmark_results.json, or a measured preset. Default: the scenario's.
+    /// A measured run: decodecalc's CSV, the harness's
+    /// benchmark_results.json, a runs CSV (data/runs), or a preset of either.
+    /// Default: the scenario's. Give it several times to fit them jointly
+    /// (per GPU class, with leave-one-run-out errors).
     #[arg(long)]
-    measured: Option<String>,
-    /// Write the calibration here (TOML); without it, print it.
-    #[arg(long)]
+    measured: Vec<String>,
+    /// Write the calibration here (TOML); without it, print it. One harness run only.
+    #[arg(long, conflicts_with = "out_dir")]
     out: Option<String>,
+    /// Fit jointly and write one calibration per GPU class into this directory
+    /// (`<class>.toml`).
+    #[arg(long)]
+    out_dir: Option<String>,
     /// The calibration's id. Default: the file name of --out, else GPU-vllm0.32.
     #[arg(long)]
     id: Option<String>,
@@ -210,6 +230,50 @@ struct CompareArgs {
     /// --cross-validate) exceeds this many percent.
     #[arg(long, allow_negative_numbers = true)]
     max_mape: Option<f64>,
+}
+
+/// `vllm bench serve`'s own flags (docs/reference/vllm-bench-serve.md).
+#[derive(Args, Debug)]
+struct BenchServeArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Only `random` is modelled (fixed lengths); for ShareGPT give its mean
+    /// lengths as --random-input-len and --random-output-len.
+    #[arg(long, default_value = "random")]
+    dataset_name: String,
+    #[arg(long, default_value_t = 1024)]
+    random_input_len: u64,
+    #[arg(long, default_value_t = 128)]
+    random_output_len: u64,
+    /// Lengths vary by this fraction either way; modelled at their means.
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    random_range_ratio: f64,
+    /// A prefix shared by every prompt: not modelled, give 0.
+    #[arg(long, default_value_t = 0)]
+    random_prefix_len: u64,
+    #[arg(long, default_value_t = 1000)]
+    num_prompts: u64,
+    /// Requests in flight at most (default: no limit).
+    #[arg(long)]
+    max_concurrency: Option<u64>,
+    /// Requests per second, or inf (all at once). A finite rate is modelled
+    /// as evenly spaced arrivals (vLLM draws gamma-distributed gaps).
+    #[arg(long, default_value = "inf", allow_hyphen_values = true)]
+    request_rate: String,
+    /// Generate to --random-output-len whatever the model says (forced on
+    /// for the random dataset since vLLM 0.23).
+    #[arg(long)]
+    ignore_eos: bool,
+    /// Accepted for compatibility: the gaps' shape does not change the
+    /// evenly spaced arrivals modelled.
+    #[arg(long)]
+    burstiness: Option<f64>,
+    /// Accepted for compatibility: lengths are fixed, so the seed changes nothing.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Compare with this `--save-result` JSON instead: its workload replaces the flags above.
+    #[arg(long)]
+    result: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -327,7 +391,14 @@ impl CommonArgs {
             block_size: self.block_size,
             mamba_ssm_cache_dtype: self.mamba_ssm_cache_dtype.clone(),
             mamba_cache_dtype: self.mamba_cache_dtype.clone(),
-            attention_backend: None,
+            attention_backend: self.attention_backend.clone(),
+            async_scheduling: if self.async_scheduling {
+                Some(true)
+            } else if self.no_async_scheduling {
+                Some(false)
+            } else {
+                None
+            },
             kv_cache_memory_bytes: self.kv_cache_memory_bytes,
             tensor_parallel_size: self.tensor_parallel_size,
             dtype: self.dtype.clone(),
@@ -392,6 +463,156 @@ fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Measure
     Ok((origin.clone(), parse_measured(&origin, &text)?))
 }
 
+/// The workload `bench-serve`'s flags describe.
+fn bench_workload(
+    args: &BenchServeArgs,
+    warnings: &mut Vec<String>,
+) -> Result<decodecalc_core::serve::Workload, Error> {
+    if args.dataset_name != "random" {
+        return Err(Error::field("--dataset-name", &args.dataset_name, "random (for ShareGPT, pass its mean lengths as --random-input-len and --random-output-len)"));
+    }
+    if !(args.random_range_ratio.is_finite() && (0.0..1.0).contains(&args.random_range_ratio)) {
+        return Err(Error::field(
+            "--random-range-ratio",
+            args.random_range_ratio,
+            "a fraction in [0, 1), as vLLM requires",
+        ));
+    }
+    if args.random_range_ratio > 0.0 {
+        warnings.push(format!(
+            "warning: --random-range-ratio {}: lengths are modelled at their means",
+            args.random_range_ratio
+        ));
+    }
+    if args.random_prefix_len > 0 {
+        return Err(Error::field(
+            "--random-prefix-len",
+            args.random_prefix_len,
+            "0: a shared prefix (prefix-cache hits) is not modelled yet",
+        ));
+    }
+    let request_rate = match args.request_rate.trim() {
+        "inf" | "Inf" | "INF" => None,
+        t => match t.parse::<f64>() {
+            Ok(r) if r.is_finite() && r > 0.0 && r <= 1e6 => Some(r),
+            Ok(r) if r.is_infinite() && r > 0.0 => None,
+            _ => {
+                return Err(Error::field(
+                    "--request-rate",
+                    t,
+                    "requests per second in (0, 1000000], or inf",
+                ))
+            }
+        },
+    };
+    if let Some(b) = args.burstiness.filter(|b| !(b.is_finite() && *b > 0.0)) {
+        return Err(Error::field(
+            "--burstiness",
+            b,
+            "a positive number (1 = Poisson arrivals)",
+        ));
+    }
+    let w = decodecalc_core::serve::Workload {
+        input_tokens: args.random_input_len,
+        output_tokens: args.random_output_len,
+        num_prompts: args.num_prompts,
+        arrival: decodecalc_core::serve::Arrival::Serve {
+            request_rate,
+            max_concurrency: args.max_concurrency,
+        },
+    };
+    w.validate()?;
+    Ok(w)
+}
+
+/// Whether `calibrate` fits jointly: several measured runs, a runs file,
+/// or --out-dir.
+fn joint_calibration(args: &CalibrateArgs) -> bool {
+    args.measured.len() > 1
+        || args.out_dir.is_some()
+        || args
+            .measured
+            .iter()
+            .any(|m| presets::find(Kind::Runs, m).is_ok() || is_runs_file(m))
+}
+
+fn is_runs_file(name: &str) -> bool {
+    name.ends_with(".csv")
+        && Fs
+            .read(name)
+            .is_ok_and(|t| t.trim_start_matches('\u{feff}').starts_with("run,point,"))
+}
+
+/// The runs of one `--measured` source for a joint fit: a runs file carries
+/// its setups; a harness run is paired with the scenario preset that names
+/// it, else with the flags.
+fn measured_runs(
+    name: &str,
+    common: &CommonArgs,
+    warnings: &mut Vec<String>,
+) -> Result<(String, Vec<decodecalc_core::calibrate::Run>), Error> {
+    let (origin, text) = match presets::find(Kind::Runs, name) {
+        Ok(f) => (f.path.to_string(), f.text.to_string()),
+        Err(_) if is_path(name) || name.ends_with(".csv") || name.ends_with(".json") => (
+            name.to_string(),
+            Fs.read(name).map_err(|why| {
+                Error::new(why).with_hint("give an existing file or a measured preset")
+            })?,
+        ),
+        Err(_) => {
+            let f = presets::find(Kind::Measured, name)?;
+            (f.path.to_string(), f.text.to_string())
+        }
+    };
+    if text
+        .trim_start_matches('\u{feff}')
+        .starts_with("run,point,")
+    {
+        let rows = decodecalc_core::runs::parse_csv(&origin, &text)?;
+        return Ok((origin, decodecalc_core::runs::build(&Fs, &rows)?));
+    }
+    if text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{')
+        && text.contains("\"completed\"")
+    {
+        // A vllm bench serve --save-result file: the setup comes from the flags.
+        let result = decodecalc_core::bench_serve::parse(&origin, &text)?;
+        let plan = resolve(common, warnings)?;
+        let capacity = plan.capacity()?;
+        return Ok((
+            origin,
+            vec![decodecalc_core::bench_serve::as_run(
+                &plan, &capacity, &result,
+            )?],
+        ));
+    }
+    let rows = parse_measured(&origin, &text)?;
+    let mut request = common.request()?;
+    if request.scenario.is_none() && request.model.is_none() && request.gpu.is_none() {
+        request.scenario = presets::FILES
+            .iter()
+            .filter(|f| f.kind == Kind::Scenario)
+            .find(|f| {
+                decodecalc_core::scenario::ScenarioFile::parse(f.path, f.text).is_ok_and(|s| {
+                    s.measured
+                        .as_deref()
+                        .is_some_and(|m| origin.ends_with(&format!("{m}.csv")) || m == name)
+                })
+            })
+            .map(|f| f.id.to_string());
+    }
+    let plan = request.resolve(&Fs)?;
+    warnings.extend(plan.warnings.iter().cloned());
+    let capacity = plan.capacity()?;
+    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+    check_rows(&predictor, &rows)?;
+    let mut run = decodecalc_core::calibrate::harness_run(&predictor, &rows);
+    run.source = origin.clone();
+    Ok((origin, vec![run]))
+}
+
 /// Write an output file, never onto a file this run read.
 fn write_file(path: &str, text: &str) -> Result<(), Error> {
     if let (Ok(inputs), Ok(target)) = (INPUTS.lock(), std::fs::canonicalize(path)) {
@@ -453,11 +674,33 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                 None => Ok((table, 0)),
             }
         }
+        Command::Calibrate(args) if joint_calibration(&args) => {
+            let mut runs = Vec::new();
+            let mut sources = Vec::new();
+            for m in &args.measured {
+                let (origin, mut r) = measured_runs(m, &args.common, warnings)?;
+                sources.push(origin);
+                runs.append(&mut r);
+            }
+            let report = decodecalc_core::calibrate::joint_report(&runs)?;
+            let command = format!(
+                "decodecalc {}",
+                argv.iter().skip(1).cloned().collect::<Vec<_>>().join(" ")
+            );
+            let files =
+                decodecalc_core::calibrate::calibration_files(&report, &runs, &sources, &command);
+            if let Some(dir) = &args.out_dir {
+                for f in &files {
+                    write_file(&format!("{dir}/{}.toml", f.id), &f.to_toml()?)?;
+                }
+            }
+            Ok((render::joint(&report, args.common.format.format)?, 0))
+        }
         Command::Calibrate(args) => {
             let plan = resolve(&args.common, warnings)?;
             let capacity = plan.capacity()?;
             let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
-            let (origin, rows) = measured_rows(args.measured.as_deref(), &plan)?;
+            let (origin, rows) = measured_rows(args.measured.first().map(String::as_str), &plan)?;
             check_rows(&predictor, &rows)?;
             let report = fit(&predictor, &rows)?;
             let fitted = predictor.with_params(report.params);
@@ -511,6 +754,50 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                 Some(limit) if gate > limit => Ok((out, 1)),
                 _ => Ok((out, 0)),
             }
+        }
+        Command::BenchServe(args) => {
+            let plan = resolve(&args.common, warnings)?;
+            let capacity = plan.capacity()?;
+            let measured = match &args.result {
+                Some(path) => {
+                    let text = Fs.read(path).map_err(|why| {
+                        Error::new(why)
+                            .with_hint("give the JSON vllm bench serve --save-result wrote")
+                    })?;
+                    let r = decodecalc_core::bench_serve::parse(path, &text)?;
+                    if r.lengths_vary {
+                        warnings.push(format!(
+                            "warning: {path}: request lengths vary; modelled at their means ({:.0} in, {:.0} out)",
+                            r.mean_input_tokens, r.mean_output_tokens
+                        ));
+                    }
+                    Some(r)
+                }
+                None => None,
+            };
+            let workload = match &measured {
+                Some(r) => r.workload(),
+                None => bench_workload(&args, warnings)?,
+            };
+            let predicted = decodecalc_core::bench_serve::predict(
+                &plan,
+                &capacity,
+                &plan.calibration.params,
+                &workload,
+            )?;
+            let comparison = measured
+                .as_ref()
+                .map(|m| decodecalc_core::bench_serve::compare(m, &predicted));
+            Ok((
+                render::bench_serve(
+                    &plan,
+                    &workload,
+                    &predicted,
+                    comparison.as_deref(),
+                    args.common.format.format,
+                )?,
+                0,
+            ))
         }
         Command::Solve(args) => {
             let request = args.common.request()?;
@@ -734,8 +1021,13 @@ fn calibration_file(
     }
     CalibrationFile {
         id: id.to_string(),
-        gpu: plan.gpu.id.clone(),
-        vllm_version: decodecalc_core::VLLM_VERSION.to_string(),
+        class: plan
+            .gpu
+            .calibration_class
+            .clone()
+            .unwrap_or_else(|| "ampere-geforce".to_string()),
+        gpus: vec![plan.gpu.id.clone()],
+        vllm_versions: vec![decodecalc_core::VLLM_VERSION.to_string()],
         description: format!(
             "{} with vLLM {}, fitted on {} ({})",
             plan.gpu.name,
@@ -743,7 +1035,11 @@ fn calibration_file(
             plan.model.name,
             plan.engine.kv_cache_dtype.name()
         ),
-        fitted_on: measured.to_string(),
+        fitted_on: vec![measured.to_string()],
+        runs: vec![plan
+            .measured
+            .clone()
+            .unwrap_or_else(|| plan.scenario_id.clone())],
         command: format!(
             "decodecalc {}",
             argv.iter().skip(1).cloned().collect::<Vec<_>>().join(" ")

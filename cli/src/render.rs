@@ -55,6 +55,7 @@ struct MatrixJson<'a> {
     num_blocks: u64,
     kv_cache_tokens: u64,
     calibration: &'a str,
+    error_bands: &'a decodecalc_core::scenario::ErrorBands,
     cells: &'a [decodecalc_core::matrix::Cell],
 }
 
@@ -69,6 +70,7 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
             num_blocks: cap.num_blocks,
             kv_cache_tokens: cap.kv_cache_tokens,
             calibration: &m.calibration,
+            error_bands: &m.error_bands,
             cells: &m.cells,
         });
     }
@@ -123,7 +125,29 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
         ));
     }
     out.push_str(&emit(&t, format)?);
+    if format == Format::Table {
+        out.push_str(&bands_text(&m.error_bands));
+    }
     Ok(out)
+}
+
+/// The error bands as lines under a table.
+fn bands_text(b: &decodecalc_core::scenario::ErrorBands) -> String {
+    let mut out = String::from("\n");
+    for (what, band) in [
+        ("time between tokens / TPOT", &b.tpot),
+        ("throughput", &b.throughput),
+        ("TTFT", &b.ttft),
+        ("prefill tok/s", &b.prefill),
+    ] {
+        out.push_str(&match band {
+            Some(x) => format!("Error band, {what}: {x}\n"),
+            None => format!(
+                "Error band, {what}: none measured (first-principles or uncross-validated parameters)\n"
+            ),
+        });
+    }
+    out
 }
 
 pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, Error> {
@@ -437,8 +461,8 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
             );
             line(
                 &mut out,
-                "step overheads",
-                format!("{:.1} ms", t.terms.overhead_s * 1e3),
+                "host (scheduler, launch)",
+                format!("{:.1} ms", t.terms.host_s * 1e3),
             );
             line(&mut out, "TTFT", format!("{:.0} ms", t.ttft_ms));
             line(&mut out, "prefill tok/s", format!("{:.1}", t.tok_s));
@@ -519,7 +543,15 @@ pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
                 "\nDecode step with {} sequences at {:.0} tokens of context (window middle)\n",
                 cell.running_requests, t.window_context_tokens
             ));
-            line(&mut out, "step overhead", share(s.overhead_s));
+            line(
+                &mut out,
+                if s.async_scheduling {
+                    "host (overlapped: async scheduling)"
+                } else {
+                    "host (scheduler, sampler, launch)"
+                },
+                share(s.host_s),
+            );
             line(
                 &mut out,
                 if s.compute_s > s.weights_s {
@@ -933,5 +965,223 @@ pub fn ranked(
         ));
     }
     out.push_str(&emit(&t, format)?);
+    Ok(out)
+}
+
+/// `decodecalc calibrate` over several runs: per GPU class and family, the
+/// in-sample and leave-one-run-out errors; then all classes pooled and the
+/// leave-class-out errors.
+pub fn joint(
+    report: &decodecalc_core::calibrate::JointReport,
+    format: Format,
+) -> Result<String, Error> {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut t = Table::new(&[
+        ("GPU class", false),
+        ("Runs", true),
+        ("Figure", false),
+        ("n", true),
+        ("First principles MAPE %", true),
+        ("In-sample MAPE %", true),
+        ("LOO-run MAPE %", true),
+        ("LOO median abs error %", true),
+        ("LOO p90 abs error %", true),
+        ("Left-out runs predicted from", false),
+    ]);
+    let name = |f: &str| match f {
+        "tpot" => "time per output token",
+        "throughput" => "output throughput",
+        "ttft" => "TTFT",
+        _ => "prefill tok/s",
+    };
+    for c in &report.classes {
+        for f in &c.families {
+            t.push(vec![
+                c.fit.class.clone(),
+                c.fit.runs.len().to_string(),
+                name(f.family).into(),
+                f.points.to_string(),
+                format!("{:.1}", f.first_principles_mape_pct),
+                format!("{:.1}", f.in_sample_mape_pct),
+                format!("{:.1}", f.loo_mape_pct),
+                format!("{:.1}", f.loo_median_abs_pct),
+                format!("{:.1}", f.loo_p90_abs_pct),
+                c.loo_from.join(", "),
+            ]);
+        }
+    }
+    for f in &report.overall {
+        t.push(vec![
+            "all".into(),
+            report.runs.len().to_string(),
+            name(f.family).into(),
+            f.points.to_string(),
+            format!("{:.1}", f.first_principles_mape_pct),
+            format!("{:.1}", f.in_sample_mape_pct),
+            format!("{:.1}", f.loo_mape_pct),
+            format!("{:.1}", f.loo_median_abs_pct),
+            format!("{:.1}", f.loo_p90_abs_pct),
+            String::new(),
+        ]);
+    }
+    for f in &report.transfer {
+        t.push(vec![
+            format!("leave-class-out ({} classes)", report.transfer_classes),
+            String::new(),
+            name(f.family).into(),
+            f.points.to_string(),
+            "-".into(),
+            "-".into(),
+            format!("{:.1}", f.loo_mape_pct),
+            format!("{:.1}", f.loo_median_abs_pct),
+            format!("{:.1}", f.loo_p90_abs_pct),
+            "shared values".into(),
+        ]);
+    }
+    let mut out = emit(&t, format)?;
+    if format == Format::Table {
+        out.push_str(&format!(
+            "\nJoint fit: {} evaluations, {}; {} runs in {} classes.\n",
+            report.fit.evaluations,
+            report.fit.termination,
+            report.runs.len(),
+            report.classes.len()
+        ));
+        for c in &report.classes {
+            out.push_str(&format!(
+                "\n[{}] fitted on vLLM {}\n",
+                c.fit.class,
+                c.fit.vllm_versions.join(", ")
+            ));
+            for (n, v) in decodecalc_core::timing::TimingParams::NAMES
+                .iter()
+                .zip(c.fit.params.to_array())
+            {
+                out.push_str(&format!("  {n:<24} {v:.4}\n"));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `decodecalc bench-serve`: the figures as `vllm bench serve` prints them,
+/// with the error band of the calibration in use; beside a `--save-result`
+/// file's, when given.
+pub fn bench_serve(
+    plan: &Plan,
+    w: &decodecalc_core::serve::Workload,
+    r: &decodecalc_core::serve::ServeResult,
+    comparison: Option<&[decodecalc_core::bench_serve::FigureComparison]>,
+    format: Format,
+) -> Result<String, Error> {
+    #[derive(Serialize)]
+    struct Out<'a> {
+        model: &'a str,
+        gpu: &'a str,
+        vllm_version: &'a str,
+        calibration: String,
+        workload: &'a decodecalc_core::serve::Workload,
+        predicted: &'a decodecalc_core::serve::ServeResult,
+        tpot_band: Option<String>,
+        ttft_band: Option<String>,
+        throughput_band: Option<String>,
+        comparison: Option<&'a [decodecalc_core::bench_serve::FigureComparison]>,
+    }
+    let c = &plan.calibration;
+    if format == Format::Json {
+        return json(&Out {
+            model: &plan.model.name,
+            gpu: &plan.gpu.name,
+            vllm_version: decodecalc_core::VLLM_VERSION,
+            calibration: c.label(),
+            workload: w,
+            predicted: r,
+            tpot_band: c.band("tpot"),
+            ttft_band: c.band("ttft"),
+            throughput_band: c.band("throughput"),
+            comparison,
+        });
+    }
+    if let Some(cmp) = comparison {
+        let mut t = Table::new(&[
+            ("Figure", false),
+            ("Measured", true),
+            ("Predicted", true),
+            ("Error %", true),
+        ]);
+        for f in cmp {
+            t.push(vec![
+                f.figure.into(),
+                format!("{:.2}", f.measured),
+                format!("{:.2}", f.predicted),
+                format!("{:+.1}", f.error_pct),
+            ]);
+        }
+        return emit(&t, format);
+    }
+    let mut t = Table::new(&[("Figure", false), ("Predicted", true)]);
+    let row = |t: &mut Table, name: &str, v: String| t.push(vec![name.into(), v]);
+    let conc = match w.arrival {
+        decodecalc_core::serve::Arrival::Serve {
+            max_concurrency: Some(c),
+            ..
+        } => c.to_string(),
+        _ => "none".into(),
+    };
+    let two = |x: f64| format!("{x:.2}");
+    for (name, value) in [
+        ("Successful requests", r.completed.to_string()),
+        ("Maximum request concurrency", conc),
+        (
+            "Requests the engine runs at once",
+            r.max_running.to_string(),
+        ),
+        ("Benchmark duration (s)", two(r.duration_s)),
+        ("Total input tokens", r.total_input_tokens.to_string()),
+        ("Total generated tokens", r.total_output_tokens.to_string()),
+        ("Request throughput (req/s)", two(r.request_throughput)),
+        ("Output token throughput (tok/s)", two(r.output_throughput)),
+        (
+            "Total token throughput (tok/s)",
+            two(r.total_token_throughput),
+        ),
+    ] {
+        row(&mut t, name, value);
+    }
+    for (name, s) in [
+        ("TTFT", &r.ttft),
+        ("TPOT", &r.tpot),
+        ("ITL", &r.itl),
+        ("E2EL", &r.e2el),
+    ] {
+        row(
+            &mut t,
+            &format!("Mean {name} (ms)"),
+            format!("{:.2}", s.mean_ms),
+        );
+        row(
+            &mut t,
+            &format!("Median {name} (ms)"),
+            format!("{:.2}", s.median_ms),
+        );
+        row(
+            &mut t,
+            &format!("P99 {name} (ms)"),
+            format!("{:.2}", s.p99_ms),
+        );
+    }
+    let mut out = emit(&t, format)?;
+    if format == Format::Table {
+        out.push_str(&format!(
+            "\n{} on {}, vLLM {} `vllm serve` defaults unless flagged; calibration {}.\n",
+            plan.model.name,
+            plan.gpu.name,
+            decodecalc_core::VLLM_VERSION,
+            c.label()
+        ));
+        out.push_str(&bands_text(&c.bands()));
+    }
     Ok(out)
 }

@@ -40,7 +40,7 @@ fn matrix_reference(b: divan::Bencher) {
     });
 }
 
-/// Fitting the 8 timing parameters to the measured reference run.
+/// Fitting the timing parameters to the measured reference run alone.
 #[divan::bench]
 fn calibration_reference(b: divan::Bencher) {
     let plan = reference();
@@ -91,5 +91,57 @@ fn catalog_sweep(b: divan::Bencher) {
             }
         }
         black_box(cells)
+    });
+}
+
+/// The embedded corpus as the shipped calibrations are fitted on it: the
+/// public serving runs and the reference harness run.
+fn corpus() -> Vec<decodecalc_core::calibrate::Run> {
+    let f = presets::find(Kind::Runs, "public-decode-speed").unwrap();
+    let rows = decodecalc_core::runs::parse_csv(f.path, f.text).unwrap();
+    let mut runs = decodecalc_core::runs::build(&NoFiles, &rows).unwrap();
+    let plan = reference();
+    let cap = plan.capacity().unwrap();
+    let m = presets::find(Kind::Measured, "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32").unwrap();
+    let measured = parse_csv(m.path, m.text).unwrap();
+    let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
+    runs.push(decodecalc_core::calibrate::harness_run(&p, &measured));
+    runs
+}
+
+/// The joint fit of the whole corpus (36 runs, 4 GPU classes, 15
+/// parameters each), without its leave-one-run-out refits.
+#[divan::bench(sample_count = 5)]
+fn joint_fit_corpus(b: divan::Bencher) {
+    let runs = corpus();
+    b.bench(|| black_box(decodecalc_core::calibrate::fit_joint(&runs, None).unwrap()));
+}
+
+/// One `bench-serve` prediction: Qwen3-8B on an H100, 1,000 random
+/// requests of 1,024 in / 128 out at concurrency 64.
+#[divan::bench]
+fn bench_serve_prediction(b: divan::Bencher) {
+    let plan = Request {
+        model: Some("qwen3-8b".into()),
+        gpu: Some("h100".into()),
+        ..Request::default()
+    }
+    .resolve(&NoFiles)
+    .unwrap();
+    let cap = plan.capacity().unwrap();
+    let w = decodecalc_core::serve::Workload {
+        input_tokens: 1024,
+        output_tokens: 128,
+        num_prompts: 1000,
+        arrival: decodecalc_core::serve::Arrival::Serve {
+            request_rate: None,
+            max_concurrency: Some(64),
+        },
+    };
+    b.bench(|| {
+        black_box(
+            decodecalc_core::bench_serve::predict(&plan, &cap, &plan.calibration.params, &w)
+                .unwrap(),
+        )
     });
 }

@@ -117,7 +117,9 @@ const NO_EFFECT: [&str; 24] = [
 ];
 
 /// Boolean flags (they take no value).
-const BOOLEAN: [&str; 10] = [
+const BOOLEAN: [&str; 12] = [
+    "async-scheduling",
+    "no-async-scheduling",
     "trust-remote-code",
     "disable-log-requests",
     "disable-log-stats",
@@ -250,6 +252,8 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
             "attention-backend" => s.attention_backend = Some(need(&value)?),
             "enable-prefix-caching" => s.enable_prefix_caching = Some(true),
             "no-enable-prefix-caching" => s.enable_prefix_caching = Some(false),
+            "async-scheduling" => s.async_scheduling = Some(true),
+            "no-async-scheduling" => s.async_scheduling = Some(false),
             "enable-chunked-prefill" => {}
             n if NOT_MODELLED.contains(&n) => cmd.warnings.push(format!(
                 "--{n}{} is not modelled: predictions assume its default",

@@ -4,8 +4,9 @@
 
 use crate::dtype::{FloatDtype, KvCacheDtype, MambaDtype};
 use crate::error::{Error, Result};
+use crate::gpu::Gpu;
 use crate::quant::{QuantMethod, WeightQuant};
-use crate::units::{format_tokens, parse_tokens, GIB};
+use crate::units::{format_tokens, parse_tokens};
 use serde::{Deserialize, Serialize};
 
 /// vLLM 0.32 defaults for `vllm serve` (the OpenAI API server).
@@ -14,16 +15,13 @@ pub mod defaults {
     pub const GPU_MEMORY_UTILIZATION: f64 = 0.92;
     /// `--block-size` on CUDA (also TRITON_ATTN's kernel alignment).
     pub const BLOCK_SIZE_TOKENS: u64 = 16;
-    /// `--max-num-seqs` and `--max-num-batched-tokens` depend on device memory:
-    /// 256 and 2048 under 70 GiB, 1024 and 8192 from 70 GiB
-    /// (docs/reference/vllm-memory-model.md section 3; vLLM's engine args).
-    pub const SMALL_GPU_LIMIT_BYTES: u64 = 70 * super::GIB;
-    pub const MAX_NUM_SEQS_SMALL: u64 = 256;
-    pub const MAX_NUM_SEQS_LARGE: u64 = 1024;
-    pub const MAX_NUM_BATCHED_TOKENS_SMALL: u64 = 2048;
-    pub const MAX_NUM_BATCHED_TOKENS_LARGE: u64 = 8192;
+    /// `--max-num-seqs` and `--max-num-batched-tokens` depend on device
+    /// memory and name: `crate::version::batch_defaults`.
     /// Prefix caching is on by default in the V1 engine.
     pub const ENABLE_PREFIX_CACHING: bool = true;
+    /// `--async-scheduling`: on by default in 0.32 (the scheduler prepares
+    /// the next step while the GPU runs this one; `crate::version`).
+    pub const ASYNC_SCHEDULING: bool = true;
 }
 
 /// Engine flags as a scenario file or the command line gives them: every field
@@ -54,6 +52,9 @@ pub struct EngineSettings {
     /// `--pipeline-parallel-size`: stages the layers are split across.
     #[serde(default)]
     pub pipeline_parallel_size: Option<i64>,
+    /// `--async-scheduling` / `--no-async-scheduling`.
+    #[serde(default)]
+    pub async_scheduling: Option<bool>,
 }
 
 impl EngineSettings {
@@ -84,6 +85,7 @@ impl EngineSettings {
             tensor_parallel_size: other.tensor_parallel_size.or(self.tensor_parallel_size),
             dtype: other.dtype.clone().or(self.dtype.clone()),
             pipeline_parallel_size: other.pipeline_parallel_size.or(self.pipeline_parallel_size),
+            async_scheduling: other.async_scheduling.or(self.async_scheduling),
         }
     }
 }
@@ -112,6 +114,10 @@ pub struct EngineArgs {
     pub dtype: ServeDtype,
     /// Pipeline stages (1: none); every stage holds `tensor_parallel_size` GPUs.
     pub pipeline_parallel_size: u64,
+    /// `--attention-backend` as given (`None`: vLLM picks; `timing::AttnKernel::select`).
+    pub attention_backend: Option<String>,
+    /// Whether the scheduler runs one step ahead of the GPU.
+    pub async_scheduling: bool,
 }
 
 /// vLLM's `--dtype`: `auto` or a fixed float dtype.
@@ -257,16 +263,27 @@ fn positive(label: Label, field: &str, v: Option<i64>, default: u64) -> Result<u
 impl EngineSettings {
     /// Check each value that is set on its own, naming fields with `label`.
     pub fn validate(&self, label: Label) -> Result<()> {
-        self.resolve_labelled(u64::MAX, 0, label).map(|_| ())
+        self.resolve_labelled(u64::MAX, 0, "", label).map(|_| ())
     }
 
-    /// Resolve against vLLM 0.32's defaults for this model and GPU.
+    /// Resolve against vLLM 0.32's defaults for this model and a GPU of
+    /// this much memory (whose name is not an A100's).
     pub fn resolve(
         &self,
         model_max_position_tokens: u64,
         gpu_memory_bytes: u64,
     ) -> Result<EngineArgs> {
-        self.resolve_labelled(model_max_position_tokens, gpu_memory_bytes, &plain)
+        self.resolve_labelled(model_max_position_tokens, gpu_memory_bytes, "", &plain)
+    }
+
+    /// Resolve against vLLM 0.32's defaults for this model and GPU.
+    pub fn resolve_for(&self, model_max_position_tokens: u64, gpu: &Gpu) -> Result<EngineArgs> {
+        self.resolve_labelled(
+            model_max_position_tokens,
+            gpu.memory_bytes,
+            &gpu.name,
+            &plain,
+        )
     }
 
     /// Whether the field named `field` (snake case) is set.
@@ -287,6 +304,7 @@ impl EngineSettings {
             "tensor_parallel_size" => self.tensor_parallel_size.is_some(),
             "dtype" => self.dtype.is_some(),
             "pipeline_parallel_size" => self.pipeline_parallel_size.is_some(),
+            "async_scheduling" => self.async_scheduling.is_some(),
             _ => false,
         }
     }
@@ -296,9 +314,9 @@ impl EngineSettings {
         &self,
         model_max_position_tokens: u64,
         gpu_memory_bytes: u64,
+        gpu_name: &str,
         label: Label,
     ) -> Result<EngineArgs> {
-        let small = gpu_memory_bytes < defaults::SMALL_GPU_LIMIT_BYTES;
         let util = self
             .gpu_memory_utilization
             .unwrap_or(defaults::GPU_MEMORY_UTILIZATION);
@@ -324,16 +342,14 @@ impl EngineSettings {
                 ),
             ));
         }
-        let max_num_seqs = positive(
-            label,
-            "max_num_seqs",
-            self.max_num_seqs,
-            if small {
-                defaults::MAX_NUM_SEQS_SMALL
-            } else {
-                defaults::MAX_NUM_SEQS_LARGE
-            },
-        )?;
+        let (default_seqs, default_tokens) = crate::version::batch_defaults(
+            crate::version::MODELLED,
+            crate::version::UsageContext::Serve,
+            gpu_memory_bytes,
+            gpu_name,
+            max_model_len,
+        );
+        let max_num_seqs = positive(label, "max_num_seqs", self.max_num_seqs, default_seqs)?;
         let at_most = |field: &str, v: u64, max: u64| {
             if v > max {
                 Err(Error::field(&label(field), v, format!("at most {max}")))
@@ -346,11 +362,7 @@ impl EngineSettings {
             label,
             "max_num_batched_tokens",
             self.max_num_batched_tokens,
-            if small {
-                defaults::MAX_NUM_BATCHED_TOKENS_SMALL
-            } else {
-                defaults::MAX_NUM_BATCHED_TOKENS_LARGE
-            },
+            default_tokens,
         )?;
         let max_num_batched_tokens =
             at_most("max_num_batched_tokens", max_num_batched_tokens, 1 << 24)?;
@@ -421,7 +433,42 @@ impl EngineSettings {
                 self.pipeline_parallel_size,
                 1,
             )?,
+            attention_backend: match self.attention_backend.as_deref() {
+                None => None,
+                Some(b) => Some(attention_backend(&label("attention_backend"), b)?),
+            },
+            async_scheduling: self.async_scheduling.unwrap_or(defaults::ASYNC_SCHEDULING),
         })
+    }
+}
+
+/// `--attention-backend`: one of vLLM's `AttentionBackendEnum` names
+/// (vllm/attention/backends/registry.py), any case.
+pub const ATTENTION_BACKENDS: [&str; 12] = [
+    "FLASH_ATTN",
+    "FLASHINFER",
+    "TRITON_ATTN",
+    "FLEX_ATTENTION",
+    "TREE_ATTN",
+    "FLASHMLA",
+    "FLASH_ATTN_MLA",
+    "FLASHINFER_MLA",
+    "TRITON_MLA",
+    "CUTLASS_MLA",
+    "ROCM_ATTN",
+    "ROCM_AITER_FA",
+];
+
+fn attention_backend(field: &str, text: &str) -> Result<String> {
+    let upper = text.trim().to_ascii_uppercase();
+    if ATTENTION_BACKENDS.contains(&upper.as_str()) {
+        Ok(upper)
+    } else {
+        Err(Error::field(
+            field,
+            text,
+            format!("one of {}", ATTENTION_BACKENDS.join(", ")),
+        ))
     }
 }
 
@@ -736,6 +783,7 @@ impl HarnessSettings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::GIB;
 
     const GPU_24GB: u64 = 25_437_405_184;
 

@@ -8,6 +8,7 @@
 //! - byte counts are `u64`, token counts are `u64`, units are named in identifiers.
 
 pub mod allocator;
+pub mod bench_serve;
 pub mod calibrate;
 pub mod command;
 pub mod compare;
@@ -24,10 +25,13 @@ pub mod parse;
 pub mod presets;
 pub mod quant;
 pub mod rank;
+pub mod runs;
 pub mod scenario;
+pub mod serve;
 pub mod solve;
 pub mod timing;
 pub mod units;
+pub mod version;
 
 pub use error::Error;
 

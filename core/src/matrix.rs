@@ -96,6 +96,8 @@ pub struct Matrix {
     pub scenario: String,
     /// The calibration the timing figures use (`none`: first principles).
     pub calibration: String,
+    /// How far off its timing figures are on runs it was not fitted on.
+    pub error_bands: crate::scenario::ErrorBands,
     pub cells: Vec<Cell>,
 }
 
@@ -281,6 +283,7 @@ impl<'a> Predictor<'a> {
         Matrix {
             scenario: self.plan.scenario_id.clone(),
             calibration: self.plan.calibration.label(),
+            error_bands: self.plan.calibration.bands(),
             cells,
         }
     }

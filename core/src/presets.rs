@@ -20,6 +20,8 @@ pub enum Kind {
     Prices,
     /// Published vLLM start-up logs (CSV), the checks of the capacity model.
     StartupLogs,
+    /// Measured serving runs (`runs::parse_csv`), the timing model's corpus.
+    Runs,
 }
 
 impl Kind {
@@ -32,6 +34,7 @@ impl Kind {
             Kind::Calibration => "calibration",
             Kind::Prices => "price list",
             Kind::StartupLogs => "start-up log set",
+            Kind::Runs => "measured runs",
         }
     }
 }
@@ -107,6 +110,32 @@ pub const FILES: &[Embedded] = &[
     embed!(Kind::Model, "models", "mistral-7b-v0.3", "toml"),
     embed!(Kind::Model, "models", "qwen2.5-7b", "toml"),
     embed!(Kind::Model, "models", "qwen2.5-32b", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-0.5b", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-1.5b", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-3b", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-14b", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-72b", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-0.5b-gptq-int4", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-0.5b-gptq-int8", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-0.5b-awq", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-1.5b-gptq-int4", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-1.5b-gptq-int8", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-1.5b-awq", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-3b-gptq-int4", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-3b-gptq-int8", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-3b-awq", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-7b-gptq-int4", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-7b-gptq-int8", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-7b-awq", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-14b-gptq-int4", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-14b-gptq-int8", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-14b-awq", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-32b-gptq-int4", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-32b-gptq-int8", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-32b-awq", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-72b-gptq-int4", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-72b-gptq-int8", "toml"),
+    embed!(Kind::Model, "models", "qwen2.5-72b-awq", "toml"),
     embed!(Kind::Model, "models", "qwen3-8b", "toml"),
     embed!(Kind::Model, "models", "qwen3-32b", "toml"),
     embed!(Kind::Model, "models", "qwen3-30b-a3b", "toml"),
@@ -123,12 +152,16 @@ pub const FILES: &[Embedded] = &[
         "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32",
         "toml"
     ),
+    embed!(Kind::Calibration, "calibrations", "ada-datacenter", "toml"),
     embed!(
         Kind::Calibration,
         "calibrations",
-        "rtx3090-vllm0.32",
+        "ampere-datacenter",
         "toml"
     ),
+    embed!(Kind::Calibration, "calibrations", "ampere-geforce", "toml"),
+    embed!(Kind::Calibration, "calibrations", "hopper", "toml"),
+    embed!(Kind::Calibration, "calibrations", "shared", "toml"),
     embed!(Kind::Prices, "prices", "on-demand", "toml"),
     embed!(
         Kind::StartupLogs,
@@ -136,6 +169,7 @@ pub const FILES: &[Embedded] = &[
         "vllm0.19-h100-llm-d",
         "csv"
     ),
+    embed!(Kind::Runs, "runs", "public-decode-speed", "csv"),
     embed!(
         Kind::Measured,
         "measured",

@@ -218,6 +218,24 @@ impl WeightQuant {
         !(listed(kind_name) || listed(module.name))
     }
 
+    /// Whether a module's GEMM dequantizes its weights on the fly (the
+    /// weight-only integer kernels: Marlin, AWQ, GPTQ, bitsandbytes, and the
+    /// 4-bit float formats' weight-only paths) rather than streaming them
+    /// into a dense GEMM (16-bit, or fp8 and NVFP4 W x A kernels).
+    pub fn dequantizes(&self, module: &Module) -> bool {
+        if !self.quantizes(module) {
+            return false;
+        }
+        if self
+            .fp8_kinds
+            .iter()
+            .any(|k| Some(k.as_str()) == kind_name(module.kind))
+        {
+            return false;
+        }
+        !matches!(self.method, QuantMethod::Fp8 | QuantMethod::Nvfp4)
+    }
+
     /// Bytes one module takes on the GPU.
     pub fn module_bytes(&self, module: &Module, model_dtype: FloatDtype) -> u64 {
         let (inp, out, n) = (module.in_features, module.out_features, module.count);

@@ -142,8 +142,8 @@ impl Sweep<'_> {
                     if let (None, Some(need)) = (settings.max_model_len, need_tokens) {
                         settings.max_model_len = Some(i64::try_from(need).unwrap_or(i64::MAX));
                     }
-                    let Ok(args) = settings
-                        .resolve(self.model.model.max_position_embeddings, gpu.memory_bytes)
+                    let Ok(args) =
+                        settings.resolve_for(self.model.model.max_position_embeddings, gpu)
                     else {
                         continue;
                     };

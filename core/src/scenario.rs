@@ -271,20 +271,27 @@ fn matching_scenario(command: &VllmCommand, model: Option<&str>) -> Option<(Stri
 }
 
 /// A calibration file (`data/calibrations/*.toml`), as `decodecalc calibrate` writes it.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CalibrationFile {
     pub id: String,
-    /// The GPU preset it was fitted on.
-    pub gpu: String,
-    pub vllm_version: String,
+    /// The GPU calibration class it was fitted for (`gpu::CALIBRATION_CLASSES`).
+    pub class: String,
+    /// The GPU presets of the runs it was fitted on.
+    pub gpus: Vec<String>,
+    /// The vLLM releases of those runs.
+    pub vllm_versions: Vec<String>,
     pub description: String,
-    /// The measured run it was fitted to.
-    pub fitted_on: String,
+    /// The measured files or presets it was fitted on.
+    pub fitted_on: Vec<String>,
+    /// The runs of its class among them.
+    pub runs: Vec<String>,
     /// The command that produced it.
     pub command: String,
     pub params: TimingParams,
-    /// Figures of the fit, for the reader (errors in percent, counts).
+    /// Figures of the fit, for the reader and the error bands (errors in
+    /// percent, counts): `loo_<family>_median_abs_pct` and `_p90_abs_pct`
+    /// per family (`calibrate::FAMILIES`), `runs`, `figures`.
     #[serde(default)]
     pub fit: std::collections::BTreeMap<String, f64>,
 }
@@ -293,11 +300,33 @@ impl CalibrationFile {
     pub fn parse(origin: &str, text: &str) -> Result<CalibrationFile> {
         let file: CalibrationFile = parse::toml(origin, text)?;
         file.params.validate(origin)?;
+        if file.class != crate::calibrate::SHARED
+            && crate::gpu::class_distance(&file.class, &file.class).is_none()
+        {
+            let names: Vec<&str> = crate::gpu::CALIBRATION_CLASSES
+                .iter()
+                .map(|x| x.0)
+                .collect();
+            return Err(Error::field(
+                &format!("{origin}: class"),
+                &file.class,
+                format!("one of {}, or shared", names.join(", ")),
+            ));
+        }
         Ok(file)
     }
 
     pub fn to_toml(&self) -> Result<String> {
         toml::to_string(self).map_err(|e| Error::new(format!("cannot write the calibration: {e}")))
+    }
+
+    /// The cross-validated error band of a family, if the fit recorded one:
+    /// (median, 90th percentile) of absolute leave-one-run-out errors, %.
+    pub fn band(&self, family: &str) -> Option<(f64, f64)> {
+        Some((
+            *self.fit.get(&format!("loo_{family}_median_abs_pct"))?,
+            *self.fit.get(&format!("loo_{family}_p90_abs_pct"))?,
+        ))
     }
 }
 
@@ -309,6 +338,9 @@ pub struct Calibration {
     pub params: TimingParams,
     /// Set when the calibration was fitted on another GPU: which, and why it was chosen.
     pub transferred: Option<String>,
+    /// The file's fit figures (empty for `none`).
+    #[serde(skip)]
+    pub file: Option<CalibrationFile>,
 }
 
 impl Calibration {
@@ -317,6 +349,7 @@ impl Calibration {
             id: "none".to_string(),
             params: TimingParams::FIRST_PRINCIPLES,
             transferred: None,
+            file: None,
         }
     }
 
@@ -327,11 +360,64 @@ impl Calibration {
             None => self.id.clone(),
         }
     }
+
+    /// The error band of a family as a sentence fragment: "+-9% median,
+    /// +-21% p90 (leave-one-run-out, 27 runs, ampere-datacenter)"; for a
+    /// borrowed calibration the leave-class-out figures. None without a
+    /// cross-validated fit.
+    pub fn band(&self, family: &str) -> Option<String> {
+        let f = self.file.as_ref()?;
+        let runs = f.fit.get("runs").copied().unwrap_or(0.0);
+        if self.transferred.is_some() {
+            let m = f.fit.get(&format!("transfer_{family}_median_abs_pct"))?;
+            let p = f.fit.get(&format!("transfer_{family}_p90_abs_pct"))?;
+            let classes = f.fit.get("transfer_classes").copied().unwrap_or(0.0);
+            return Some(format!(
+                "+-{m:.0}% median, +-{p:.0}% p90 (borrowed; leave-class-out over {classes:.0} classes)"
+            ));
+        }
+        let (m, p) = f.band(family)?;
+        if f.fit.get("loo_from_other_class").copied() == Some(1.0) {
+            return Some(format!(
+                "+-{m:.0}% median, +-{p:.0}% p90 (its class's only run, {runs:.0}, predicted from another class's parameters: a new model on {} is not yet checked)",
+                f.class
+            ));
+        }
+        Some(format!(
+            "+-{m:.0}% median, +-{p:.0}% p90 (leave-one-run-out, {runs:.0} runs on {})",
+            f.class
+        ))
+    }
 }
 
-/// The embedded calibration nearest to `gpu`: fitted on it, else on the
-/// nearest calibration class (`gpu::class_distance`). Returns the id and, when
-/// it was fitted on another GPU, a note saying so.
+/// The cross-validated error band of each timing figure a prediction uses,
+/// as [`Calibration::band`] words it; None where the calibration has none
+/// (`--calibration none`, or a file fitted without cross-validation).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ErrorBands {
+    /// Time per output token: TPOT, ITL, time between tokens.
+    pub tpot: Option<String>,
+    /// Output and total throughput.
+    pub throughput: Option<String>,
+    pub ttft: Option<String>,
+    pub prefill: Option<String>,
+}
+
+impl Calibration {
+    pub fn bands(&self) -> ErrorBands {
+        ErrorBands {
+            tpot: self.band("tpot"),
+            throughput: self.band("throughput"),
+            ttft: self.band("ttft"),
+            prefill: self.band("prefill"),
+        }
+    }
+}
+
+/// The embedded calibration for `gpu`: fitted on it or on its class, else
+/// the joint fit's shared values (`calibrate::SHARED`). Returns the
+/// id and, when it was fitted for another class, a note saying which class's
+/// parameters are borrowed.
 pub fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
     let mut best: Option<(u32, String, Option<String>)> = None;
     for f in presets::FILES
@@ -341,25 +427,21 @@ pub fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
         let Ok(c) = CalibrationFile::parse(f.path, f.text) else {
             continue;
         };
-        let (distance, note) = if c.gpu == gpu.id {
+        let (distance, note) = if c.gpus.contains(&gpu.id) {
             (0, None)
-        } else {
-            let Ok(theirs) = presets::gpu(&c.gpu) else {
-                continue;
-            };
-            let (Some(a), Some(b)) = (&gpu.calibration_class, &theirs.calibration_class) else {
-                continue;
-            };
-            let Some(d) = crate::gpu::class_distance(a, b) else {
-                continue;
-            };
+        } else if gpu.calibration_class.as_deref() == Some(c.class.as_str()) {
+            (1, None)
+        } else if c.class == crate::calibrate::SHARED {
             (
-                1 + d,
+                2,
                 Some(format!(
-                    "transferred from {} ({b}) to {} ({a})",
-                    c.gpu, gpu.id
+                    "no calibration fitted for {}'s class ({}): the joint fit's shared values are borrowed",
+                    gpu.id,
+                    gpu.calibration_class.as_deref().unwrap_or("none")
                 )),
             )
+        } else {
+            continue;
         };
         if best.as_ref().is_none_or(|b| distance < b.0) {
             best = Some((distance, c.id, note));
@@ -378,10 +460,11 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
         id: if is_path(name) {
             name.to_string()
         } else {
-            file.id
+            file.id.clone()
         },
         params: file.params,
         transferred: None,
+        file: Some(file),
     })
 }
 
@@ -538,6 +621,7 @@ impl Request {
         let engine = settings.resolve_labelled(
             model.model.max_position_embeddings,
             gpu.memory_bytes,
+            &gpu.name,
             &label,
         )?;
         // A KV pool larger than the card cannot be allocated.
@@ -562,7 +646,7 @@ impl Request {
             // (as a pasted launch line does) keeps the pin.
             let own = s
                 .engine
-                .resolve(model.model.max_position_embeddings, gpu.memory_bytes)
+                .resolve_for(model.model.max_position_embeddings, &gpu)
                 .ok();
             let unchanged = !self.estimate_non_kv
                 && Some(model_name.clone()) == scenario_model

@@ -1,18 +1,29 @@
 //! Decode and prefill timing: a step's time from bytes and FLOPs over the
-//! GPU's bandwidth and tensor throughput, each at an efficiency, and the
-//! cell figures the harness reports (docs/reference/harness.md and the
-//! harness source it describes, llm-inference-bench `llm_decode_bench.py`).
+//! GPU's bandwidth and tensor throughput, each at an efficiency, plus the
+//! host's share of the step, and the cell figures the harness reports
+//! (docs/reference/harness.md and the harness source it describes,
+//! llm-inference-bench `llm_decode_bench.py`).
 //!
-//! How the terms combine (ARCHITECTURE.md says why):
-//! - decode step, `R` running sequences at context `L`:
-//!   `overhead + max(weights / (BW e_w), R * flops / (peak e_c))
-//!    + R * state / (BW e_s) + (R + h) * kv(L) / (BW e_kv)`;
-//! - prefill of `t` tokens ending at context `P`, in chunks of
-//!   `max_num_batched_tokens`: per chunk `overhead + max(weights / (BW e_w),
-//!   chunk * prefill_flops / (peak e_pc))`, plus attention
-//!   `pair_flops * t (2P - t + 1) / 2 / (peak e_pa)`.
+//! How the terms combine (ARCHITECTURE.md says why). One engine step runs
+//! `d` decoding sequences at contexts `L_i` and `n` prefill tokens.
+//!
+//! - GPU: `max(W16 / (BW e_w) + max(Wq / (BW e_q), Gq floor_q),
+//!   d flops / (peak e_c) + n prefill_flops / (peak e_pc)) +
+//!   (d + n_seq) state / (BW e_s) + (sum_i kv(L_i) + h mean kv) /
+//!   (BW e_kv[kernel]) + pairs attn_flops / (peak e_pa[kernel]) +
+//!   all-reduces + layers layer_us`, where `W16` are the weights the dense
+//!   GEMMs stream, `Wq` those the `Gq` dequantizing kernels (Marlin, AWQ,
+//!   GPTQ) stream, and `kernel` the decode attention family the backend
+//!   belongs to ([`AttnKernel`]).
+//! - Host: `host_step + (d + n_seq) host_per_seq` (scheduler, input
+//!   preparation, sampler, output processing, graph launch).
+//! - The step takes `host + GPU`, or `max(host, GPU)` when the engine
+//!   schedules asynchronously (the next step is prepared while the GPU runs
+//!   this one; [`crate::version`] says from which release that is the
+//!   default).
 
 use crate::allocator::{GroupKind, KvLayout};
+use crate::dtype::KvCacheDtype;
 use crate::engine::{EngineArgs, Harness};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
@@ -21,96 +32,163 @@ use crate::model::{Layer, ModuleKind};
 use crate::quant::WeightQuant;
 use serde::{Deserialize, Serialize};
 
+/// How many timing parameters there are.
+pub const N_PARAMS: usize = 15;
+
 /// The timing model's parameters: each an efficiency (a fraction of a peak)
 /// or a time, each with a physical meaning. Calibration fits them.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TimingParams {
-    /// Fixed time per engine step (kernel launches not hidden by CUDA graphs,
-    /// scheduling, sampling), ms.
-    pub step_overhead_ms: f64,
-    /// Fraction of peak DRAM bandwidth reached streaming the weights once per step.
+    /// Host time per engine step whatever the batch (scheduling, input
+    /// preparation, CUDA-graph launch, output processing), ms.
+    pub host_step_ms: f64,
+    /// Host time per scheduled sequence per step (sampling, detokenizing,
+    /// streaming the output), microseconds.
+    pub host_per_seq_us: f64,
+    /// Fraction of peak DRAM bandwidth the dense 16-bit (and fp8) GEMMs
+    /// reach streaming their weights once per step.
     pub weight_bw_eff: f64,
+    /// Fraction of peak DRAM bandwidth the dequantizing weight-only GEMMs
+    /// (Marlin, AWQ, GPTQ, bitsandbytes) reach streaming theirs.
+    pub quant_weight_bw_eff: f64,
     /// Fraction of the tensor peak reached by decode GEMMs once they are compute-bound.
     pub gemm_compute_eff: f64,
     /// Fraction of peak bandwidth reached reading and writing Mamba states.
     pub state_bw_eff: f64,
-    /// Fraction of peak bandwidth the decode attention kernel reaches reading KV
-    /// with many sequences in flight.
-    pub attn_bw_eff: f64,
+    /// Fraction of peak bandwidth the FlashAttention-family decode kernels
+    /// (FLASH_ATTN, FLASHINFER, the MLA kernels) reach reading KV.
+    pub attn_bw_eff_flash: f64,
+    /// The same for the Triton attention kernel (TRITON_ATTN: the backend of
+    /// the quantized per-token-head KV caches and of older GPUs).
+    pub attn_bw_eff_triton: f64,
     /// Sequences' worth of KV reading a step pays regardless of batch: the
     /// attention kernel's latency with few sequences (it reaches half its
     /// peak bandwidth at this many sequences).
     pub attn_half_batch: f64,
     /// Fraction of the tensor peak reached by prefill GEMMs (linear layers, Mamba scan).
     pub prefill_gemm_eff: f64,
-    /// Fraction of the tensor peak reached by prefill attention (its quadratic part).
-    pub prefill_attn_eff: f64,
+    /// Fraction of the tensor peak reached by the FlashAttention-family
+    /// kernels' prefill attention (its quadratic part).
+    pub prefill_attn_eff_flash: f64,
+    /// The same for the Triton kernel.
+    pub prefill_attn_eff_triton: f64,
+    /// What the OpenAI server adds to a request before the engine sees it
+    /// (HTTP, chat template, tokenization, the hop to the engine process):
+    /// it delays the first token a client sees, ms. Offline runs and the
+    /// harness's matrix (whose TTFT is measured on the same path at every
+    /// cell and fitted there) do not pay it.
+    pub serve_request_ms: f64,
+    /// GPU time per layer a step pays whatever the bytes: the chain of small
+    /// kernels around the GEMMs (norms, rotary, activation, residual adds,
+    /// the attention kernel's launch) and the gaps between them, even inside
+    /// a CUDA graph, microseconds.
+    pub layer_us: f64,
+    /// The shortest a dequantizing GEMM takes however few bytes it reads
+    /// (Marlin-class kernels' fixed cost), microseconds.
+    pub quant_gemm_floor_us: f64,
 }
 
 impl TimingParams {
-    pub const NAMES: [&'static str; 8] = [
-        "step_overhead_ms",
+    pub const NAMES: [&'static str; N_PARAMS] = [
+        "host_step_ms",
+        "host_per_seq_us",
         "weight_bw_eff",
+        "quant_weight_bw_eff",
         "gemm_compute_eff",
         "state_bw_eff",
-        "attn_bw_eff",
+        "attn_bw_eff_flash",
+        "attn_bw_eff_triton",
         "attn_half_batch",
         "prefill_gemm_eff",
-        "prefill_attn_eff",
+        "prefill_attn_eff_flash",
+        "prefill_attn_eff_triton",
+        "serve_request_ms",
+        "layer_us",
+        "quant_gemm_floor_us",
     ];
 
     /// Physical bounds of each parameter, in [`TimingParams::NAMES`] order.
-    pub const BOUNDS: [(f64, f64); 8] = [
-        (0.0, 20.0),
+    /// Lower bounds are positive: the joint fit works in log-odds.
+    pub const BOUNDS: [(f64, f64); N_PARAMS] = [
+        (0.001, 20.0),
+        (0.01, 500.0),
         (0.01, 1.0),
         (0.01, 1.0),
         (0.01, 1.0),
         (0.01, 1.0),
-        (0.0, 64.0),
         (0.01, 1.0),
         (0.01, 1.0),
+        (0.001, 64.0),
+        (0.01, 1.0),
+        (0.01, 1.0),
+        (0.01, 1.0),
+        (0.001, 500.0),
+        (0.001, 200.0),
+        (0.001, 200.0),
     ];
 
     /// First-principles defaults (`--calibration none`): typical fractions of
-    /// peak for well-tuned kernels, not fitted to anything. Decode attention
-    /// and prefill attention get lower figures than GEMMs: they are
-    /// latency- and occupancy-bound at serving batch sizes.
+    /// peak for well-tuned kernels and a host cost of the order a V1 engine
+    /// step takes, not fitted to anything. Decode and prefill attention get
+    /// lower figures than GEMMs: they are latency- and occupancy-bound at
+    /// serving batch sizes, the Triton kernel more so.
     pub const FIRST_PRINCIPLES: TimingParams = TimingParams {
-        step_overhead_ms: 0.5,
+        host_step_ms: 1.0,
+        host_per_seq_us: 20.0,
         weight_bw_eff: 0.8,
+        quant_weight_bw_eff: 0.7,
         gemm_compute_eff: 0.5,
         state_bw_eff: 0.8,
-        attn_bw_eff: 0.25,
+        attn_bw_eff_flash: 0.6,
+        attn_bw_eff_triton: 0.25,
         attn_half_batch: 1.0,
         prefill_gemm_eff: 0.6,
-        prefill_attn_eff: 0.25,
+        prefill_attn_eff_flash: 0.4,
+        prefill_attn_eff_triton: 0.15,
+        serve_request_ms: 15.0,
+        layer_us: 5.0,
+        quant_gemm_floor_us: 5.0,
     };
 
-    pub fn to_array(&self) -> [f64; 8] {
+    pub fn to_array(&self) -> [f64; N_PARAMS] {
         [
-            self.step_overhead_ms,
+            self.host_step_ms,
+            self.host_per_seq_us,
             self.weight_bw_eff,
+            self.quant_weight_bw_eff,
             self.gemm_compute_eff,
             self.state_bw_eff,
-            self.attn_bw_eff,
+            self.attn_bw_eff_flash,
+            self.attn_bw_eff_triton,
             self.attn_half_batch,
             self.prefill_gemm_eff,
-            self.prefill_attn_eff,
+            self.prefill_attn_eff_flash,
+            self.prefill_attn_eff_triton,
+            self.serve_request_ms,
+            self.layer_us,
+            self.quant_gemm_floor_us,
         ]
     }
 
-    pub fn from_array(v: [f64; 8]) -> TimingParams {
-        let [a, b, c, d, e, f, g, h] = v;
+    pub fn from_array(v: [f64; N_PARAMS]) -> TimingParams {
+        let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o] = v;
         TimingParams {
-            step_overhead_ms: a,
-            weight_bw_eff: b,
-            gemm_compute_eff: c,
-            state_bw_eff: d,
-            attn_bw_eff: e,
-            attn_half_batch: f,
-            prefill_gemm_eff: g,
-            prefill_attn_eff: h,
+            host_step_ms: a,
+            host_per_seq_us: b,
+            weight_bw_eff: c,
+            quant_weight_bw_eff: d,
+            gemm_compute_eff: e,
+            state_bw_eff: f,
+            attn_bw_eff_flash: g,
+            attn_bw_eff_triton: h,
+            attn_half_batch: i,
+            prefill_gemm_eff: j,
+            prefill_attn_eff_flash: k,
+            prefill_attn_eff_triton: l,
+            serve_request_ms: m,
+            layer_us: n,
+            quant_gemm_floor_us: o,
         }
     }
 
@@ -126,6 +204,63 @@ impl TimingParams {
             }
         }
         Ok(())
+    }
+
+    fn attn_bw_eff(&self, k: AttnKernel) -> f64 {
+        match k {
+            AttnKernel::Flash => self.attn_bw_eff_flash,
+            AttnKernel::Triton => self.attn_bw_eff_triton,
+        }
+    }
+
+    fn prefill_attn_eff(&self, k: AttnKernel) -> f64 {
+        match k {
+            AttnKernel::Flash => self.prefill_attn_eff_flash,
+            AttnKernel::Triton => self.prefill_attn_eff_triton,
+        }
+    }
+}
+
+/// The decode attention kernel family a setup runs, which sets how much of
+/// the bandwidth reading KV reaches (docs/reference/vllm-decode-kernels.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttnKernel {
+    /// FLASH_ATTN, FLASHINFER and the MLA kernels: tiled, split-KV kernels
+    /// on 16-bit or fp8 KV.
+    Flash,
+    /// TRITON_ATTN (unified Triton attention): the only backend for the
+    /// per-token-head quantized KV caches, and the one GPUs without
+    /// FlashAttention (before compute capability 8.0) get.
+    Triton,
+}
+
+impl AttnKernel {
+    /// The family of `--attention-backend NAME` if given, else of the backend
+    /// vLLM 0.32 picks for this KV dtype on this GPU class.
+    pub fn select(backend: Option<&str>, kv: KvCacheDtype, gpu: &Gpu) -> AttnKernel {
+        if let Some(b) = backend {
+            return if b.to_ascii_uppercase().starts_with("TRITON") {
+                AttnKernel::Triton
+            } else {
+                AttnKernel::Flash
+            };
+        }
+        let quantized_per_token_head = matches!(
+            kv,
+            KvCacheDtype::Fp8PerTokenHead
+                | KvCacheDtype::Int8PerTokenHead
+                | KvCacheDtype::Int4PerTokenHead
+        );
+        let pre_ampere = gpu
+            .calibration_class
+            .as_deref()
+            .is_some_and(|c| c.starts_with("volta") || c.starts_with("turing"));
+        if quantized_per_token_head || pre_ampere {
+            AttnKernel::Triton
+        } else {
+            AttnKernel::Flash
+        }
     }
 }
 
@@ -158,11 +293,35 @@ pub mod harness_timeline {
 pub const ALLREDUCE_LATENCY_PCIE_S: f64 = 20e-6;
 pub const ALLREDUCE_LATENCY_NVLINK_S: f64 = 8e-6;
 
+/// Per-GPU link bandwidth assumed when a GPU preset names none: PCIe 4.0 x16,
+/// GB/s one way.
+pub const DEFAULT_LINK_GB_S: f64 = 32.0;
+
+/// One MoE layer's experts as a step reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MoeRead {
+    pub experts: u64,
+    pub top_k: u64,
+    /// Bytes of one expert.
+    pub expert_bytes: u64,
+    /// Whether its GEMMs dequantize (weight-only integer formats).
+    pub dequantized: bool,
+}
+
 /// What one token costs a model on a GPU, from its shapes, weights and KV layout.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Work {
-    /// Bytes read once per step: every weight but the embedding table.
-    pub weight_read_bytes: u64,
+    /// Bytes read once per step by dense GEMMs (16-bit, fp8, native fp4):
+    /// every weight but the embedding table, encoders and buffers.
+    pub dense_weight_bytes: u64,
+    /// Bytes read once per step by dequantizing weight-only GEMMs.
+    pub quant_weight_bytes: u64,
+    /// Layers a step runs through (each pays `layer_us`).
+    pub layers: u64,
+    /// Dequantizing GEMM kernels per step (each at least `quant_gemm_floor_us`):
+    /// two per layer whose projections are quantized (vLLM fuses q/k/v and
+    /// gate/up).
+    pub quant_gemms: u64,
     /// FLOPs per decoded token in linear layers (lm_head included).
     pub decode_flops_per_token: f64,
     /// FLOPs per prefilled token: linear layers without lm_head, plus the Mamba scan.
@@ -175,9 +334,14 @@ pub struct Work {
     pub sliding_kv: Vec<(u64, u64)>,
     /// Attention FLOPs per (query, key) pair summed over attention layers.
     pub attn_flops_per_pair: f64,
+    /// The decode attention kernel family.
+    pub attention_kernel: AttnKernel,
+    /// Whether the host's share of a step overlaps the GPU's.
+    pub async_scheduling: bool,
     pub bandwidth_bytes_s: f64,
     pub peak_flops: f64,
     pub max_num_batched_tokens: u64,
+    pub max_num_seqs: u64,
     /// Tokens per KV block (prefix-cache hits come in whole blocks).
     pub block_size_tokens: u64,
     pub enable_prefix_caching: bool,
@@ -188,13 +352,26 @@ pub struct Work {
     pub hidden_size: u64,
     pub interconnect_bytes_s: f64,
     pub allreduce_latency_s: f64,
-    /// For MoE layers: (experts, top_k, bytes of one expert) per layer.
-    pub moe_layers: Vec<(u64, u64, u64)>,
-    /// Pipeline stages a step runs through in turn: each pays the step
-    /// overhead, and each boundary a point-to-point send of the hidden
-    /// states and residual (vLLM's `IntermediateTensors`), 1/tp of them per
-    /// GPU of the TP group.
+    pub moe_layers: Vec<MoeRead>,
+    /// Pipeline stages a step runs through in turn: each boundary a
+    /// point-to-point send of the hidden states and residual (vLLM's
+    /// `IntermediateTensors`), 1/tp of them per GPU of the TP group.
     pub pipeline_parallel_size: u64,
+}
+
+/// What one engine step computes: decoding sequences and prefill chunks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Batch {
+    /// Sequences producing one token each.
+    pub decode_seqs: f64,
+    /// KV bytes those sequences read, summed ([`Work::kv_bytes`] of each context).
+    pub decode_kv_bytes: f64,
+    /// Prompt tokens computed in this step, over all chunks.
+    pub prefill_tokens: f64,
+    /// Sequences those chunks belong to.
+    pub prefill_seqs: f64,
+    /// (query, key) pairs of the chunks' causal attention.
+    pub prefill_pairs: f64,
 }
 
 impl Work {
@@ -206,61 +383,9 @@ impl Work {
         gpu: &Gpu,
         layout: &KvLayout,
     ) -> Work {
-        let modules = model.modules();
-        let mut weight_read_bytes = 0;
-        let mut linear_params = 0u64;
-        let mut lm_head_params = 0u64;
-        for m in &modules {
-            let bytes = quant.module_bytes(m, model.dtype);
-            match m.kind {
-                // Encoders run on images at prefill, not in a decode step.
-                ModuleKind::Embedding | ModuleKind::Encoder | ModuleKind::Buffer => {}
-                ModuleKind::ExpertLinear => {}
-                ModuleKind::LmHead => {
-                    lm_head_params += m.params();
-                    weight_read_bytes += bytes;
-                }
-                ModuleKind::AttentionLinear | ModuleKind::MambaLinear | ModuleKind::MlpLinear => {
-                    linear_params += m.params();
-                    weight_read_bytes += bytes;
-                }
-                ModuleKind::Other => weight_read_bytes += bytes,
-            }
-        }
-        // Experts: all held, top_k of num_experts computed per token; the
-        // bytes an expert step reads depend on the batch (see `moe_read_bytes`).
-        let mut active_expert_params = 0.0;
-        let mut moe_layers = Vec::new();
-        for l in &model.layers {
-            if let Layer::Moe(e) = l {
-                // Latent experts work in their latent width.
-                let (h, i) = (
-                    e.latent_dim.unwrap_or(model.hidden_size),
-                    e.expert_intermediate,
-                );
-                let linear = |name, in_features, out_features| crate::model::Module {
-                    name,
-                    kind: ModuleKind::ExpertLinear,
-                    in_features,
-                    out_features,
-                    count: 1,
-                };
-                let mut expert = vec![
-                    linear("expert_up_proj", h, i),
-                    linear("expert_down_proj", i, h),
-                ];
-                if e.gated {
-                    expert.push(linear("expert_gate_proj", h, i));
-                }
-                let params: u64 = expert.iter().map(crate::model::Module::params).sum();
-                let bytes = expert
-                    .iter()
-                    .map(|m| quant.module_bytes(m, model.dtype))
-                    .sum();
-                active_expert_params += (e.top_k * params) as f64;
-                moe_layers.push((e.num_experts, e.top_k, bytes));
-            }
-        }
+        let (dense_weight_bytes, quant_weight_bytes, linear_params, lm_head_params) =
+            weight_reads(model, quant);
+        let (moe_layers, active_expert_params) = moe_reads(model, quant);
         let mut state_bytes_per_seq = 0;
         let mut scan_flops = 0.0;
         let mut attn_flops_per_pair = 0.0;
@@ -274,36 +399,33 @@ impl Work {
                 attn_flops_per_pair += a.flops_per_pair() as f64;
             }
         }
-        // Under pipeline parallelism `layout` is one stage's; a step reads the
-        // KV cache of every stage's layers.
-        let whole = if engine.pipeline_parallel_size > 1 {
-            KvLayout::new(model, engine).ok()
-        } else {
-            None
-        };
-        let kv_layout = whole.as_ref().unwrap_or(layout);
-        let mut kv_bytes_per_token = 0;
-        let mut sliding_kv = Vec::new();
-        for g in &kv_layout.groups {
-            let bytes = g.layers * g.bytes_per_token;
-            match (g.kind, g.window_tokens) {
-                (GroupKind::FullAttention, _) => kv_bytes_per_token += bytes,
-                (GroupKind::SlidingWindow, Some(w)) => sliding_kv.push((bytes, w)),
-                _ => {}
-            }
-        }
+        let (kv_bytes_per_token, sliding_kv) = kv_reads(model, engine, layout);
         let linear = (linear_params as f64 + active_expert_params) * 2.0;
+        let nvlink = gpu
+            .interconnect
+            .as_deref()
+            .is_some_and(|i| i.starts_with("nvlink") || i.starts_with("infinity"));
         Work {
-            weight_read_bytes,
+            dense_weight_bytes,
+            quant_weight_bytes,
+            layers: model.layers.len() as u64,
+            quant_gemms: quant_gemm_count(model, quant),
             decode_flops_per_token: linear + 2.0 * lm_head_params as f64,
             prefill_flops_per_token: linear + scan_flops,
             state_bytes_per_seq,
             kv_bytes_per_token,
             sliding_kv,
             attn_flops_per_pair,
+            attention_kernel: AttnKernel::select(
+                engine.attention_backend.as_deref(),
+                engine.kv_cache_dtype,
+                gpu,
+            ),
+            async_scheduling: engine.async_scheduling,
             bandwidth_bytes_s: gpu.bandwidth_bytes_s(),
             peak_flops: gpu.gemm_peak_flops(),
             max_num_batched_tokens: engine.max_num_batched_tokens.max(1),
+            max_num_seqs: engine.max_num_seqs.max(1),
             block_size_tokens: layout.block_size_tokens.max(1),
             enable_prefix_caching: engine.enable_prefix_caching,
             tensor_parallel_size: engine.tensor_parallel_size.max(1),
@@ -311,12 +433,8 @@ impl Work {
             // projection, reduced across the GPUs.
             allreduce_layers: model.layers.len() as u64,
             hidden_size: model.hidden_size,
-            interconnect_bytes_s: gpu.interconnect_gb_s.unwrap_or(32.0) * 1e9,
-            allreduce_latency_s: if gpu
-                .interconnect
-                .as_deref()
-                .is_some_and(|i| i.starts_with("nvlink") || i.starts_with("infinity"))
-            {
+            interconnect_bytes_s: gpu.interconnect_gb_s.unwrap_or(DEFAULT_LINK_GB_S) * 1e9,
+            allreduce_latency_s: if nvlink {
                 ALLREDUCE_LATENCY_NVLINK_S
             } else {
                 ALLREDUCE_LATENCY_PCIE_S
@@ -324,6 +442,11 @@ impl Work {
             moe_layers,
             pipeline_parallel_size: engine.pipeline_parallel_size.max(1),
         }
+    }
+
+    /// Bytes a one-token step reads in weights (dense and dequantized).
+    pub fn weight_read_bytes(&self) -> u64 {
+        self.dense_weight_bytes + self.quant_weight_bytes
     }
 
     /// KV bytes one sequence at `context_tokens` reads per step.
@@ -336,18 +459,22 @@ impl Work {
         self.kv_bytes_per_token as f64 * context_tokens + sliding
     }
 
-    /// Expert bytes a step over `tokens` tokens reads: per MoE layer the
-    /// expected number of distinct experts top-k routing touches,
-    /// `E * (1 - (1 - k/E)^tokens)`.
-    fn moe_read_bytes(&self, tokens: f64) -> f64 {
-        self.moe_layers
-            .iter()
-            .map(|&(e, k, bytes)| {
-                let e = e.max(1) as f64;
-                let touched = e * (1.0 - (1.0 - (k as f64 / e).min(1.0)).powf(tokens));
-                touched * bytes as f64
-            })
-            .sum()
+    /// Expert bytes a step over `tokens` tokens reads, (dense, dequantized):
+    /// per MoE layer the expected number of distinct experts top-k routing
+    /// touches, `E * (1 - (1 - k/E)^tokens)`.
+    fn moe_read_bytes(&self, tokens: f64) -> (f64, f64) {
+        let mut out = (0.0, 0.0);
+        for m in &self.moe_layers {
+            let e = m.experts.max(1) as f64;
+            let touched = e * (1.0 - (1.0 - (m.top_k as f64 / e).min(1.0)).powf(tokens));
+            let bytes = touched * m.expert_bytes as f64;
+            if m.dequantized {
+                out.1 += bytes;
+            } else {
+                out.0 += bytes;
+            }
+        }
+        out
     }
 
     /// All-reduces of one step over `tokens` tokens: per layer, a ring
@@ -369,76 +496,251 @@ impl Work {
     }
 
     fn weights_s(&self, p: &TimingParams, tokens: f64) -> f64 {
-        (self.weight_read_bytes as f64 + self.moe_read_bytes(tokens))
-            / (self.bandwidth_bytes_s * p.weight_bw_eff)
+        let (moe_dense, moe_quant) = self.moe_read_bytes(tokens);
+        let quant = ((self.quant_weight_bytes as f64 + moe_quant)
+            / (self.bandwidth_bytes_s * p.quant_weight_bw_eff))
+            .max(self.quant_gemms as f64 * p.quant_gemm_floor_us / 1e6);
+        (self.dense_weight_bytes as f64 + moe_dense) / (self.bandwidth_bytes_s * p.weight_bw_eff)
+            + quant
+    }
+
+    /// One engine step over `batch`.
+    pub fn step(&self, p: &TimingParams, b: &Batch) -> StepTerms {
+        let tokens = b.decode_seqs + b.prefill_tokens;
+        let seqs = b.decode_seqs + b.prefill_seqs;
+        let peak = self.peak_flops;
+        let compute_s = b.decode_seqs * self.decode_flops_per_token / (peak * p.gemm_compute_eff)
+            + b.prefill_tokens * self.prefill_flops_per_token / (peak * p.prefill_gemm_eff);
+        let kernel = self.attention_kernel;
+        let decode_attention_s = if b.decode_seqs > 0.0 {
+            let mean = b.decode_kv_bytes / b.decode_seqs;
+            (b.decode_kv_bytes + p.attn_half_batch * mean)
+                / (self.bandwidth_bytes_s * p.attn_bw_eff(kernel))
+        } else {
+            0.0
+        };
+        let prefill_attention_s =
+            b.prefill_pairs * self.attn_flops_per_pair / (peak * p.prefill_attn_eff(kernel));
+        StepTerms {
+            host_s: if seqs > 0.0 {
+                p.host_step_ms / 1e3 + seqs * p.host_per_seq_us / 1e6
+            } else {
+                0.0
+            },
+            async_scheduling: self.async_scheduling,
+            weights_s: if tokens > 0.0 {
+                self.weights_s(p, tokens)
+            } else {
+                0.0
+            },
+            compute_s,
+            state_s: seqs * self.state_bytes_per_seq as f64
+                / (self.bandwidth_bytes_s * p.state_bw_eff),
+            attention_s: decode_attention_s + prefill_attention_s,
+            allreduce_s: if tokens > 0.0 {
+                self.allreduce_s(tokens)
+            } else {
+                0.0
+            },
+            layers_s: if tokens > 0.0 {
+                self.layers as f64 * p.layer_us / 1e6
+            } else {
+                0.0
+            },
+        }
     }
 
     /// One decode step with `running` sequences at `context_tokens` each.
     pub fn decode_step(&self, p: &TimingParams, running: f64, context_tokens: f64) -> StepTerms {
-        let weights_s = self.weights_s(p, running);
-        let compute_s =
-            running * self.decode_flops_per_token / (self.peak_flops * p.gemm_compute_eff);
-        let state_s =
-            running * self.state_bytes_per_seq as f64 / (self.bandwidth_bytes_s * p.state_bw_eff);
-        let attention_s = if running > 0.0 {
-            (running + p.attn_half_batch) * self.kv_bytes(context_tokens)
-                / (self.bandwidth_bytes_s * p.attn_bw_eff)
-        } else {
-            0.0
-        };
-        StepTerms {
-            overhead_s: self.pipeline_parallel_size as f64 * p.step_overhead_ms / 1e3,
-            weights_s,
-            compute_s,
-            state_s,
-            attention_s,
-            allreduce_s: self.allreduce_s(running),
-        }
+        self.step(
+            p,
+            &Batch {
+                decode_seqs: running,
+                decode_kv_bytes: running * self.kv_bytes(context_tokens),
+                ..Batch::default()
+            },
+        )
     }
 
     /// Prefill of `tail_tokens` tokens whose last token is at `context_tokens`
-    /// (a cold prefill has `tail == context`), in max_num_batched_tokens chunks.
+    /// (a cold prefill has `tail == context`), alone, in
+    /// max_num_batched_tokens chunks.
     pub fn prefill(&self, p: &TimingParams, tail_tokens: f64, context_tokens: f64) -> PrefillTerms {
         let tail = tail_tokens.max(0.0).min(context_tokens.max(0.0));
         let chunk = self.max_num_batched_tokens as f64;
         let full = (tail / chunk).floor();
         let rest = tail - full * chunk;
-        let per_chunk = |n: f64| {
-            let compute = n * self.prefill_flops_per_token / (self.peak_flops * p.prefill_gemm_eff);
-            compute.max(self.weights_s(p, n)) + self.allreduce_s(n)
+        let start = context_tokens - tail;
+        let mut out = PrefillTerms::default();
+        let mut add = |n: f64, at: f64, count: f64| {
+            // Token i (1-based, absolute) attends to i keys: a chunk of n
+            // tokens after `at` cached ones has n (2 at + n + 1) / 2 pairs.
+            let s = self.step(
+                p,
+                &Batch {
+                    prefill_tokens: n,
+                    prefill_seqs: 1.0,
+                    prefill_pairs: n * (2.0 * at + n + 1.0) / 2.0,
+                    ..Batch::default()
+                },
+            );
+            out.chunks += count;
+            out.host_s += count * s.host_s;
+            out.gemm_s += count * (s.gemm_s() + s.state_s + s.allreduce_s + s.layers_s);
+            out.attention_s += count * s.attention_s;
+            out.total += count * s.total_s();
         };
-        let mut gemm_s = full * per_chunk(chunk);
-        let mut chunks = full;
+        if full > 0.0 {
+            // The full chunks' pairs grow linearly with their start: their
+            // sum is `full` chunks at the mean start.
+            add(chunk, start + (full - 1.0) / 2.0 * chunk, full);
+        }
         if rest > 0.0 {
-            gemm_s += per_chunk(rest);
-            chunks += 1.0;
+            add(rest, start + full * chunk, 1.0);
         }
-        // Each new token attends to every token up to itself:
-        // sum over i = P - t + 1 ..= P of i = t (2P - t + 1) / 2.
-        let pairs = tail * (2.0 * context_tokens - tail + 1.0) / 2.0;
-        PrefillTerms {
-            chunks,
-            overhead_s: chunks * self.pipeline_parallel_size as f64 * p.step_overhead_ms / 1e3,
-            gemm_s,
-            attention_s: pairs * self.attn_flops_per_pair / (self.peak_flops * p.prefill_attn_eff),
-        }
+        out
     }
 }
 
-/// The terms of one decode step, seconds.
+/// Weights a step streams: (dense bytes, dequantized bytes, linear params
+/// without experts, lm_head params). Embeddings are gathered, not streamed;
+/// encoders run on images at prefill; buffers are read by position.
+fn weight_reads(model: &Model, quant: &WeightQuant) -> (u64, u64, u64, u64) {
+    let (mut dense, mut dequant, mut linear, mut lm_head) = (0, 0, 0, 0);
+    for m in &model.modules() {
+        let bytes = quant.module_bytes(m, model.dtype);
+        match m.kind {
+            ModuleKind::Embedding
+            | ModuleKind::Encoder
+            | ModuleKind::Buffer
+            | ModuleKind::ExpertLinear => continue,
+            ModuleKind::LmHead => lm_head += m.params(),
+            ModuleKind::AttentionLinear | ModuleKind::MambaLinear | ModuleKind::MlpLinear => {
+                linear += m.params()
+            }
+            ModuleKind::Other => {}
+        }
+        if quant.dequantizes(m) {
+            dequant += bytes;
+        } else {
+            dense += bytes;
+        }
+    }
+    (dense, dequant, linear, lm_head)
+}
+
+/// Dequantizing GEMM kernels a step launches: two per layer whose
+/// projections the checkpoint quantizes with a weight-only format.
+fn quant_gemm_count(model: &Model, quant: &WeightQuant) -> u64 {
+    let probe = |name, kind| crate::model::Module {
+        name,
+        kind,
+        in_features: 1,
+        out_features: 1,
+        count: 1,
+    };
+    model
+        .layers
+        .iter()
+        .filter(|l| {
+            let m = match l {
+                Layer::Attention(_) => probe("o_proj", ModuleKind::AttentionLinear),
+                Layer::Mlp(_) => probe("down_proj", ModuleKind::MlpLinear),
+                Layer::Moe(_) => probe("expert_down_proj", ModuleKind::ExpertLinear),
+                Layer::Mamba2(_) | Layer::Mamba1(_) | Layer::DeltaNet(_) => {
+                    probe("out_proj", ModuleKind::MambaLinear)
+                }
+            };
+            quant.dequantizes(&m)
+        })
+        .count() as u64
+        * 2
+}
+
+/// Experts: all held, top_k of num_experts computed per token; the bytes an
+/// expert step reads depend on the batch (`Work::moe_read_bytes`).
+fn moe_reads(model: &Model, quant: &WeightQuant) -> (Vec<MoeRead>, f64) {
+    let mut active_expert_params = 0.0;
+    let mut out = Vec::new();
+    for l in &model.layers {
+        let Layer::Moe(e) = l else { continue };
+        // Latent experts work in their latent width.
+        let (h, i) = (
+            e.latent_dim.unwrap_or(model.hidden_size),
+            e.expert_intermediate,
+        );
+        let linear = |name, in_features, out_features| crate::model::Module {
+            name,
+            kind: ModuleKind::ExpertLinear,
+            in_features,
+            out_features,
+            count: 1,
+        };
+        let mut expert = vec![
+            linear("expert_up_proj", h, i),
+            linear("expert_down_proj", i, h),
+        ];
+        if e.gated {
+            expert.push(linear("expert_gate_proj", h, i));
+        }
+        let params: u64 = expert.iter().map(crate::model::Module::params).sum();
+        let bytes = expert
+            .iter()
+            .map(|m| quant.module_bytes(m, model.dtype))
+            .sum();
+        active_expert_params += (e.top_k * params) as f64;
+        out.push(MoeRead {
+            experts: e.num_experts,
+            top_k: e.top_k,
+            expert_bytes: bytes,
+            dequantized: expert.first().is_some_and(|m| quant.dequantizes(m)),
+        });
+    }
+    (out, active_expert_params)
+}
+
+/// KV bytes per token a step reads: full-attention layers, and sliding-window
+/// layers with their windows. Under pipeline parallelism `layout` is one
+/// stage's; a step reads the KV cache of every stage's layers.
+fn kv_reads(model: &Model, engine: &EngineArgs, layout: &KvLayout) -> (u64, Vec<(u64, u64)>) {
+    let whole = if engine.pipeline_parallel_size > 1 {
+        KvLayout::new(model, engine).ok()
+    } else {
+        None
+    };
+    let kv_layout = whole.as_ref().unwrap_or(layout);
+    let mut full = 0;
+    let mut sliding = Vec::new();
+    for g in &kv_layout.groups {
+        let bytes = g.layers * g.bytes_per_token;
+        match (g.kind, g.window_tokens) {
+            (GroupKind::FullAttention, _) => full += bytes,
+            (GroupKind::SlidingWindow, Some(w)) => sliding.push((bytes, w)),
+            _ => {}
+        }
+    }
+    (full, sliding)
+}
+
+/// The terms of one engine step, seconds.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct StepTerms {
-    pub overhead_s: f64,
+    /// The host's share: scheduling, input preparation, sampling, output.
+    pub host_s: f64,
+    /// Whether the host's share overlaps the GPU's.
+    pub async_scheduling: bool,
     /// Streaming the weights once.
     pub weights_s: f64,
     /// GEMM FLOPs for the batch; the GEMMs take the larger of the two.
     pub compute_s: f64,
     /// Mamba states read and written.
     pub state_s: f64,
-    /// Attention reading KV.
+    /// Attention: decode KV reads and prefill's quadratic part.
     pub attention_s: f64,
     /// All-reduces across tensor-parallel GPUs.
     pub allreduce_s: f64,
+    /// The layers' fixed kernel time.
+    pub layers_s: f64,
 }
 
 impl StepTerms {
@@ -446,8 +748,17 @@ impl StepTerms {
         self.weights_s.max(self.compute_s)
     }
 
+    /// The GPU's share.
+    pub fn gpu_s(&self) -> f64 {
+        self.gemm_s() + self.state_s + self.attention_s + self.allreduce_s + self.layers_s
+    }
+
     pub fn total_s(&self) -> f64 {
-        self.overhead_s + self.gemm_s() + self.state_s + self.attention_s + self.allreduce_s
+        if self.async_scheduling {
+            self.gpu_s().max(self.host_s)
+        } else {
+            self.gpu_s() + self.host_s
+        }
     }
 
     /// The name of the largest term.
@@ -458,33 +769,41 @@ impl StepTerms {
             ("weight reads", self.weights_s)
         };
         [
-            ("step overhead", self.overhead_s),
+            ("host (scheduler, sampler, launch)", self.host_s),
             gemm,
             ("Mamba state traffic", self.state_s),
             ("attention KV reads", self.attention_s),
             ("tensor-parallel all-reduce", self.allreduce_s),
+            ("per-layer kernels", self.layers_s),
         ]
         .into_iter()
-        .fold(
-            ("step overhead", f64::MIN),
-            |a, b| if b.1 > a.1 { b } else { a },
-        )
+        .fold(("host (scheduler, sampler, launch)", f64::MIN), |a, b| {
+            if b.1 > a.1 {
+                b
+            } else {
+                a
+            }
+        })
         .0
     }
 }
 
 /// The terms of a prefill, seconds.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct PrefillTerms {
     pub chunks: f64,
-    pub overhead_s: f64,
+    /// The host's share over all chunks.
+    pub host_s: f64,
+    /// GEMMs (weights or compute), Mamba states and all-reduces.
     pub gemm_s: f64,
     pub attention_s: f64,
+    /// The chunks' step times summed (host overlapped when asynchronous).
+    pub total: f64,
 }
 
 impl PrefillTerms {
     pub fn total_s(&self) -> f64 {
-        self.overhead_s + self.gemm_s + self.attention_s
+        self.total
     }
 }
 
@@ -653,7 +972,20 @@ mod tests {
     fn work_per_token_of_the_reference_model() {
         let (_, w) = reference_work();
         // Weights 8,944,804,864 B less the 131,072 x 5,120 bf16 embedding table.
-        assert_eq!(w.weight_read_bytes, 8_944_804_864 - 1_342_177_280);
+        assert_eq!(w.weight_read_bytes(), 8_944_804_864 - 1_342_177_280);
+        // Streamed by dense GEMMs: the six attention layers' bf16 projections
+        // (6 x 62,914,560 x 2 B), the bf16 lm_head (131,072 x 5,120 x 2 B)
+        // and 4,680,704 B of norms, conv1d and SSM parameters; the rest is int4.
+        assert_eq!(
+            w.dense_weight_bytes,
+            754_974_720 + 1_342_177_280 + 4_680_704
+        );
+        assert_eq!(w.quant_weight_bytes, 5_500_794_880);
+        assert_eq!(w.attention_kernel, AttnKernel::Triton);
+        // 28 Mamba and 28 MLP layers quantized, the 6 attention layers not:
+        // two dequantizing GEMMs each.
+        assert_eq!((w.layers, w.quant_gemms), (62, 112));
+        assert!(w.async_scheduling);
         // 2 x (6 x 62,914,560 + 28 x 168,427,520 + 28 x 209,715,200 + 671,088,640).
         assert_relative_eq!(w.decode_flops_per_token, 23_273_144_320.0);
         // Read and written: 2 x 28 x 5,316,608 B (the real state, not the padded page).
@@ -671,11 +1003,8 @@ mod tests {
         let (_, w) = reference_work();
         let p = TimingParams::FIRST_PRINCIPLES;
         let s = w.decode_step(&p, 1.0, 0.0);
-        assert_relative_eq!(
-            s.weights_s,
-            7_602_627_584.0 / (936e9 * 0.8),
-            max_relative = 1e-12
-        );
+        let weights = 2_101_832_704.0 / (936e9 * 0.8) + 5_500_794_880.0 / (936e9 * 0.7);
+        assert_relative_eq!(s.weights_s, weights, max_relative = 1e-12);
         assert_relative_eq!(
             s.compute_s,
             23_273_144_320.0 / (142e12 * 0.5),
@@ -687,13 +1016,21 @@ mod tests {
             max_relative = 1e-12
         );
         assert_eq!(s.attention_s, 0.0);
-        assert_relative_eq!(
-            s.total_s(),
-            0.5e-3 + 10.153_188e-3 + 0.397_610e-3,
-            max_relative = 1e-5
-        );
+        // 62 layers at 5 us of small kernels each.
+        assert_relative_eq!(s.layers_s, 62.0 * 5e-6, max_relative = 1e-12);
+        // Host: 1 ms + 20 us for the one sequence, hidden under the GPU's
+        // 11.5 ms by asynchronous scheduling; added to it without.
+        assert_relative_eq!(s.host_s, 1.02e-3, max_relative = 1e-12);
+        let gpu = weights + 297_730_048.0 / (936e9 * 0.8) + 62.0 * 5e-6;
+        assert_relative_eq!(s.total_s(), gpu, max_relative = 1e-12);
+        let sync = StepTerms {
+            async_scheduling: false,
+            ..s
+        };
+        assert_relative_eq!(sync.total_s(), gpu + 1.02e-3, max_relative = 1e-12);
         assert_eq!(s.dominant(), "weight reads");
-        // 64 sequences at 16K: compute-bound GEMMs; attention pays (64 + 1) sequences' KV.
+        // 64 sequences at 16K: compute-bound GEMMs; attention pays (64 + 1)
+        // sequences' KV at the Triton kernel's efficiency.
         let s = w.decode_step(&p, 64.0, 16_384.0);
         assert!(s.compute_s > s.weights_s);
         assert_relative_eq!(
@@ -712,7 +1049,7 @@ mod tests {
         assert_eq!(cold.chunks, 4.0);
         assert_relative_eq!(
             cold.attention_s,
-            8_192.0 * 8_193.0 / 2.0 * 122_880.0 / (142e12 * 0.25),
+            8_192.0 * 8_193.0 / 2.0 * 122_880.0 / (142e12 * 0.15),
             max_relative = 1e-12
         );
         // A 1,928-token tail at 16,616: pairs t (2P - t + 1) / 2.
@@ -720,7 +1057,7 @@ mod tests {
         assert_eq!(tail.chunks, 1.0);
         assert_relative_eq!(
             tail.attention_s,
-            1_928.0 * (2.0 * 16_616.0 - 1_928.0 + 1.0) / 2.0 * 122_880.0 / (142e12 * 0.25),
+            1_928.0 * (2.0 * 16_616.0 - 1_928.0 + 1.0) / 2.0 * 122_880.0 / (142e12 * 0.15),
             max_relative = 1e-12
         );
     }

@@ -85,3 +85,23 @@ pub fn reference() -> (Plan, Capacity) {
     let cap = plan.capacity().unwrap_or_else(|e| panic!("{e}"));
     (plan, cap)
 }
+
+/// The runs the shipped calibrations are fitted on, as `decodecalc
+/// calibrate --measured public-decode-speed --measured
+/// rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32` builds them: the public
+/// serving runs (`data/runs/public-decode-speed.csv`, read from disk) and the
+/// reference harness run.
+pub fn corpus_runs() -> Vec<decodecalc_core::calibrate::Run> {
+    let path = data_dir().join("runs").join("public-decode-speed.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let rows = decodecalc_core::runs::parse_csv("data/runs/public-decode-speed.csv", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut runs = decodecalc_core::runs::build(&NoFiles, &rows).unwrap_or_else(|e| panic!("{e}"));
+    let (plan, cap) = reference();
+    let predictor = decodecalc_core::matrix::Predictor::new(&plan, &cap, plan.calibration.params)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut reference = decodecalc_core::calibrate::harness_run(&predictor, &reference_measured());
+    reference.source = "data/measured/rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv".into();
+    runs.push(reference);
+    runs
+}

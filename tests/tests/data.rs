@@ -23,6 +23,7 @@ fn every_data_file_is_embedded_verbatim() {
         "calibrations",
         "prices",
         "startup-logs",
+        "runs",
     ] {
         for entry in std::fs::read_dir(data_dir().join(dir)).unwrap() {
             let path = entry.unwrap().path();
@@ -123,13 +124,24 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
         }
         .resolve(&NoFiles)
         .unwrap();
-        // Every output names the calibration; off the RTX 3090 it says it was transferred.
+        // Every output names the calibration: its class's where one was
+        // fitted, else the shared values, saying they are borrowed.
         let label = plan.calibration.label();
-        if id == "rtx3090" {
-            assert_eq!(label, "rtx3090-vllm0.32");
+        let class = gpu.calibration_class.clone().unwrap();
+        if [
+            "ampere-geforce",
+            "ampere-datacenter",
+            "hopper",
+            "ada-datacenter",
+        ]
+        .contains(&class.as_str())
+        {
+            assert_eq!(label, class, "{id}");
         } else {
             assert!(
-                label.starts_with("rtx3090-vllm0.32 (transferred from rtx3090"),
+                label.starts_with(&format!(
+                    "shared (no calibration fitted for {id}'s class ({class})"
+                )),
                 "{id}: {label}"
             );
         }

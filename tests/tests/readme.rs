@@ -1,6 +1,7 @@
 //! Every `decodecalc ...` example in the README's shell blocks runs and
 //! exits 0 (from the repository root, as the README shows them; `--out`
-//! goes to a scratch file so the shipped data is never overwritten).
+//! and `--out-dir` go to scratch files so the shipped data is never
+//! overwritten).
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(
@@ -89,6 +90,11 @@ fn every_readme_example_runs() {
         let mut args = words(cmd);
         if let Some(k) = args.iter().position(|a| a == "--out") {
             args[k + 1] = scratch.join(format!("out-{i}.toml")).display().to_string();
+        }
+        if let Some(k) = args.iter().position(|a| a == "--out-dir") {
+            let dir = scratch.join(format!("out-{i}"));
+            std::fs::create_dir_all(&dir).unwrap();
+            args[k + 1] = dir.display().to_string();
         }
         let out = main_with(&args);
         if out.code != 0 {

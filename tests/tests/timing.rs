@@ -1,6 +1,8 @@
-//! Decode and prefill timing against the measured reference run: the shipped
-//! calibration is what `decodecalc calibrate` produces, and the accuracy bars
-//! of issue 3 hold in sample and leave-one-out.
+//! Decode and prefill timing against the measured reference run: the
+//! shipped calibration predicts it within the bars in sample and leave one
+//! cell out; what the fit pins down; first principles without a fit.
+//! (The joint fit over every run, and its cross-validation on runs it was
+//! not fitted on, are `tests/tests/calibration.rs`.)
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(
@@ -17,36 +19,12 @@ use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{CalibrationFile, NoFiles, Request};
 use decodecalc_core::timing::TimingParams;
-use decodecalc_tests::{data_dir, reference, reference_measured};
-
-#[test]
-fn the_shipped_calibration_is_what_calibrate_produces() {
-    let (plan, cap) = reference();
-    assert_eq!(plan.calibration.id, "rtx3090-vllm0.32");
-    let predictor = Predictor::new(&plan, &cap, TimingParams::FIRST_PRINCIPLES).unwrap();
-    let report = fit(&predictor, &reference_measured()).unwrap();
-    let path = data_dir().join("calibrations/rtx3090-vllm0.32.toml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let shipped = CalibrationFile::parse("rtx3090-vllm0.32.toml", &text).unwrap();
-    for ((name, a), b) in TimingParams::NAMES
-        .iter()
-        .zip(report.params.to_array())
-        .zip(shipped.params.to_array())
-    {
-        assert!(
-            (a - b).abs() <= 1e-9 * b.abs().max(1e-6),
-            "{name}: refit {a} vs shipped {b}; rerun the command in the file"
-        );
-    }
-    assert_eq!(shipped.gpu, "rtx3090");
-    assert!(shipped
-        .command
-        .starts_with("decodecalc calibrate --measured data/measured/"));
-}
+use decodecalc_tests::{reference, reference_measured};
 
 #[test]
 fn accuracy_bars_hold_in_sample_and_leave_one_out() {
     let (plan, cap) = reference();
+    assert_eq!(plan.calibration.id, "ampere-geforce");
     let predictor = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
     let c = compare(&predictor, &reference_measured(), true).unwrap();
     let m = &c.summary.metrics;
@@ -54,39 +32,25 @@ fn accuracy_bars_hold_in_sample_and_leave_one_out() {
     assert_eq!((c.summary.cells, c.summary.status_agreement), (45, 45));
     assert_eq!(m.total_tok_s.n, 28);
     assert_eq!(m.prefill_tok_s.n, 5);
-    // Issue 3's bars, and the figures the README records (to 0.01 point).
-    assert!(m.total_tok_s.mape_pct <= 4.0, "{}", m.total_tok_s.mape_pct);
+    // Issue 11's bars for the reference run: no worse than 3% in sample and
+    // 5% leaving each cell out; and the figures the README records (to 0.01).
+    assert!(m.total_tok_s.mape_pct <= 3.0, "{}", m.total_tok_s.mape_pct);
     assert!(
-        cv.total_tok_s.mape_pct <= 7.0,
+        cv.total_tok_s.mape_pct <= 5.0,
         "{}",
         cv.total_tok_s.mape_pct
     );
-    assert!(m.tbt_ms.mape_pct <= 8.0 && m.per_request_tok_s.mape_pct <= 8.0);
-    assert!(m.prefill_tok_s.mape_pct <= 5.0);
-    assert!(m.ttft_ms.mape_pct <= 25.0);
     let close = |x: f64, y: f64| (x - y).abs() < 0.005;
-    assert!(
-        close(m.total_tok_s.mape_pct, 2.07),
-        "{}",
-        m.total_tok_s.mape_pct
-    );
-    assert!(
-        close(cv.total_tok_s.mape_pct, 2.86),
-        "{}",
-        cv.total_tok_s.mape_pct
-    );
-    assert!(close(m.tbt_ms.mape_pct, 1.98), "{}", m.tbt_ms.mape_pct);
-    assert!(
-        close(m.per_request_tok_s.mape_pct, 2.00),
-        "{}",
-        m.per_request_tok_s.mape_pct
-    );
-    assert!(
-        close(m.prefill_tok_s.mape_pct, 1.58),
-        "{}",
-        m.prefill_tok_s.mape_pct
-    );
-    assert!(close(m.ttft_ms.mape_pct, 4.68), "{}", m.ttft_ms.mape_pct);
+    for (name, got, want) in [
+        ("total", m.total_tok_s.mape_pct, 2.12),
+        ("loo total", cv.total_tok_s.mape_pct, 2.81),
+        ("tbt", m.tbt_ms.mape_pct, 2.03),
+        ("per request", m.per_request_tok_s.mape_pct, 2.05),
+        ("prefill", m.prefill_tok_s.mape_pct, 1.90),
+        ("ttft", m.ttft_ms.mape_pct, 4.89),
+    ] {
+        assert!(close(got, want), "{name}: {got:.3} (README: {want})");
+    }
     let queued = c
         .cells
         .iter()
@@ -97,25 +61,60 @@ fn accuracy_bars_hold_in_sample_and_leave_one_out() {
 }
 
 #[test]
-fn at_most_eight_parameters_and_the_data_pin_all_but_the_step_overhead() {
+fn the_reference_run_pins_what_it_measures_and_nothing_else() {
     let (plan, cap) = reference();
     let predictor = Predictor::new(&plan, &cap, TimingParams::FIRST_PRINCIPLES).unwrap();
     let report = fit(&predictor, &reference_measured()).unwrap();
-    assert!(report.parameters.len() <= 8);
-    let loose: Vec<&str> = report
+    assert_eq!(report.parameters.len(), TimingParams::NAMES.len());
+    let pinned: Vec<&str> = report
         .parameters
         .iter()
-        .filter(|p| !p.pinned_down)
+        .filter(|p| p.pinned_down)
         .map(|p| p.name)
         .collect();
-    assert_eq!(loose, ["step_overhead_ms"]);
+    // A 12B model with an int4 per-token-head KV cache on the Triton
+    // backend: its GEMMs, Mamba states, Triton attention and prefill are
+    // measured; the host's share hides under asynchronous scheduling, and
+    // the FlashAttention figures and the server's request cost do not occur.
+    assert_eq!(
+        pinned,
+        [
+            "gemm_compute_eff",
+            "state_bw_eff",
+            "attn_bw_eff_triton",
+            "attn_half_batch",
+            "prefill_gemm_eff",
+            "prefill_attn_eff_triton"
+        ]
+    );
+    let untouched: Vec<&str> = report
+        .parameters
+        .iter()
+        .filter(|p| {
+            p.note
+                .as_deref()
+                .is_some_and(|n| n.starts_with("no measured figure"))
+        })
+        .map(|p| p.name)
+        .collect();
+    assert_eq!(
+        untouched,
+        [
+            "host_step_ms",
+            "host_per_seq_us",
+            "attn_bw_eff_flash",
+            "prefill_attn_eff_flash",
+            "serve_request_ms",
+            "quant_gemm_floor_us"
+        ]
+    );
     for p in &report.parameters {
         assert!(p.value >= p.lower && p.value <= p.upper, "{}", p.name);
     }
 }
 
 #[test]
-fn first_principles_predict_decode_at_concurrency_one_within_30_percent() {
+fn first_principles_predict_decode_at_concurrency_one_within_12_percent() {
     let plan = Request {
         calibration: Some("none".into()),
         ..Request::default()
@@ -126,18 +125,17 @@ fn first_principles_predict_decode_at_concurrency_one_within_30_percent() {
     let cap = plan.capacity().unwrap();
     let predictor = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
     let c = compare(&predictor, &reference_measured(), false).unwrap();
-    let ones: Vec<_> = c
+    let ones: Vec<f64> = c
         .cells
         .iter()
         .filter(|x| x.phase == Phase::Decode && x.concurrency == 1)
+        .map(|x| x.error_pct.total_tok_s.unwrap())
         .collect();
+    // Recorded in the README: -11.6% at context 0 to -6.5% at 120K.
     assert_eq!(ones.len(), 5);
-    for x in ones {
-        let e = x.error_pct.total_tok_s.unwrap();
-        assert!(e.abs() <= 30.0, "{} x 1: {e:+.1}%", x.context_tokens);
-        // Recorded in the README: within 5% at every context.
-        assert!(e.abs() <= 5.0, "{} x 1: {e:+.1}%", x.context_tokens);
-    }
+    assert!((ones[0] - -11.6).abs() < 0.05, "{ones:?}");
+    assert!((ones[4] - -6.5).abs() < 0.05, "{ones:?}");
+    assert!(ones.iter().all(|e| e.abs() <= 12.0), "{ones:?}");
 }
 
 #[test]
@@ -180,10 +178,31 @@ fn the_prompt_relation_is_read_from_the_prefill_rows() {
 }
 
 #[test]
-fn every_calibration_preset_parses_within_bounds() {
-    for id in presets::ids(Kind::Calibration) {
+fn every_calibration_preset_parses_within_bounds_and_names_real_gpus() {
+    let ids: Vec<&str> = presets::ids(Kind::Calibration).collect();
+    assert_eq!(
+        ids,
+        [
+            "ada-datacenter",
+            "ampere-datacenter",
+            "ampere-geforce",
+            "hopper",
+            "shared"
+        ]
+    );
+    for id in ids {
         let f = presets::find(Kind::Calibration, id).unwrap();
         let c = CalibrationFile::parse(f.path, f.text).unwrap();
-        presets::gpu(&c.gpu).unwrap();
+        assert_eq!(c.id, c.class);
+        for g in &c.gpus {
+            let gpu = presets::gpu(g).unwrap();
+            assert_eq!(gpu.calibration_class.as_deref(), Some(c.class.as_str()));
+        }
+        let band = if id == "shared" {
+            "transfer_tpot_median_abs_pct"
+        } else {
+            "loo_tpot_median_abs_pct"
+        };
+        assert!(c.fit.contains_key(band), "{id}");
     }
 }

@@ -264,6 +264,7 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
         tensor_parallel_size: number(fields, "tensor-parallel-size")?,
         dtype: text("dtype"),
         pipeline_parallel_size: number(fields, "pipeline-parallel-size")?,
+        async_scheduling: None,
     };
     let harness = HarnessSettings {
         contexts: text("contexts")

@@ -214,6 +214,9 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                     p.model.name, p.gpu.name, p.calibration.label(), o.capacity.block_size_tokens,
                     o.capacity.num_blocks, o.capacity.kv_cache_tokens) }
             </p>
+            <p id="error-bands">
+                { error_bands(&p.calibration.bands()) }
+            </p>
             { for (!p.warnings.is_empty()).then(|| html! {
                 <ul id="warnings">{ for p.warnings.iter().map(|w| html! { <li>{ format!("warning: {w}") }</li> }) }</ul>
             }) }
@@ -226,6 +229,20 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
             { plan_panel(o) }
         </>
     }
+}
+
+/// The calibration's cross-validated error bands, one sentence per figure.
+fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
+    let part = |what: &str, band: &Option<String>| match band {
+        Some(x) => format!("{what} {x}"),
+        None => format!("{what}: no measured band"),
+    };
+    format!(
+        "Error bands: {}; {}; {}.",
+        part("time between tokens", &b.tpot),
+        part("throughput", &b.throughput),
+        part("TTFT", &b.ttft)
+    )
 }
 
 fn memory_bar(o: &Output) -> Html {

@@ -95,6 +95,13 @@ try {
     assert(await page.locator("#chart polyline").count() === 5, "one line per context");
   });
 
+  await check("the error bands of the calibration are shown, as the CLI's JSON has them", async () => {
+    const text = await page.locator("#error-bands").innerText();
+    const bands = matrixJson().error_bands;
+    assert(bands.tpot && text.includes(bands.tpot), `bands: ${text}`);
+    assert(text.includes("ampere-geforce"), `bands name the class: ${text}`);
+  });
+
   await page.screenshot({ path: join(root, "web", "screenshot.png"), fullPage: true });
 
   await check("a cell shows its details on focus", async () => {

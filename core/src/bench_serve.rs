@@ -1,0 +1,379 @@
+//! `vllm bench serve`: its `--save-result` JSON as a measured run, and the
+//! figures it prints as decodecalc predicts them
+//! (docs/reference/vllm-bench-serve.md says what each figure means in vLLM
+//! 0.32, `vllm/benchmarks/serve.py`).
+
+use crate::allocator::admit;
+use crate::error::{Error, Result};
+use crate::scenario::{Capacity, Plan};
+use crate::serve::{simulate, Arrival, ServeResult, Workload};
+use crate::timing::{TimingParams, Work};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The keys every `--save-result` file has, from the oldest
+/// `benchmark_serving.py` to 0.32.
+pub const REQUIRED_KEYS: [&str; 5] = [
+    "num_prompts",
+    "completed",
+    "duration",
+    "total_input_tokens",
+    "total_output_tokens",
+];
+
+/// A statistic as the file has it (ms), where it has it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct FileStats {
+    pub mean_ms: Option<f64>,
+    pub median_ms: Option<f64>,
+    pub p99_ms: Option<f64>,
+}
+
+/// What a `vllm bench serve --save-result` file says.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BenchResult {
+    pub origin: String,
+    pub num_prompts: u64,
+    pub completed: u64,
+    pub max_concurrency: Option<u64>,
+    /// Requests per second; None = inf (all at once).
+    pub request_rate: Option<f64>,
+    /// Mean prompt and output tokens per completed request.
+    pub mean_input_tokens: f64,
+    pub mean_output_tokens: f64,
+    /// Whether the per-request lengths vary (they are modelled at their means).
+    pub lengths_vary: bool,
+    pub duration_s: f64,
+    pub request_throughput: Option<f64>,
+    pub output_throughput: Option<f64>,
+    pub ttft: FileStats,
+    pub tpot: FileStats,
+    pub itl: FileStats,
+    pub e2el: FileStats,
+}
+
+impl BenchResult {
+    /// The workload to replay: the file's request count, concurrency and
+    /// rate, each request at the mean lengths.
+    pub fn workload(&self) -> Workload {
+        Workload {
+            input_tokens: crate::units::saturating_u64(self.mean_input_tokens.round()).max(1),
+            output_tokens: crate::units::saturating_u64(self.mean_output_tokens.round()).max(1),
+            num_prompts: self.completed.max(1),
+            arrival: Arrival::Serve {
+                request_rate: self.request_rate,
+                max_concurrency: self.max_concurrency,
+            },
+        }
+    }
+}
+
+fn not_ours(origin: &str, why: &str) -> Error {
+    Error::new(format!("{origin}: not a `vllm bench serve --save-result` file: {why}"))
+        .with_hint(format!(
+            "give the JSON that vllm bench serve --save-result wrote (it has {}); a harness benchmark_results.json goes with --measured and its scenario",
+            REQUIRED_KEYS.join(", ")
+        ))
+}
+
+/// Parse a `--save-result` file. A truncated file, another tool's JSON or a
+/// missing key each get an error naming the file and what is wrong.
+pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
+    crate::parse::check_size(origin, text)?;
+    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        let what = if e.is_eof() {
+            "ends before the JSON does (a truncated file?)"
+        } else {
+            "is not valid JSON"
+        };
+        Error::new(format!("{origin}:{}:{}: {what}: {e}", e.line(), e.column()))
+            .with_hint("give the complete file vllm bench serve --save-result wrote")
+    })?;
+    let Some(obj) = v.as_object() else {
+        return Err(not_ours(origin, "the top level is not an object"));
+    };
+    if obj.contains_key("results") || obj.contains_key("cells") {
+        return Err(not_ours(
+            origin,
+            "it looks like a harness result (it has `results`)",
+        ));
+    }
+    if let Some(k) = REQUIRED_KEYS.iter().find(|k| !obj.contains_key(**k)) {
+        return Err(not_ours(origin, &format!("missing key `{k}`")));
+    }
+    let num = |k: &str| -> Result<Option<f64>> {
+        match obj.get(k) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => match n.as_f64() {
+                Some(x) if (0.0..1e15).contains(&x) => Ok(Some(x)),
+                _ => Err(Error::field(
+                    &format!("{origin}: {k}"),
+                    n,
+                    "a non-negative number",
+                )),
+            },
+            Some(Value::String(s)) if s == "inf" => Ok(Some(f64::INFINITY)),
+            Some(other) => Err(Error::field(&format!("{origin}: {k}"), other, "a number")),
+        }
+    };
+    let count = |k: &str, max: u64| -> Result<Option<u64>> {
+        match num(k)? {
+            None => Ok(None),
+            Some(x) if x.fract() == 0.0 && x <= max as f64 => {
+                Ok(Some(crate::units::saturating_u64(x)))
+            }
+            Some(x) => Err(Error::field(
+                &format!("{origin}: {k}"),
+                x,
+                format!("a whole number up to {max}"),
+            )),
+        }
+    };
+    let need = |k: &str, max: u64| -> Result<u64> {
+        count(k, max)?.ok_or_else(|| not_ours(origin, &format!("`{k}` is null")))
+    };
+    let max_prompts = crate::serve::MAX_PROMPTS;
+    let num_prompts = need("num_prompts", max_prompts)?;
+    let completed = need("completed", max_prompts)?;
+    if completed == 0 {
+        return Err(
+            Error::new(format!("{origin}: no request completed")).with_hint(
+                "a run whose requests all failed measured nothing; check the server's log",
+            ),
+        );
+    }
+    let total_in = need("total_input_tokens", 1 << 40)?;
+    let total_out = need("total_output_tokens", 1 << 40)?;
+    let lens_vary = |k: &str| {
+        obj.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                let v: Vec<f64> = a.iter().filter_map(Value::as_f64).collect();
+                v.iter().any(|x| v.first().is_some_and(|f| f != x))
+            })
+            .unwrap_or(false)
+    };
+    let rate = match num("request_rate")? {
+        None => None,
+        Some(r) if r.is_infinite() => None,
+        Some(r) if r > 0.0 => Some(r),
+        Some(_) => None,
+    };
+    let stats = |m: &str| -> Result<FileStats> {
+        Ok(FileStats {
+            mean_ms: num(&format!("mean_{m}_ms"))?,
+            median_ms: num(&format!("median_{m}_ms"))?,
+            p99_ms: num(&format!("p99_{m}_ms"))?,
+        })
+    };
+    let mut e2el = stats("e2el")?;
+    if e2el.mean_ms.is_none() {
+        // benchmark_serving.py before 0.7 called it `latency`.
+        e2el = stats("latency")?;
+    }
+    Ok(BenchResult {
+        origin: origin.to_string(),
+        num_prompts,
+        completed,
+        max_concurrency: count("max_concurrency", crate::engine::MAX_CONCURRENCY)?,
+        request_rate: rate,
+        mean_input_tokens: total_in as f64 / completed as f64,
+        mean_output_tokens: total_out as f64 / completed as f64,
+        lengths_vary: lens_vary("input_lens") || lens_vary("output_lens"),
+        duration_s: num("duration")?.unwrap_or(0.0),
+        request_throughput: num("request_throughput")?,
+        output_throughput: num("output_throughput")?,
+        ttft: stats("ttft")?,
+        tpot: stats("tpot")?,
+        itl: stats("itl")?,
+        e2el,
+    })
+}
+
+/// Requests the engine runs at once for a workload: what the KV pool holds
+/// at the requests' final length (no preemption), at most `max_num_seqs`
+/// and the client's concurrency.
+pub fn max_running(plan: &Plan, cap: &Capacity, w: &Workload) -> u64 {
+    let concurrency = match w.arrival {
+        Arrival::Serve {
+            max_concurrency: Some(c),
+            ..
+        } => c,
+        _ => w.num_prompts,
+    };
+    let a = admit(
+        &cap.layout,
+        &cap.pool,
+        &plan.engine,
+        w.input_tokens,
+        w.input_tokens + w.output_tokens,
+        concurrency.min(crate::engine::MAX_CONCURRENCY),
+        false,
+    );
+    a.running.min(plan.engine.max_num_seqs).max(1)
+}
+
+/// What `vllm bench serve` would print for `w` on `plan`.
+pub fn predict(
+    plan: &Plan,
+    cap: &Capacity,
+    params: &TimingParams,
+    w: &Workload,
+) -> Result<ServeResult> {
+    if let Some(e) = cap.startup_error() {
+        return Err(e);
+    }
+    let need = w.input_tokens.saturating_add(w.output_tokens);
+    if need > plan.engine.max_model_len_tokens {
+        return Err(Error::field(
+            "--random-input-len",
+            w.input_tokens,
+            format!(
+                "input + output tokens ({need}) at most max_model_len ({}), or the server refuses the requests",
+                plan.engine.max_model_len_tokens
+            ),
+        ));
+    }
+    let quant = plan.engine.weight_quant(&plan.model.quant);
+    let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
+    simulate(&work, params, w, max_running(plan, cap, w))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncated_foreign_and_incomplete_files_are_named() {
+        let e = parse("r.json", "{\"num_prompts\": 10, \"compl").unwrap_err();
+        assert!(
+            e.message.contains("r.json:1:") && e.message.contains("truncated"),
+            "{}",
+            e.message
+        );
+        let e = parse("h.json", "{\"results\": []}").unwrap_err();
+        assert!(e.message.contains("harness"), "{}", e.message);
+        let e = parse("m.json", "{\"num_prompts\": 10, \"completed\": 10, \"duration\": 1.0, \"total_input_tokens\": 100}").unwrap_err();
+        assert!(
+            e.message.contains("missing key `total_output_tokens`"),
+            "{}",
+            e.message
+        );
+        assert!(parse("a.json", "[1, 2]")
+            .unwrap_err()
+            .message
+            .contains("not an object"));
+    }
+
+    #[test]
+    fn a_summary_file_gives_its_workload() {
+        let text = r#"{"num_prompts": 500, "completed": 500, "duration": 11.06,
+            "request_rate": "inf", "max_concurrency": 32,
+            "total_input_tokens": 1023101, "total_output_tokens": 31091,
+            "output_throughput": 2810.07, "mean_tpot_ms": 7.87, "median_itl_ms": 7.31}"#;
+        let r = parse("d.json", text).unwrap();
+        let w = r.workload();
+        // 1,023,101 / 500 = 2,046.2 -> 2,046; 31,091 / 500 = 62.2 -> 62.
+        assert_eq!(
+            (w.input_tokens, w.output_tokens, w.num_prompts),
+            (2046, 62, 500)
+        );
+        assert_eq!(
+            w.arrival,
+            Arrival::Serve {
+                request_rate: None,
+                max_concurrency: Some(32)
+            }
+        );
+        assert_eq!(r.tpot.mean_ms, Some(7.87));
+        assert_eq!(r.itl.median_ms, Some(7.31));
+    }
+}
+
+/// One figure of a `--save-result` file beside its prediction.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FigureComparison {
+    pub figure: &'static str,
+    pub measured: f64,
+    pub predicted: f64,
+    pub error_pct: f64,
+}
+
+/// Every figure the file has that decodecalc predicts, measured vs predicted.
+pub fn compare(measured: &BenchResult, predicted: &ServeResult) -> Vec<FigureComparison> {
+    let p = predicted;
+    let pairs: [(&'static str, Option<f64>, f64); 14] = [
+        (
+            "request_throughput",
+            measured.request_throughput,
+            p.request_throughput,
+        ),
+        (
+            "output_throughput",
+            measured.output_throughput,
+            p.output_throughput,
+        ),
+        ("mean_ttft_ms", measured.ttft.mean_ms, p.ttft.mean_ms),
+        ("median_ttft_ms", measured.ttft.median_ms, p.ttft.median_ms),
+        ("p99_ttft_ms", measured.ttft.p99_ms, p.ttft.p99_ms),
+        ("mean_tpot_ms", measured.tpot.mean_ms, p.tpot.mean_ms),
+        ("median_tpot_ms", measured.tpot.median_ms, p.tpot.median_ms),
+        ("p99_tpot_ms", measured.tpot.p99_ms, p.tpot.p99_ms),
+        ("mean_itl_ms", measured.itl.mean_ms, p.itl.mean_ms),
+        ("median_itl_ms", measured.itl.median_ms, p.itl.median_ms),
+        ("p99_itl_ms", measured.itl.p99_ms, p.itl.p99_ms),
+        ("mean_e2el_ms", measured.e2el.mean_ms, p.e2el.mean_ms),
+        ("median_e2el_ms", measured.e2el.median_ms, p.e2el.median_ms),
+        ("p99_e2el_ms", measured.e2el.p99_ms, p.e2el.p99_ms),
+    ];
+    pairs
+        .into_iter()
+        .filter_map(|(figure, m, predicted)| {
+            let measured = m.filter(|m| *m > 0.0 && m.is_finite())?;
+            Some(FigureComparison {
+                figure,
+                measured,
+                predicted,
+                error_pct: (predicted / measured - 1.0) * 100.0,
+            })
+        })
+        .collect()
+}
+
+/// A `--save-result` file as a run for the joint calibration, on the setup
+/// `plan` gives (the file does not say which model, GPU or flags).
+pub fn as_run(plan: &Plan, cap: &Capacity, result: &BenchResult) -> Result<crate::calibrate::Run> {
+    if let Some(e) = cap.startup_error() {
+        return Err(e);
+    }
+    let w = result.workload();
+    let quant = plan.engine.weight_quant(&plan.model.quant);
+    let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
+    let measured = crate::calibrate::ServeMeasured {
+        output_tok_s: result.output_throughput,
+        mean_tpot_ms: result.tpot.mean_ms,
+        median_itl_ms: result.itl.median_ms,
+        mean_ttft_ms: result.ttft.mean_ms,
+        median_ttft_ms: result.ttft.median_ms,
+    };
+    Ok(crate::calibrate::Run {
+        id: result.origin.clone(),
+        group: result.origin.clone(),
+        gpu: plan.gpu.id.clone(),
+        source: result.origin.clone(),
+        class: plan
+            .gpu
+            .calibration_class
+            .clone()
+            .unwrap_or_else(|| plan.gpu.id.clone()),
+        vllm_version: crate::VLLM_VERSION.to_string(),
+        work,
+        harness: None,
+        points: vec![crate::calibrate::Observed::Serve {
+            label: result.origin.clone(),
+            workload: w,
+            max_running: max_running(plan, cap, &w),
+            measured,
+        }],
+    })
+}

@@ -1,0 +1,341 @@
+//! Measured serving runs in decodecalc's own CSV (`data/runs/*.csv`): one
+//! row a point, the setup on every row, rows of one run sharing it. These
+//! are what the joint calibration fits and cross-validates on, besides
+//! harness matrices.
+//!
+//! Columns: `run,point,vllm_version,model,gpu,tensor_parallel_size,
+//! max_model_len,gpu_memory_utilization,workload,input_tokens,output_tokens,
+//! max_concurrency,num_prompts,output_tok_s,mean_tpot_ms,median_itl_ms,
+//! mean_ttft_ms,median_ttft_ms,source,notes`. `workload` is `offline` (one
+//! `LLM.generate` call: `output_tok_s` is output tokens over its wall time)
+//! or `serve` (`vllm bench serve`); measured figures may be empty.
+
+use crate::calibrate::{Observed, Run, ServeMeasured};
+use crate::engine::EngineSettings;
+use crate::error::{Error, Result};
+use crate::scenario::{Request, World};
+use crate::serve::{Arrival, Workload};
+use crate::timing::Work;
+use crate::version::{batch_defaults, UsageContext, VllmVersion};
+
+pub const COLUMNS: [&str; 20] = [
+    "run",
+    "point",
+    "vllm_version",
+    "model",
+    "gpu",
+    "tensor_parallel_size",
+    "max_model_len",
+    "gpu_memory_utilization",
+    "workload",
+    "input_tokens",
+    "output_tokens",
+    "max_concurrency",
+    "num_prompts",
+    "output_tok_s",
+    "mean_tpot_ms",
+    "median_itl_ms",
+    "mean_ttft_ms",
+    "median_ttft_ms",
+    "source",
+    "notes",
+];
+
+/// Rows a runs file may have.
+pub const MAX_RUN_ROWS: usize = 8192;
+
+/// One measured point with its setup.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunRow {
+    /// `file.csv:LINE`, for errors.
+    pub origin: String,
+    pub run: String,
+    pub point: String,
+    pub vllm_version: VllmVersion,
+    pub model: String,
+    pub gpu: String,
+    pub tensor_parallel_size: u64,
+    pub max_model_len: Option<u64>,
+    pub gpu_memory_utilization: Option<f64>,
+    pub offline: bool,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub max_concurrency: u64,
+    pub num_prompts: u64,
+    pub measured: ServeMeasured,
+    pub source: String,
+}
+
+impl RunRow {
+    fn setup(&self) -> impl PartialEq + '_ {
+        (
+            self.vllm_version,
+            &self.model,
+            &self.gpu,
+            self.tensor_parallel_size,
+            self.max_model_len,
+            self.gpu_memory_utilization.map(f64::to_bits),
+            self.offline,
+        )
+    }
+
+    pub fn workload(&self) -> Workload {
+        Workload {
+            input_tokens: self.input_tokens,
+            output_tokens: self.output_tokens,
+            num_prompts: self.num_prompts,
+            arrival: if self.offline {
+                Arrival::Offline
+            } else {
+                Arrival::Serve {
+                    request_rate: None,
+                    max_concurrency: Some(self.max_concurrency),
+                }
+            },
+        }
+    }
+}
+
+/// Parse a runs CSV. Errors name `origin`, the line and the column.
+pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
+    crate::parse::check_size(origin, text)?;
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(false)
+        .from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| Error::new(format!("{origin}: cannot read the header row: {e}")))?
+        .clone();
+    let have: Vec<&str> = headers.iter().map(str::trim).collect();
+    if have != COLUMNS {
+        return Err(
+            Error::new(format!("{origin}:1: the header is not a runs file's"))
+                .with_hint(format!("the header must be: {}", COLUMNS.join(","))),
+        );
+    }
+    let mut rows: Vec<RunRow> = Vec::new();
+    for (i, rec) in reader.records().enumerate() {
+        let line = i + 2;
+        if rows.len() >= MAX_RUN_ROWS {
+            return Err(
+                Error::new(format!("{origin}: more than {MAX_RUN_ROWS} rows"))
+                    .with_hint("split the runs across files"),
+            );
+        }
+        let rec = rec.map_err(|e| {
+            Error::new(format!("{origin}:{line}: {e}"))
+                .with_hint(format!("each row has {} fields", COLUMNS.len()))
+        })?;
+        let get = |col: usize| rec.get(col).unwrap_or("").trim();
+        let bad = |col: usize, what: &str| {
+            Error::new(format!(
+                "{origin}:{line}: column `{}` has `{}`",
+                COLUMNS.get(col).copied().unwrap_or("?"),
+                get(col)
+            ))
+            .with_hint(what.to_string())
+        };
+        let count = |col: usize, max: u64| -> Result<Option<u64>> {
+            let t = get(col);
+            if t.is_empty() {
+                return Ok(None);
+            }
+            match t.parse::<u64>() {
+                Ok(v) if v >= 1 && v <= max => Ok(Some(v)),
+                _ => Err(bad(
+                    col,
+                    &format!("a whole number from 1 to {max}, or empty"),
+                )),
+            }
+        };
+        let need = |col: usize, max: u64| -> Result<u64> {
+            count(col, max)?.ok_or_else(|| bad(col, &format!("a whole number from 1 to {max}")))
+        };
+        let figure = |col: usize| -> Result<Option<f64>> {
+            let t = get(col);
+            if t.is_empty() {
+                return Ok(None);
+            }
+            match t.parse::<f64>() {
+                Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(Some(v)),
+                _ => Err(bad(col, "a positive number below 1e9, or empty")),
+            }
+        };
+        let text = |col: usize| -> Result<String> {
+            let t = get(col);
+            if t.is_empty() {
+                Err(bad(col, "a value"))
+            } else {
+                Ok(t.to_string())
+            }
+        };
+        let row = RunRow {
+            origin: format!("{origin}:{line}"),
+            run: text(0)?,
+            point: text(1)?,
+            vllm_version: VllmVersion::parse(
+                &format!("{origin}:{line}: column `vllm_version`"),
+                get(2),
+            )?,
+            model: text(3)?,
+            gpu: text(4)?,
+            tensor_parallel_size: need(5, 64)?,
+            max_model_len: count(6, 1 << 26)?,
+            gpu_memory_utilization: match get(7) {
+                "" => None,
+                t => match t.parse::<f64>() {
+                    Ok(v) if v > 0.0 && v <= 1.0 => Some(v),
+                    _ => return Err(bad(7, "a fraction in (0, 1], or empty")),
+                },
+            },
+            offline: match get(8) {
+                "offline" => true,
+                "serve" => false,
+                _ => return Err(bad(8, "offline or serve")),
+            },
+            input_tokens: need(9, 1 << 26)?,
+            output_tokens: need(10, crate::serve::MAX_OUTPUT_TOKENS)?,
+            max_concurrency: need(11, crate::engine::MAX_CONCURRENCY)?,
+            num_prompts: need(12, crate::serve::MAX_PROMPTS)?,
+            measured: ServeMeasured {
+                output_tok_s: figure(13)?,
+                mean_tpot_ms: figure(14)?,
+                median_itl_ms: figure(15)?,
+                mean_ttft_ms: figure(16)?,
+                median_ttft_ms: figure(17)?,
+            },
+            source: text(18)?,
+        };
+        if let Some(first) = rows.iter().find(|r| r.run == row.run) {
+            if first.setup() != row.setup() {
+                return Err(Error::new(format!(
+                    "{}: run `{}` has another setup than on {}",
+                    row.origin, row.run, first.origin
+                ))
+                .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization and workload; give the row another run id"));
+            }
+            if rows
+                .iter()
+                .any(|r| r.run == row.run && r.point == row.point)
+            {
+                return Err(Error::new(format!(
+                    "{}: run `{}` has point `{}` twice",
+                    row.origin, row.run, row.point
+                ))
+                .with_hint("each point of a run has its own id"));
+            }
+        }
+        rows.push(row);
+    }
+    if rows.is_empty() {
+        return Err(Error::new(format!("{origin}: no rows"))
+            .with_hint("a runs file has a row per measured point"));
+    }
+    Ok(rows)
+}
+
+/// Each run of `rows` resolved against its model and GPU, as vLLM of the
+/// run's release would have started it.
+pub fn build(world: &dyn World, rows: &[RunRow]) -> Result<Vec<Run>> {
+    let mut ids: Vec<&str> = Vec::new();
+    for r in rows {
+        if !ids.contains(&r.run.as_str()) {
+            ids.push(&r.run);
+        }
+    }
+    ids.iter()
+        .map(|id| {
+            let points: Vec<&RunRow> = rows.iter().filter(|r| r.run == *id).collect();
+            build_one(world, &points)
+        })
+        .collect()
+}
+
+fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
+    let Some(first) = points.first() else {
+        return Err(Error::new("a run with no rows"));
+    };
+    let context = |e: Error| {
+        let message = format!("{}: run `{}`: {}", first.origin, first.run, e.message);
+        match e.hint {
+            Some(h) => Error::new(message).with_hint(h),
+            None => Error::new(message),
+        }
+    };
+    let gpu = crate::presets::gpu(&first.gpu).map_err(context)?;
+    let version = first.vllm_version;
+    let usage = if first.offline {
+        UsageContext::Offline
+    } else {
+        UsageContext::Serve
+    };
+    let max_len_for_defaults = first.max_model_len.unwrap_or(32_768);
+    let (seqs, tokens) = batch_defaults(
+        version,
+        usage,
+        gpu.memory_bytes,
+        &gpu.name,
+        max_len_for_defaults,
+    );
+    let to_i64 = |v: u64| i64::try_from(v).unwrap_or(i64::MAX);
+    let request = Request {
+        model: Some(first.model.clone()),
+        gpu: Some(first.gpu.clone()),
+        engine: EngineSettings {
+            tensor_parallel_size: Some(to_i64(first.tensor_parallel_size)),
+            max_model_len: first.max_model_len.map(to_i64),
+            gpu_memory_utilization: first.gpu_memory_utilization,
+            max_num_seqs: Some(to_i64(seqs)),
+            max_num_batched_tokens: Some(to_i64(tokens)),
+            async_scheduling: Some(version.async_scheduling_default()),
+            // V0 had no prefix caching by default; the runs' prompts share nothing anyway.
+            enable_prefix_caching: Some(version.v1_engine()),
+            ..EngineSettings::default()
+        },
+        calibration: Some("none".to_string()),
+        ..Request::default()
+    };
+    let plan = request.resolve(world).map_err(context)?;
+    let cap = plan.capacity().map_err(context)?;
+    if let Some(e) = cap.startup_error() {
+        return Err(context(e));
+    }
+    let quant = plan.engine.weight_quant(&plan.model.quant);
+    let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
+    let observed = points
+        .iter()
+        .map(|r| {
+            let workload = r.workload();
+            Observed::Serve {
+                label: r.point.clone(),
+                workload,
+                max_running: crate::bench_serve::max_running(&plan, &cap, &workload),
+                measured: r.measured,
+            }
+        })
+        .collect();
+    let file = first
+        .origin
+        .rsplit_once(':')
+        .map_or(first.origin.as_str(), |x| x.0);
+    Ok(Run {
+        // Cross-validation leaves a model's setup out whole, whatever its
+        // max_model_len.
+        group: format!(
+            "{}@{}/tp{}/{}",
+            first.model, gpu.id, first.tensor_parallel_size, version
+        ),
+        id: first.run.clone(),
+        gpu: gpu.id.clone(),
+        source: file.to_string(),
+        class: gpu
+            .calibration_class
+            .clone()
+            .unwrap_or_else(|| gpu.id.clone()),
+        vllm_version: version.to_string(),
+        work,
+        harness: None,
+        points: observed,
+    })
+}

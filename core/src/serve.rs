@@ -1,0 +1,562 @@
+//! A serving run step by step: requests arrive, vLLM's scheduler batches
+//! decodes and chunked prefills into steps, each step takes what
+//! [`Work::step`] says, and the figures come out as `vllm bench serve`
+//! defines them (docs/reference/vllm-bench-serve.md) or as an offline
+//! `LLM.generate` call measures them (output tokens over its wall time).
+//!
+//! The scheduler is vLLM V1's, reduced to what sets the timing: every step
+//! first gives each running request that has its prompt one decode token,
+//! then spends what is left of `max_num_batched_tokens` on prompt chunks,
+//! running requests first, then waiting ones in arrival order while fewer
+//! than the running limit run (`vllm/v1/core/sched/scheduler.py`,
+//! `schedule`). The running limit is `max_num_seqs` or what the KV pool
+//! holds at the requests' final length, whichever is smaller, so no request
+//! is preempted. Prefix caching finds nothing to reuse: the benchmark's
+//! random prompts share no blocks.
+//!
+//! Steps where nothing arrives, nothing finishes and no prompt is pending
+//! are identical but for their contexts, which grow by one token a step; a
+//! stretch of `k` of them is evaluated once at its middle context, which is
+//! exact for every term linear in context (all but sliding windows past
+//! their window).
+
+use crate::error::{Error, Result};
+use crate::timing::{Batch, TimingParams, Work};
+use serde::Serialize;
+
+/// Requests a run may send (vLLM's bench defaults to 1,000).
+pub const MAX_PROMPTS: u64 = 100_000;
+/// Output tokens a request may ask for.
+pub const MAX_OUTPUT_TOKENS: u64 = 1 << 20;
+/// Engine steps the simulation may take before it gives up (about a second
+/// of work); [`simulate`] says so rather than run on.
+pub const MAX_STEPS: u64 = 4_000_000;
+
+/// How requests reach the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arrival {
+    /// `vllm bench serve`: request `i` is due at `i / rate` (all at once
+    /// when the rate is infinite), and is sent when fewer than
+    /// `max_concurrency` requests are in flight.
+    Serve {
+        request_rate: Option<f64>,
+        max_concurrency: Option<u64>,
+    },
+    /// One offline `LLM.generate` call: every prompt queued at once.
+    Offline,
+}
+
+/// A workload of identical requests.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Workload {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub num_prompts: u64,
+    pub arrival: Arrival,
+}
+
+impl Workload {
+    pub fn validate(&self) -> Result<()> {
+        if self.num_prompts == 0 || self.num_prompts > MAX_PROMPTS {
+            return Err(Error::field(
+                "--num-prompts",
+                self.num_prompts,
+                format!("between 1 and {MAX_PROMPTS}"),
+            ));
+        }
+        if self.output_tokens == 0 || self.output_tokens > MAX_OUTPUT_TOKENS {
+            return Err(Error::field(
+                "--random-output-len",
+                self.output_tokens,
+                format!("between 1 and {MAX_OUTPUT_TOKENS} tokens"),
+            ));
+        }
+        if self.input_tokens == 0 {
+            return Err(Error::field(
+                "--random-input-len",
+                0,
+                "at least 1 token: vLLM refuses an empty prompt",
+            ));
+        }
+        if let Arrival::Serve {
+            request_rate,
+            max_concurrency,
+        } = self.arrival
+        {
+            if let Some(r) = request_rate {
+                if !(r.is_finite() && r > 0.0 && r <= 1e6) {
+                    return Err(Error::field(
+                        "--request-rate",
+                        r,
+                        "requests per second in (0, 1000000], or inf (all at once)",
+                    ));
+                }
+            }
+            if max_concurrency == Some(0) {
+                return Err(Error::field(
+                    "--max-concurrency",
+                    0,
+                    "at least 1, or leave it out for no limit",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Mean, median, standard deviation and 99th percentile of a figure over
+/// requests (or over inter-token gaps), ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Stats {
+    pub mean_ms: f64,
+    pub median_ms: f64,
+    pub std_ms: f64,
+    pub p99_ms: f64,
+}
+
+impl Stats {
+    /// Over weighted values (value ms, how many times it occurs), with
+    /// percentiles interpolated linearly between order statistics, as numpy's
+    /// default `percentile` does.
+    pub fn of(values: &mut Vec<(f64, f64)>) -> Stats {
+        values.retain(|v| v.1 > 0.0 && v.0.is_finite());
+        let n: f64 = values.iter().map(|v| v.1).sum();
+        if n <= 0.0 {
+            return Stats::default();
+        }
+        values.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mean = values.iter().map(|v| v.0 * v.1).sum::<f64>() / n;
+        let var = values
+            .iter()
+            .map(|v| v.1 * (v.0 - mean).powi(2))
+            .sum::<f64>()
+            / n;
+        Stats {
+            mean_ms: mean,
+            median_ms: percentile(values, n, 50.0),
+            std_ms: var.sqrt(),
+            p99_ms: percentile(values, n, 99.0),
+        }
+    }
+}
+
+/// numpy's linear percentile over sorted weighted values: the order
+/// statistic at rank `q/100 (n - 1)`, interpolated.
+fn percentile(sorted: &[(f64, f64)], n: f64, q: f64) -> f64 {
+    let rank = q / 100.0 * (n - 1.0);
+    let at = |r: f64| {
+        let mut seen = 0.0;
+        for &(v, w) in sorted {
+            seen += w;
+            if r < seen {
+                return v;
+            }
+        }
+        sorted.last().map_or(0.0, |v| v.0)
+    };
+    let lo = rank.floor();
+    let frac = rank - lo;
+    let a = at(lo);
+    if frac == 0.0 {
+        a
+    } else {
+        a + frac * (at(lo + 1.0) - a)
+    }
+}
+
+/// What the run measures, as `vllm bench serve` prints it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ServeResult {
+    pub completed: u64,
+    /// From the first request sent to the last response finished, s.
+    pub duration_s: f64,
+    pub total_input_tokens: u64,
+    pub total_output_tokens: u64,
+    pub request_throughput: f64,
+    pub output_throughput: f64,
+    pub total_token_throughput: f64,
+    pub ttft: Stats,
+    /// Per request: (end-to-end latency - TTFT) / (output tokens - 1).
+    pub tpot: Stats,
+    /// Every gap between consecutive tokens of every request, pooled.
+    pub itl: Stats,
+    pub e2el: Stats,
+    /// Requests the engine ran at once at most (the running limit).
+    pub max_running: u64,
+    /// Engine steps taken, and how many of them carried prompt chunks.
+    pub steps: u64,
+    pub prefill_steps: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Seq {
+    sent_s: f64,
+    /// When the engine sees it (sent plus the server's request overhead).
+    ready_s: f64,
+    /// Prompt tokens computed so far.
+    prefilled: u64,
+    /// Output tokens produced so far.
+    generated: u64,
+    first_token_s: f64,
+}
+
+/// Run `w` on `work` with `p`; `max_running` is the engine's running limit
+/// (at least 1).
+pub fn simulate(
+    work: &Work,
+    p: &TimingParams,
+    w: &Workload,
+    max_running: u64,
+) -> Result<ServeResult> {
+    w.validate()?;
+    let n = w.num_prompts;
+    let (rate, max_conc, overhead_s) = match w.arrival {
+        Arrival::Serve {
+            request_rate,
+            max_concurrency,
+        } => (
+            request_rate,
+            max_concurrency.unwrap_or(n).max(1),
+            p.serve_request_ms / 1e3,
+        ),
+        Arrival::Offline => (None, n, 0.0),
+    };
+    let max_running = max_running.clamp(1, n.max(1));
+    let budget = work.max_num_batched_tokens.max(1);
+    let due = |i: u64| rate.map_or(0.0, |r| i as f64 / r);
+
+    let mut now = 0.0_f64;
+    let mut next = 0u64; // next request to send
+    let mut in_flight = 0u64; // sent, not finished
+    let mut waiting: std::collections::VecDeque<Seq> = Default::default();
+    let mut running: Vec<Seq> = Vec::new();
+    let (mut ttft, mut tpot, mut itl, mut e2el) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut steps, mut prefill_steps, mut completed) = (0u64, 0u64, 0u64);
+    let mut last_finish = 0.0_f64;
+    // When the client last had a slot freed while it was at its limit.
+    let mut slot_freed_s = 0.0_f64;
+
+    while completed < n {
+        // Send what is due while the client's concurrency allows; a request
+        // held back by it is sent when a slot frees.
+        while next < n && in_flight < max_conc && due(next) <= now {
+            let sent_s = due(next).max(slot_freed_s);
+            waiting.push_back(Seq {
+                sent_s,
+                ready_s: sent_s + overhead_s,
+                prefilled: 0,
+                generated: 0,
+                first_token_s: 0.0,
+            });
+            next += 1;
+            in_flight += 1;
+        }
+        // Admit the requests the engine has seen into free running slots.
+        while (running.len() as u64) < max_running
+            && waiting.front().is_some_and(|s| s.ready_s <= now)
+        {
+            if let Some(s) = waiting.pop_front() {
+                running.push(s);
+            }
+        }
+        // The next moment something new can reach the engine.
+        let next_event = {
+            let send = (next < n && in_flight < max_conc).then(|| due(next) + overhead_s);
+            let seen = waiting.front().map(|s| s.ready_s);
+            match (send, seen) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        };
+        if running.is_empty() {
+            // Idle until the engine sees the next request, or the next is sent.
+            if let Some(s) = waiting.front() {
+                now = now.max(s.ready_s);
+            } else if next < n {
+                now = now.max(due(next));
+            } else {
+                break;
+            }
+            continue;
+        }
+        if steps >= MAX_STEPS {
+            return Err(Error::new(format!(
+                "the run needs more than {MAX_STEPS} engine steps to simulate"
+            ))
+            .with_hint("use fewer --num-prompts or shorter requests"));
+        }
+        let prompt_pending = running.iter().any(|s| s.prefilled < w.input_tokens);
+        if prompt_pending {
+            // One step: decodes first, then prompt chunks in order.
+            let mut left = budget;
+            let mut batch = Batch::default();
+            for s in running.iter().filter(|s| s.prefilled >= w.input_tokens) {
+                batch.decode_seqs += 1.0;
+                batch.decode_kv_bytes += work.kv_bytes((w.input_tokens + s.generated) as f64);
+                left = left.saturating_sub(1);
+            }
+            let mut chunks: Vec<(usize, u64)> = Vec::new();
+            for (i, s) in running.iter().enumerate() {
+                if left == 0 {
+                    break;
+                }
+                if s.prefilled < w.input_tokens {
+                    let c = (w.input_tokens - s.prefilled).min(left);
+                    left -= c;
+                    let at = s.prefilled as f64;
+                    batch.prefill_tokens += c as f64;
+                    batch.prefill_seqs += 1.0;
+                    batch.prefill_pairs += c as f64 * (2.0 * at + c as f64 + 1.0) / 2.0;
+                    chunks.push((i, c));
+                }
+            }
+            let dt = work.step(p, &batch).total_s().max(1e-9);
+            now += dt;
+            steps += 1;
+            prefill_steps += 1;
+            let mut decoded = 0.0;
+            for s in running.iter_mut().filter(|s| s.prefilled >= w.input_tokens) {
+                s.generated += 1;
+                decoded += 1.0;
+            }
+            if decoded > 0.0 {
+                itl.push((dt * 1e3, decoded));
+            }
+            for (i, c) in chunks {
+                if let Some(s) = running.get_mut(i) {
+                    s.prefilled += c;
+                    if s.prefilled >= w.input_tokens {
+                        // The last chunk's step samples the first token.
+                        s.generated = 1;
+                        s.first_token_s = now;
+                    }
+                }
+            }
+        } else {
+            // A stretch of identical decode steps: until the first request
+            // finishes, or (with a slot free) the next one reaches the engine.
+            let k_finish = running
+                .iter()
+                .map(|s| w.output_tokens.saturating_sub(s.generated))
+                .min()
+                .unwrap_or(1)
+                .max(1);
+            let probe = decode_batch(work, w, &running, 0.0);
+            let dt0 = work.step(p, &probe).total_s().max(1e-9);
+            let k_arrival = match next_event {
+                Some(t) if (running.len() as u64) < max_running => {
+                    crate::units::saturating_u64(((t - now).max(0.0) / dt0).ceil()).max(1)
+                }
+                _ => u64::MAX,
+            };
+            let k = k_finish.min(k_arrival).min(MAX_STEPS);
+            let mid = decode_batch(work, w, &running, (k as f64 - 1.0) / 2.0);
+            let dt = work.step(p, &mid).total_s().max(1e-9);
+            now += k as f64 * dt;
+            steps += k;
+            for s in running.iter_mut() {
+                s.generated += k;
+            }
+            itl.push((dt * 1e3, k as f64 * running.len() as f64));
+        }
+        // Finished requests leave; their slots free.
+        let mut i = 0;
+        while i < running.len() {
+            let done = running
+                .get(i)
+                .is_some_and(|s| s.prefilled >= w.input_tokens && s.generated >= w.output_tokens);
+            if done {
+                let s = running.swap_remove(i);
+                let t_first = s.first_token_s - s.sent_s;
+                let t_all = now - s.sent_s;
+                ttft.push((t_first * 1e3, 1.0));
+                e2el.push((t_all * 1e3, 1.0));
+                if w.output_tokens > 1 {
+                    tpot.push(((t_all - t_first) / (w.output_tokens - 1) as f64 * 1e3, 1.0));
+                }
+                completed += 1;
+                if in_flight >= max_conc {
+                    slot_freed_s = now;
+                }
+                in_flight = in_flight.saturating_sub(1);
+                last_finish = now;
+            } else {
+                i += 1;
+            }
+        }
+    }
+    let duration_s = last_finish.max(1e-12);
+    let total_input_tokens = n * w.input_tokens;
+    let total_output_tokens = n * w.output_tokens;
+    Ok(ServeResult {
+        completed,
+        duration_s,
+        total_input_tokens,
+        total_output_tokens,
+        request_throughput: completed as f64 / duration_s,
+        output_throughput: total_output_tokens as f64 / duration_s,
+        total_token_throughput: (total_input_tokens + total_output_tokens) as f64 / duration_s,
+        ttft: Stats::of(&mut ttft),
+        tpot: Stats::of(&mut tpot),
+        itl: Stats::of(&mut itl),
+        e2el: Stats::of(&mut e2el),
+        max_running,
+        steps,
+        prefill_steps,
+    })
+}
+
+/// The decode batch of `running` (all past their prompts) `ahead` steps on.
+fn decode_batch(work: &Work, w: &Workload, running: &[Seq], ahead: f64) -> Batch {
+    let mut b = Batch::default();
+    for s in running {
+        b.decode_seqs += 1.0;
+        b.decode_kv_bytes += work.kv_bytes((w.input_tokens + s.generated) as f64 + ahead);
+    }
+    b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timing::AttnKernel;
+
+    /// A GPU and model on which every step, prefill or decode, takes 10 ms:
+    /// no weights, no KV, 1,000 layers at 10 us.
+    fn ten_ms_steps() -> (Work, TimingParams) {
+        let work = Work {
+            dense_weight_bytes: 0,
+            quant_weight_bytes: 0,
+            layers: 1000,
+            quant_gemms: 0,
+            decode_flops_per_token: 0.0,
+            prefill_flops_per_token: 0.0,
+            state_bytes_per_seq: 0,
+            kv_bytes_per_token: 0,
+            sliding_kv: Vec::new(),
+            attn_flops_per_pair: 0.0,
+            attention_kernel: AttnKernel::Flash,
+            async_scheduling: true,
+            bandwidth_bytes_s: 1e12,
+            peak_flops: 1e14,
+            max_num_batched_tokens: 2048,
+            max_num_seqs: 256,
+            block_size_tokens: 16,
+            enable_prefix_caching: true,
+            tensor_parallel_size: 1,
+            allreduce_layers: 0,
+            hidden_size: 1024,
+            interconnect_bytes_s: 32e9,
+            allreduce_latency_s: 0.0,
+            moe_layers: Vec::new(),
+            pipeline_parallel_size: 1,
+        };
+        let p = TimingParams {
+            layer_us: 10.0,
+            host_step_ms: 0.001,
+            host_per_seq_us: 0.01,
+            serve_request_ms: 1.0,
+            ..TimingParams::FIRST_PRINCIPLES
+        };
+        (work, p)
+    }
+
+    #[test]
+    fn bench_serve_figures_follow_the_tools_definitions_by_hand() {
+        let (work, p) = ten_ms_steps();
+        // 4 requests of 100 prompt and 11 output tokens, at most 2 in flight.
+        let w = Workload {
+            input_tokens: 100,
+            output_tokens: 11,
+            num_prompts: 4,
+            arrival: Arrival::Serve {
+                request_rate: None,
+                max_concurrency: Some(2),
+            },
+        };
+        let r = simulate(&work, &p, &w, 256).unwrap();
+        // Requests 0 and 1 are sent at 0 and reach the engine 1 ms later
+        // (the server's cost); one 10 ms step prefills both and samples their
+        // first tokens (TTFT 11 ms); ten 10 ms decode steps finish them at
+        // 111 ms (E2EL 111 ms, TPOT (111 - 11) / 10 = 10 ms). Requests 2 and
+        // 3 are sent then and repeat it: the run ends at 222 ms.
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        assert_eq!((r.completed, r.steps, r.prefill_steps), (4, 22, 2));
+        assert!(close(r.duration_s, 0.222), "{}", r.duration_s);
+        assert!(
+            close(r.ttft.mean_ms, 11.0) && close(r.ttft.p99_ms, 11.0),
+            "{:?}",
+            r.ttft
+        );
+        assert!(close(r.e2el.mean_ms, 111.0), "{:?}", r.e2el);
+        assert!(close(r.tpot.mean_ms, 10.0) && close(r.tpot.median_ms, 10.0));
+        // Every gap between tokens is one 10 ms step.
+        assert!(close(r.itl.median_ms, 10.0) && close(r.itl.p99_ms, 10.0));
+        // Throughputs over the duration: 4 requests, 44 output and 444 total tokens.
+        assert!(close(r.request_throughput, 4.0 / 0.222));
+        assert!(close(r.output_throughput, 44.0 / 0.222));
+        assert!(close(r.total_token_throughput, 444.0 / 0.222));
+    }
+
+    #[test]
+    fn a_rate_spaces_arrivals_and_an_offline_call_pays_no_server_cost() {
+        let (work, p) = ten_ms_steps();
+        // One request every 500 ms: each runs alone, 1 prefill + 10 decode steps.
+        let w = Workload {
+            input_tokens: 100,
+            output_tokens: 11,
+            num_prompts: 3,
+            arrival: Arrival::Serve {
+                request_rate: Some(2.0),
+                max_concurrency: None,
+            },
+        };
+        let r = simulate(&work, &p, &w, 256).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        // The last is sent at 1 s and done 111 ms later.
+        assert!(close(r.duration_s, 1.111), "{}", r.duration_s);
+        assert!(close(r.ttft.mean_ms, 11.0));
+        let offline = Workload {
+            arrival: Arrival::Offline,
+            ..w
+        };
+        let r = simulate(&work, &p, &offline, 256).unwrap();
+        // All three prefill in one step, then ten decode steps: 110 ms.
+        assert!(close(r.duration_s, 0.110), "{}", r.duration_s);
+        assert!(close(r.ttft.mean_ms, 10.0));
+    }
+
+    #[test]
+    fn chunked_prefill_shares_steps_with_decodes() {
+        let (mut work, p) = ten_ms_steps();
+        work.max_num_batched_tokens = 64;
+        // A 100-token prompt needs two chunks (64 + 36): TTFT two steps.
+        let w = Workload {
+            input_tokens: 100,
+            output_tokens: 2,
+            num_prompts: 1,
+            arrival: Arrival::Offline,
+        };
+        let r = simulate(&work, &p, &w, 256).unwrap();
+        assert_eq!((r.steps, r.prefill_steps), (3, 2));
+        assert!((r.ttft.mean_ms - 20.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn percentiles_interpolate_like_numpy() {
+        // numpy.percentile([1, 2, 3, 4], 50) = 2.5; 99 -> 3.97.
+        let mut v = vec![(4.0, 1.0), (1.0, 1.0), (3.0, 1.0), (2.0, 1.0)];
+        let s = Stats::of(&mut v);
+        assert_eq!(s.median_ms, 2.5);
+        assert!((s.p99_ms - 3.97).abs() < 1e-12);
+        assert_eq!(s.mean_ms, 2.5);
+        // Population standard deviation (numpy's default ddof = 0): sqrt(1.25).
+        assert!((s.std_ms - 1.25_f64.sqrt()).abs() < 1e-12);
+        // Weights count as repeated values: [1, 1, 1, 5] -> median 1, mean 2.
+        let mut w = vec![(1.0, 3.0), (5.0, 1.0)];
+        let s = Stats::of(&mut w);
+        assert_eq!(s.median_ms, 1.0);
+        assert_eq!(s.mean_ms, 2.0);
+    }
+}
