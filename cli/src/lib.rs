@@ -463,6 +463,63 @@ fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Measure
     Ok((origin.clone(), parse_measured(&origin, &text)?))
 }
 
+/// A `vllm bench serve --save-result` file, with a warning when its lengths
+/// vary and are modelled at their means.
+fn read_bench_result(
+    path: &str,
+    warnings: &mut Vec<String>,
+) -> Result<decodecalc_core::bench_serve::BenchResult, Error> {
+    let text = Fs.read(path).map_err(|why| {
+        Error::new(why).with_hint("give the JSON vllm bench serve --save-result wrote")
+    })?;
+    let r = decodecalc_core::bench_serve::parse(path, &text)?;
+    if r.lengths_vary && r.lengths.is_empty() {
+        warnings.push(format!(
+            "{path}: request lengths vary; modelled at their means ({:.0} in, {:.0} out)",
+            r.mean_input_tokens, r.mean_output_tokens
+        ));
+    }
+    Ok(r)
+}
+
+/// `bench-serve`, and `compare` with a `--save-result` file: predict the
+/// workload on the flags' setup, beside the file's figures when given.
+fn bench_serve(
+    common: &CommonArgs,
+    workload: &decodecalc_core::serve::Workload,
+    measured: Option<&decodecalc_core::bench_serve::BenchResult>,
+    warnings: &mut Vec<String>,
+) -> Result<(String, u8), Error> {
+    let plan = resolve(common, warnings)?;
+    let capacity = plan.capacity()?;
+    let lengths = measured.map_or(&[][..], |m| m.lengths.as_slice());
+    let predicted = decodecalc_core::bench_serve::predict_lengths(
+        &plan,
+        &capacity,
+        &plan.calibration.params,
+        workload,
+        lengths,
+    )?;
+    let comparison = measured.map(|m| decodecalc_core::bench_serve::compare(m, &predicted));
+    Ok((
+        render::bench_serve(
+            &plan,
+            workload,
+            &predicted,
+            comparison.as_deref(),
+            common.format.format,
+        )?,
+        0,
+    ))
+}
+
+/// Whether a measured file is a `vllm bench serve --save-result` JSON
+/// rather than the harness's.
+fn is_bench_result(text: &str) -> bool {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    t.starts_with('{') && t.contains("\"completed\"") && !t.contains("\"results\"")
+}
+
 /// The workload `bench-serve`'s flags describe.
 fn bench_workload(
     args: &BenchServeArgs,
@@ -480,7 +537,7 @@ fn bench_workload(
     }
     if args.random_range_ratio > 0.0 {
         warnings.push(format!(
-            "warning: --random-range-ratio {}: lengths are modelled at their means",
+            "--random-range-ratio {}: lengths are modelled at their means",
             args.random_range_ratio
         ));
     }
@@ -731,6 +788,15 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
             }
             Ok((out, 0))
         }
+        Command::Compare(args)
+            if args.measured.as_deref().is_some_and(|m| {
+                m.ends_with(".json") && Fs.read(m).is_ok_and(|t| is_bench_result(&t))
+            }) =>
+        {
+            let path = args.measured.clone().unwrap_or_default();
+            let r = read_bench_result(&path, warnings)?;
+            bench_serve(&args.common, &r.workload(), Some(&r), warnings)
+        }
         Command::Compare(args) => {
             let plan = resolve(&args.common, warnings)?;
             let capacity = plan.capacity()?;
@@ -756,48 +822,15 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
             }
         }
         Command::BenchServe(args) => {
-            let plan = resolve(&args.common, warnings)?;
-            let capacity = plan.capacity()?;
             let measured = match &args.result {
-                Some(path) => {
-                    let text = Fs.read(path).map_err(|why| {
-                        Error::new(why)
-                            .with_hint("give the JSON vllm bench serve --save-result wrote")
-                    })?;
-                    let r = decodecalc_core::bench_serve::parse(path, &text)?;
-                    if r.lengths_vary {
-                        warnings.push(format!(
-                            "warning: {path}: request lengths vary; modelled at their means ({:.0} in, {:.0} out)",
-                            r.mean_input_tokens, r.mean_output_tokens
-                        ));
-                    }
-                    Some(r)
-                }
+                Some(path) => Some(read_bench_result(path, warnings)?),
                 None => None,
             };
             let workload = match &measured {
                 Some(r) => r.workload(),
                 None => bench_workload(&args, warnings)?,
             };
-            let predicted = decodecalc_core::bench_serve::predict(
-                &plan,
-                &capacity,
-                &plan.calibration.params,
-                &workload,
-            )?;
-            let comparison = measured
-                .as_ref()
-                .map(|m| decodecalc_core::bench_serve::compare(m, &predicted));
-            Ok((
-                render::bench_serve(
-                    &plan,
-                    &workload,
-                    &predicted,
-                    comparison.as_deref(),
-                    args.common.format.format,
-                )?,
-                0,
-            ))
+            bench_serve(&args.common, &workload, measured.as_ref(), warnings)
         }
         Command::Solve(args) => {
             let request = args.common.request()?;

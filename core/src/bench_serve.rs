@@ -6,7 +6,7 @@
 use crate::allocator::admit;
 use crate::error::{Error, Result};
 use crate::scenario::{Capacity, Plan};
-use crate::serve::{simulate, Arrival, ServeResult, Workload};
+use crate::serve::{Arrival, ServeResult, Workload};
 use crate::timing::{TimingParams, Work};
 use serde::Serialize;
 use serde_json::Value;
@@ -41,8 +41,12 @@ pub struct BenchResult {
     /// Mean prompt and output tokens per completed request.
     pub mean_input_tokens: f64,
     pub mean_output_tokens: f64,
-    /// Whether the per-request lengths vary (they are modelled at their means).
+    /// Whether the per-request lengths vary.
     pub lengths_vary: bool,
+    /// Each successful request's (prompt, output) tokens, where the file has
+    /// `input_lens` and `output_lens` (`--save-detailed`); then the run is
+    /// replayed with them, else at the mean lengths.
+    pub lengths: Vec<(u64, u64)>,
     pub duration_s: f64,
     pub request_throughput: Option<f64>,
     pub output_throughput: Option<f64>,
@@ -59,7 +63,11 @@ impl BenchResult {
         Workload {
             input_tokens: crate::units::saturating_u64(self.mean_input_tokens.round()).max(1),
             output_tokens: crate::units::saturating_u64(self.mean_output_tokens.round()).max(1),
-            num_prompts: self.completed.max(1),
+            num_prompts: if self.lengths.is_empty() {
+                self.completed.max(1)
+            } else {
+                self.lengths.len() as u64
+            },
             arrival: Arrival::Serve {
                 request_rate: self.request_rate,
                 max_concurrency: self.max_concurrency,
@@ -144,6 +152,33 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
     }
     let total_in = need("total_input_tokens", 1 << 40)?;
     let total_out = need("total_output_tokens", 1 << 40)?;
+    let array = |k: &str| -> Option<Vec<u64>> {
+        obj.get(k)?
+            .as_array()?
+            .iter()
+            .map(|x| x.as_u64().filter(|v| *v < 1 << 26))
+            .collect()
+    };
+    let errors: Option<Vec<bool>> = obj.get("errors").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .map(|e| e.as_str().is_some_and(str::is_empty))
+            .collect()
+    });
+    let lengths: Vec<(u64, u64)> = match (array("input_lens"), array("output_lens")) {
+        (Some(i), Some(o)) if i.len() == o.len() && i.len() as u64 <= max_prompts => i
+            .into_iter()
+            .zip(o)
+            .enumerate()
+            .filter(|(k, (_, out))| {
+                *out > 0
+                    && errors
+                        .as_ref()
+                        .is_none_or(|e| e.get(*k).copied().unwrap_or(true))
+            })
+            .map(|(_, l)| l)
+            .collect(),
+        _ => Vec::new(),
+    };
     let lens_vary = |k: &str| {
         obj.get(k)
             .and_then(Value::as_array)
@@ -180,6 +215,7 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
         mean_input_tokens: total_in as f64 / completed as f64,
         mean_output_tokens: total_out as f64 / completed as f64,
         lengths_vary: lens_vary("input_lens") || lens_vary("output_lens"),
+        lengths,
         duration_s: num("duration")?.unwrap_or(0.0),
         request_throughput: num("request_throughput")?,
         output_throughput: num("output_throughput")?,
@@ -220,10 +256,26 @@ pub fn predict(
     params: &TimingParams,
     w: &Workload,
 ) -> Result<ServeResult> {
+    predict_lengths(plan, cap, params, w, &[])
+}
+
+/// [`predict`] with each request's own lengths (`serve::simulate_lengths`).
+pub fn predict_lengths(
+    plan: &Plan,
+    cap: &Capacity,
+    params: &TimingParams,
+    w: &Workload,
+    lengths: &[(u64, u64)],
+) -> Result<ServeResult> {
     if let Some(e) = cap.startup_error() {
         return Err(e);
     }
-    let need = w.input_tokens.saturating_add(w.output_tokens);
+    let need = lengths
+        .iter()
+        .map(|l| l.0.saturating_add(l.1))
+        .max()
+        .unwrap_or(0)
+        .max(w.input_tokens.saturating_add(w.output_tokens));
     if need > plan.engine.max_model_len_tokens {
         return Err(Error::field(
             "--random-input-len",
@@ -236,7 +288,7 @@ pub fn predict(
     }
     let quant = plan.engine.weight_quant(&plan.model.quant);
     let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
-    simulate(&work, params, w, max_running(plan, cap, w))
+    crate::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, cap, w))
 }
 
 #[cfg(test)]
@@ -372,6 +424,7 @@ pub fn as_run(plan: &Plan, cap: &Capacity, result: &BenchResult) -> Result<crate
         points: vec![crate::calibrate::Observed::Serve {
             label: result.origin.clone(),
             workload: w,
+            lengths: result.lengths.clone(),
             max_running: max_running(plan, cap, &w),
             measured,
         }],

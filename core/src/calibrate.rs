@@ -24,7 +24,7 @@ use crate::engine::Harness;
 use crate::error::{Error, Result};
 use crate::matrix::{Phase, Predictor, Status};
 use crate::measured::MeasuredRow;
-use crate::serve::{simulate, Workload};
+use crate::serve::Workload;
 use crate::timing::{decode_cell, prefill_row, TimingParams, Work, N_PARAMS};
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector, Dyn, Owned};
@@ -74,6 +74,9 @@ pub enum Observed {
     Serve {
         label: String,
         workload: Workload,
+        /// Each request's (prompt, output) lengths where known; empty: the
+        /// workload's fixed lengths.
+        lengths: Vec<(u64, u64)>,
         max_running: u64,
         measured: ServeMeasured,
     },
@@ -161,11 +164,13 @@ pub fn predict_point(
         }
         Observed::Serve {
             workload,
+            lengths,
             max_running,
             measured,
             ..
         } => {
-            let r = simulate(&run.work, p, workload, *max_running).ok();
+            let r =
+                crate::serve::simulate_lengths(&run.work, p, workload, lengths, *max_running).ok();
             let get = |f: fn(&crate::serve::ServeResult) -> f64| r.as_ref().map_or(f64::NAN, f);
             if workload.arrival == crate::serve::Arrival::Offline {
                 // Wall time per output token: what an offline run's

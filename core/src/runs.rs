@@ -310,6 +310,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
             Observed::Serve {
                 label: r.point.clone(),
                 workload,
+                lengths: Vec::new(),
                 max_running: crate::bench_serve::max_running(&plan, &cap, &workload),
                 measured: r.measured,
             }

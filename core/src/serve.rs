@@ -191,6 +191,9 @@ pub struct ServeResult {
 
 #[derive(Clone, Copy, Debug)]
 struct Seq {
+    /// Its prompt and output lengths.
+    input: u64,
+    output: u64,
     sent_s: f64,
     /// When the engine sees it (sent plus the server's request overhead).
     ready_s: f64,
@@ -209,8 +212,52 @@ pub fn simulate(
     w: &Workload,
     max_running: u64,
 ) -> Result<ServeResult> {
+    simulate_lengths(work, p, w, &[], max_running)
+}
+
+/// [`simulate`] with each request's own (prompt, output) lengths, in the
+/// order they are sent (a `--save-detailed` file's `input_lens` and
+/// `output_lens`); empty: every request at `w`'s lengths. Their count
+/// replaces `w.num_prompts`.
+pub fn simulate_lengths(
+    work: &Work,
+    p: &TimingParams,
+    w: &Workload,
+    lengths: &[(u64, u64)],
+    max_running: u64,
+) -> Result<ServeResult> {
     w.validate()?;
-    let n = w.num_prompts;
+    let n = if lengths.is_empty() {
+        w.num_prompts
+    } else {
+        lengths.len() as u64
+    };
+    if n > MAX_PROMPTS {
+        return Err(Error::field(
+            "--num-prompts",
+            n,
+            format!("between 1 and {MAX_PROMPTS}"),
+        ));
+    }
+    if let Some(bad) = lengths
+        .iter()
+        .find(|l| l.0 == 0 || l.1 == 0 || l.1 > MAX_OUTPUT_TOKENS)
+    {
+        return Err(Error::new(format!(
+            "a request of {} prompt and {} output tokens",
+            bad.0, bad.1
+        ))
+        .with_hint(format!(
+            "every request has at least 1 prompt token and 1 to {MAX_OUTPUT_TOKENS} output tokens"
+        )));
+    }
+    let length = |i: u64| {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| lengths.get(i))
+            .copied()
+            .unwrap_or((w.input_tokens, w.output_tokens))
+    };
     let (rate, max_conc, overhead_s) = match w.arrival {
         Arrival::Serve {
             request_rate,
@@ -234,6 +281,7 @@ pub fn simulate(
     let (mut ttft, mut tpot, mut itl, mut e2el) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut steps, mut prefill_steps, mut completed) = (0u64, 0u64, 0u64);
     let mut last_finish = 0.0_f64;
+    let (mut total_input_tokens, mut total_output_tokens) = (0u64, 0u64);
     // When the client last had a slot freed while it was at its limit.
     let mut slot_freed_s = 0.0_f64;
 
@@ -242,7 +290,10 @@ pub fn simulate(
         // held back by it is sent when a slot frees.
         while next < n && in_flight < max_conc && due(next) <= now {
             let sent_s = due(next).max(slot_freed_s);
+            let (input, output) = length(next);
             waiting.push_back(Seq {
+                input,
+                output,
                 sent_s,
                 ready_s: sent_s + overhead_s,
                 prefilled: 0,
@@ -286,14 +337,14 @@ pub fn simulate(
             ))
             .with_hint("use fewer --num-prompts or shorter requests"));
         }
-        let prompt_pending = running.iter().any(|s| s.prefilled < w.input_tokens);
+        let prompt_pending = running.iter().any(|s| s.prefilled < s.input);
         if prompt_pending {
             // One step: decodes first, then prompt chunks in order.
             let mut left = budget;
             let mut batch = Batch::default();
-            for s in running.iter().filter(|s| s.prefilled >= w.input_tokens) {
+            for s in running.iter().filter(|s| s.prefilled >= s.input) {
                 batch.decode_seqs += 1.0;
-                batch.decode_kv_bytes += work.kv_bytes((w.input_tokens + s.generated) as f64);
+                batch.decode_kv_bytes += work.kv_bytes((s.input + s.generated) as f64);
                 left = left.saturating_sub(1);
             }
             let mut chunks: Vec<(usize, u64)> = Vec::new();
@@ -301,8 +352,8 @@ pub fn simulate(
                 if left == 0 {
                     break;
                 }
-                if s.prefilled < w.input_tokens {
-                    let c = (w.input_tokens - s.prefilled).min(left);
+                if s.prefilled < s.input {
+                    let c = (s.input - s.prefilled).min(left);
                     left -= c;
                     let at = s.prefilled as f64;
                     batch.prefill_tokens += c as f64;
@@ -316,7 +367,7 @@ pub fn simulate(
             steps += 1;
             prefill_steps += 1;
             let mut decoded = 0.0;
-            for s in running.iter_mut().filter(|s| s.prefilled >= w.input_tokens) {
+            for s in running.iter_mut().filter(|s| s.prefilled >= s.input) {
                 s.generated += 1;
                 decoded += 1.0;
             }
@@ -326,7 +377,7 @@ pub fn simulate(
             for (i, c) in chunks {
                 if let Some(s) = running.get_mut(i) {
                     s.prefilled += c;
-                    if s.prefilled >= w.input_tokens {
+                    if s.prefilled >= s.input {
                         // The last chunk's step samples the first token.
                         s.generated = 1;
                         s.first_token_s = now;
@@ -338,11 +389,11 @@ pub fn simulate(
             // finishes, or (with a slot free) the next one reaches the engine.
             let k_finish = running
                 .iter()
-                .map(|s| w.output_tokens.saturating_sub(s.generated))
+                .map(|s| s.output.saturating_sub(s.generated))
                 .min()
                 .unwrap_or(1)
                 .max(1);
-            let probe = decode_batch(work, w, &running, 0.0);
+            let probe = decode_batch(work, &running, 0.0);
             let dt0 = work.step(p, &probe).total_s().max(1e-9);
             let k_arrival = match next_event {
                 Some(t) if (running.len() as u64) < max_running => {
@@ -351,7 +402,7 @@ pub fn simulate(
                 _ => u64::MAX,
             };
             let k = k_finish.min(k_arrival).min(MAX_STEPS);
-            let mid = decode_batch(work, w, &running, (k as f64 - 1.0) / 2.0);
+            let mid = decode_batch(work, &running, (k as f64 - 1.0) / 2.0);
             let dt = work.step(p, &mid).total_s().max(1e-9);
             now += k as f64 * dt;
             steps += k;
@@ -365,16 +416,18 @@ pub fn simulate(
         while i < running.len() {
             let done = running
                 .get(i)
-                .is_some_and(|s| s.prefilled >= w.input_tokens && s.generated >= w.output_tokens);
+                .is_some_and(|s| s.prefilled >= s.input && s.generated >= s.output);
             if done {
                 let s = running.swap_remove(i);
                 let t_first = s.first_token_s - s.sent_s;
                 let t_all = now - s.sent_s;
                 ttft.push((t_first * 1e3, 1.0));
                 e2el.push((t_all * 1e3, 1.0));
-                if w.output_tokens > 1 {
-                    tpot.push(((t_all - t_first) / (w.output_tokens - 1) as f64 * 1e3, 1.0));
+                if s.output > 1 {
+                    tpot.push(((t_all - t_first) / (s.output - 1) as f64 * 1e3, 1.0));
                 }
+                total_input_tokens += s.input;
+                total_output_tokens += s.output;
                 completed += 1;
                 if in_flight >= max_conc {
                     slot_freed_s = now;
@@ -387,8 +440,6 @@ pub fn simulate(
         }
     }
     let duration_s = last_finish.max(1e-12);
-    let total_input_tokens = n * w.input_tokens;
-    let total_output_tokens = n * w.output_tokens;
     Ok(ServeResult {
         completed,
         duration_s,
@@ -408,11 +459,11 @@ pub fn simulate(
 }
 
 /// The decode batch of `running` (all past their prompts) `ahead` steps on.
-fn decode_batch(work: &Work, w: &Workload, running: &[Seq], ahead: f64) -> Batch {
+fn decode_batch(work: &Work, running: &[Seq], ahead: f64) -> Batch {
     let mut b = Batch::default();
     for s in running {
         b.decode_seqs += 1.0;
-        b.decode_kv_bytes += work.kv_bytes((w.input_tokens + s.generated) as f64 + ahead);
+        b.decode_kv_bytes += work.kv_bytes((s.input + s.generated) as f64 + ahead);
     }
     b
 }
