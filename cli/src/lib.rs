@@ -141,6 +141,10 @@ struct CommonArgs {
     /// that sizes the KV cache, and a step runs through the stages in turn.
     #[arg(long, allow_negative_numbers = true)]
     pipeline_parallel_size: Option<i64>,
+    /// A JSON object merged into the model's config.json, as vLLM's flag:
+    /// '{"max_position_embeddings": 131072, "rope_scaling": {...}}'.
+    #[arg(long)]
+    hf_overrides: Option<String>,
     /// Attention backend as vLLM names it (FLASH_ATTN, FLASHINFER,
     /// TRITON_ATTN, ...); default: the one vLLM picks for the GPU and KV dtype.
     #[arg(long)]
@@ -151,6 +155,9 @@ struct CommonArgs {
     async_scheduling: bool,
     #[arg(long, overrides_with = "async_scheduling")]
     no_async_scheduling: bool,
+    /// No CUDA graphs: every decode step launches its kernels from the host.
+    #[arg(long)]
+    enforce_eager: bool,
     /// Weight and activation dtype: auto (float32 checkpoints in bfloat16),
     /// bfloat16, float16 (half), float32 (float).
     #[arg(long)]
@@ -392,6 +399,9 @@ impl CommonArgs {
             mamba_ssm_cache_dtype: self.mamba_ssm_cache_dtype.clone(),
             mamba_cache_dtype: self.mamba_cache_dtype.clone(),
             attention_backend: self.attention_backend.clone(),
+            hf_overrides: self.hf_overrides.clone(),
+            enforce_eager: self.enforce_eager.then_some(true),
+            max_seq_len_to_capture: None,
             async_scheduling: if self.async_scheduling {
                 Some(true)
             } else if self.no_async_scheduling {

@@ -133,8 +133,7 @@ const BOOLEAN: [&str; 12] = [
 ];
 
 /// Flags that change memory or speed in ways decodecalc does not model yet.
-const NOT_MODELLED: [&str; 8] = [
-    "enforce-eager",
+const NOT_MODELLED: [&str; 7] = [
     "speculative-config",
     "data-parallel-size",
     "cpu-offload-gb",
@@ -250,9 +249,14 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
             "mamba-ssm-cache-dtype" => s.mamba_ssm_cache_dtype = Some(need(&value)?),
             "mamba-cache-dtype" => s.mamba_cache_dtype = Some(need(&value)?),
             "attention-backend" => s.attention_backend = Some(need(&value)?),
+            "hf-overrides" => s.hf_overrides = Some(need(&value)?),
             "enable-prefix-caching" => s.enable_prefix_caching = Some(true),
             "no-enable-prefix-caching" => s.enable_prefix_caching = Some(false),
             "async-scheduling" => s.async_scheduling = Some(true),
+            "enforce-eager" => s.enforce_eager = Some(true),
+            "max-seq-len-to-capture" => {
+                s.max_seq_len_to_capture = Some(int(&name, &need(&value)?)?)
+            }
             "no-async-scheduling" => s.async_scheduling = Some(false),
             "enable-chunked-prefill" => {}
             n if NOT_MODELLED.contains(&n) => cmd.warnings.push(format!(
@@ -306,13 +310,8 @@ vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 
         // vLLM reads a lowercase k as 1,000 (`human_readable_int`).
         assert_eq!(c.settings.max_model_len, Some(32_000));
         assert_eq!(c.settings.kv_cache_dtype.as_deref(), Some("fp8"));
-        assert_eq!(
-            c.warnings,
-            [
-                "unknown flag --foo bar ignored",
-                "--enforce-eager is not modelled: predictions assume its default"
-            ]
-        );
+        assert_eq!(c.settings.enforce_eager, Some(true));
+        assert_eq!(c.warnings, ["unknown flag --foo bar ignored"]);
         let e = parse_vllm_command("vllm serve m --max-num-seqs many").unwrap_err();
         assert!(e.message.contains("--max-num-seqs"), "{e}");
         let e = parse_vllm_command("vllm serve m --max-model-len").unwrap_err();

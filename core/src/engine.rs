@@ -55,6 +55,17 @@ pub struct EngineSettings {
     /// `--async-scheduling` / `--no-async-scheduling`.
     #[serde(default)]
     pub async_scheduling: Option<bool>,
+    /// `--hf-overrides`: a JSON object merged into the model's config.json
+    /// (`presets::LoadedModel::with_overrides`).
+    #[serde(default)]
+    pub hf_overrides: Option<String>,
+    /// `--enforce-eager`: no CUDA graphs.
+    #[serde(default)]
+    pub enforce_eager: Option<bool>,
+    /// V0's `--max-seq-len-to-capture`: decode steps with a longer context
+    /// run eagerly (V1 captures every decode step; `version` sets it for V0 runs).
+    #[serde(default)]
+    pub max_seq_len_to_capture: Option<i64>,
 }
 
 impl EngineSettings {
@@ -86,6 +97,9 @@ impl EngineSettings {
             dtype: other.dtype.clone().or(self.dtype.clone()),
             pipeline_parallel_size: other.pipeline_parallel_size.or(self.pipeline_parallel_size),
             async_scheduling: other.async_scheduling.or(self.async_scheduling),
+            hf_overrides: other.hf_overrides.clone().or(self.hf_overrides.clone()),
+            enforce_eager: other.enforce_eager.or(self.enforce_eager),
+            max_seq_len_to_capture: other.max_seq_len_to_capture.or(self.max_seq_len_to_capture),
         }
     }
 }
@@ -118,6 +132,10 @@ pub struct EngineArgs {
     pub attention_backend: Option<String>,
     /// Whether the scheduler runs one step ahead of the GPU.
     pub async_scheduling: bool,
+    /// `--enforce-eager`.
+    pub enforce_eager: bool,
+    /// Decode steps past this context run eagerly (V0); None: all captured.
+    pub max_seq_len_to_capture_tokens: Option<u64>,
 }
 
 /// vLLM's `--dtype`: `auto` or a fixed float dtype.
@@ -305,6 +323,9 @@ impl EngineSettings {
             "dtype" => self.dtype.is_some(),
             "pipeline_parallel_size" => self.pipeline_parallel_size.is_some(),
             "async_scheduling" => self.async_scheduling.is_some(),
+            "hf_overrides" => self.hf_overrides.is_some(),
+            "enforce_eager" => self.enforce_eager.is_some(),
+            "max_seq_len_to_capture" => self.max_seq_len_to_capture.is_some(),
             _ => false,
         }
     }
@@ -438,6 +459,11 @@ impl EngineSettings {
                 Some(b) => Some(attention_backend(&label("attention_backend"), b)?),
             },
             async_scheduling: self.async_scheduling.unwrap_or(defaults::ASYNC_SCHEDULING),
+            enforce_eager: self.enforce_eager.unwrap_or(false),
+            max_seq_len_to_capture_tokens: match self.max_seq_len_to_capture {
+                None => None,
+                Some(n) => Some(positive(label, "max_seq_len_to_capture", Some(n), 0)?),
+            },
         })
     }
 }

@@ -261,9 +261,15 @@ impl NonKvEstimate {
             * constants::BYTES_PER_GRAPH_SEGMENT)
             .max(constants::MIN_BYTES_PER_GRAPH);
         let per_full = constants::MIN_BYTES_PER_GRAPH;
-        let cudagraph = first
-            + plan.piecewise_graphs.saturating_sub(1) * per_piecewise
-            + plan.full_graphs.saturating_sub(1) * per_full;
+        // `--enforce-eager` captures no graph (vLLM's `CompilationConfig`
+        // sets the mode to NONE), so none is profiled or held.
+        let cudagraph = if engine.enforce_eager {
+            0
+        } else {
+            first
+                + plan.piecewise_graphs.saturating_sub(1) * per_piecewise
+                + plan.full_graphs.saturating_sub(1) * per_full
+        };
         NonKvEstimate {
             weights_bytes: model
                 .stage_modules(stage)

@@ -266,6 +266,51 @@ pub struct LoadedModel {
     pub quant: WeightQuant,
     pub published_params: Option<f64>,
     pub checkpoint_bytes: Option<u64>,
+    /// The config.json fields it was built from (for `--hf-overrides`).
+    #[serde(skip)]
+    pub config: serde_json::Value,
+}
+
+impl LoadedModel {
+    /// The model with `--hf-overrides` applied: `overrides` (a JSON object,
+    /// as vLLM's flag takes it) merged into the config it was built from,
+    /// nested objects key by key (vllm/transformers_utils/config.py applies
+    /// a dict of overrides to the Hugging Face config the same way), and the
+    /// layers rebuilt. The weight layout stays the checkpoint's.
+    pub fn with_overrides(&self, flag: &str, overrides: &str) -> Result<LoadedModel> {
+        let o: serde_json::Value = crate::config::parse_json(flag, overrides)?;
+        if !o.is_object() {
+            return Err(Error::field(
+                flag,
+                overrides,
+                "a JSON object of config.json fields, such as '{\"max_position_embeddings\": 131072}'",
+            ));
+        }
+        let mut merged = self.config.clone();
+        merge(&mut merged, &o);
+        let model = crate::config::model_from_config(&merged).map_err(|e| e.context(flag))?;
+        Ok(LoadedModel {
+            model,
+            config: merged,
+            ..self.clone()
+        })
+    }
+}
+
+fn merge(into: &mut serde_json::Value, from: &serde_json::Value) {
+    match (into, from) {
+        (serde_json::Value::Object(a), serde_json::Value::Object(b)) => {
+            for (k, v) in b {
+                match a.get_mut(k) {
+                    Some(slot) if slot.is_object() && v.is_object() => merge(slot, v),
+                    _ => {
+                        a.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+        }
+        (slot, v) => *slot = v.clone(),
+    }
 }
 
 impl ModelFile {
@@ -325,6 +370,7 @@ impl ModelFile {
             quant,
             published_params: published,
             checkpoint_bytes: self.checkpoint_bytes,
+            config: json,
         })
     }
 }

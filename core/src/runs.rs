@@ -6,7 +6,8 @@
 //! Columns: `run,point,vllm_version,model,gpu,tensor_parallel_size,
 //! max_model_len,gpu_memory_utilization,workload,input_tokens,output_tokens,
 //! max_concurrency,num_prompts,output_tok_s,mean_tpot_ms,median_itl_ms,
-//! mean_ttft_ms,median_ttft_ms,source,notes`. `workload` is `offline` (one
+//! mean_ttft_ms,median_ttft_ms,hf_overrides,source,notes` (`hf_overrides`:
+//! vLLM's `--hf-overrides` JSON, or empty). `workload` is `offline` (one
 //! `LLM.generate` call: `output_tok_s` is output tokens over its wall time)
 //! or `serve` (`vllm bench serve`); measured figures may be empty.
 
@@ -18,7 +19,7 @@ use crate::serve::{Arrival, Workload};
 use crate::timing::Work;
 use crate::version::{batch_defaults, UsageContext, VllmVersion};
 
-pub const COLUMNS: [&str; 20] = [
+pub const COLUMNS: [&str; 21] = [
     "run",
     "point",
     "vllm_version",
@@ -37,6 +38,7 @@ pub const COLUMNS: [&str; 20] = [
     "median_itl_ms",
     "mean_ttft_ms",
     "median_ttft_ms",
+    "hf_overrides",
     "source",
     "notes",
 ];
@@ -63,6 +65,8 @@ pub struct RunRow {
     pub max_concurrency: u64,
     pub num_prompts: u64,
     pub measured: ServeMeasured,
+    /// `--hf-overrides` of the run, if any.
+    pub hf_overrides: Option<String>,
     pub source: String,
 }
 
@@ -76,6 +80,7 @@ impl RunRow {
             self.max_model_len,
             self.gpu_memory_utilization.map(f64::to_bits),
             self.offline,
+            &self.hf_overrides,
         )
     }
 
@@ -205,7 +210,11 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
                 mean_ttft_ms: figure(16)?,
                 median_ttft_ms: figure(17)?,
             },
-            source: text(18)?,
+            hf_overrides: match get(18) {
+                "" => None,
+                t => Some(t.to_string()),
+            },
+            source: text(19)?,
         };
         if let Some(first) = rows.iter().find(|r| r.run == row.run) {
             if first.setup() != row.setup() {
@@ -213,7 +222,7 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
                     "{}: run `{}` has another setup than on {}",
                     row.origin, row.run, first.origin
                 ))
-                .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization and workload; give the row another run id"));
+                .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload and hf_overrides; give the row another run id"));
             }
             if rows
                 .iter()
@@ -291,6 +300,8 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
             async_scheduling: Some(version.async_scheduling_default()),
             // V0 had no prefix caching by default; the runs' prompts share nothing anyway.
             enable_prefix_caching: Some(version.v1_engine()),
+            hf_overrides: first.hf_overrides.clone(),
+            max_seq_len_to_capture: version.max_seq_len_to_capture().map(to_i64),
             ..EngineSettings::default()
         },
         calibration: Some("none".to_string()),
@@ -324,8 +335,8 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
         // Cross-validation leaves a model's setup out whole, whatever its
         // max_model_len.
         group: format!(
-            "{}@{}/tp{}/{}",
-            first.model, gpu.id, first.tensor_parallel_size, version
+            "{}@{}/tp{}",
+            first.model, gpu.id, first.tensor_parallel_size
         ),
         id: first.run.clone(),
         gpu: gpu.id.clone(),

@@ -158,6 +158,7 @@ pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> 
         quant,
         published_params: None,
         checkpoint_bytes: None,
+        config: v,
     })
 }
 
@@ -618,6 +619,11 @@ impl Request {
                 f.to_string()
             }
         };
+        // `--hf-overrides` changes the config the model is built from.
+        let model = match &settings.hf_overrides {
+            Some(o) => model.with_overrides(&label("hf_overrides"), o)?,
+            None => model,
+        };
         let engine = settings.resolve_labelled(
             model.model.max_position_embeddings,
             gpu.memory_bytes,
@@ -649,6 +655,7 @@ impl Request {
                 .resolve_for(model.model.max_position_embeddings, &gpu)
                 .ok();
             let unchanged = !self.estimate_non_kv
+                && settings.hf_overrides.is_none()
                 && Some(model_name.clone()) == scenario_model
                 && Some(gpu_name.clone()) == scenario_gpu
                 && own.as_ref().is_some_and(|o| {

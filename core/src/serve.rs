@@ -338,13 +338,42 @@ pub fn simulate_lengths(
             .with_hint("use fewer --num-prompts or shorter requests"));
         }
         let prompt_pending = running.iter().any(|s| s.prefilled < s.input);
-        if prompt_pending {
+        // A lone request's long prompt: its full chunks before the last are
+        // identical steps but for where they start, which the attention
+        // pairs grow with linearly, so a stretch of them is one step at the
+        // middle chunk, times their number (as `Work::prefill` sums them).
+        let lone_chunks = match running.as_slice() {
+            [s] if s.input - s.prefilled.min(s.input) > 2 * budget => {
+                let full = (s.input - s.prefilled - 1) / budget;
+                let probe = chunk_batch(s.prefilled, budget, 0.0);
+                let dt0 = work.step(p, &probe).total_s().max(1e-9);
+                match next_event {
+                    Some(t) if max_running > 1 => full.min(
+                        crate::units::saturating_u64(((t - now).max(0.0) / dt0).ceil()).max(1),
+                    ),
+                    _ => full,
+                }
+            }
+            _ => 0,
+        };
+        if lone_chunks > 1 {
+            if let Some(s) = running.first_mut() {
+                let mid = chunk_batch(s.prefilled, budget, (lone_chunks as f64 - 1.0) / 2.0);
+                let dt = work.step(p, &mid).total_s().max(1e-9);
+                now += lone_chunks as f64 * dt;
+                steps += lone_chunks;
+                prefill_steps += lone_chunks;
+                s.prefilled += lone_chunks * budget;
+            }
+        } else if prompt_pending {
             // One step: decodes first, then prompt chunks in order.
             let mut left = budget;
             let mut batch = Batch::default();
             for s in running.iter().filter(|s| s.prefilled >= s.input) {
+                let ctx = (s.input + s.generated) as f64;
                 batch.decode_seqs += 1.0;
-                batch.decode_kv_bytes += work.kv_bytes((s.input + s.generated) as f64);
+                batch.decode_kv_bytes += work.kv_bytes(ctx);
+                batch.max_context_tokens = batch.max_context_tokens.max(ctx);
                 left = left.saturating_sub(1);
             }
             let mut chunks: Vec<(usize, u64)> = Vec::new();
@@ -458,12 +487,27 @@ pub fn simulate_lengths(
     })
 }
 
+/// One prompt chunk of `budget` tokens, `ahead` chunks after the one that
+/// starts at `prefilled`.
+fn chunk_batch(prefilled: u64, budget: u64, ahead: f64) -> Batch {
+    let n = budget as f64;
+    let at = prefilled as f64 + ahead * n;
+    Batch {
+        prefill_tokens: n,
+        prefill_seqs: 1.0,
+        prefill_pairs: n * (2.0 * at + n + 1.0) / 2.0,
+        ..Batch::default()
+    }
+}
+
 /// The decode batch of `running` (all past their prompts) `ahead` steps on.
 fn decode_batch(work: &Work, running: &[Seq], ahead: f64) -> Batch {
     let mut b = Batch::default();
     for s in running {
+        let ctx = (s.input + s.generated) as f64 + ahead;
         b.decode_seqs += 1.0;
-        b.decode_kv_bytes += work.kv_bytes((s.input + s.generated) as f64 + ahead);
+        b.decode_kv_bytes += work.kv_bytes(ctx);
+        b.max_context_tokens = b.max_context_tokens.max(ctx);
     }
     b
 }
@@ -489,6 +533,7 @@ mod tests {
             attn_flops_per_pair: 0.0,
             attention_kernel: AttnKernel::Flash,
             async_scheduling: true,
+            cuda_graph_max_context_tokens: None,
             bandwidth_bytes_s: 1e12,
             peak_flops: 1e14,
             max_num_batched_tokens: 2048,
@@ -576,6 +621,32 @@ mod tests {
         // All three prefill in one step, then ten decode steps: 110 ms.
         assert!(close(r.duration_s, 0.110), "{}", r.duration_s);
         assert!(close(r.ttft.mean_ms, 10.0));
+    }
+
+    #[test]
+    fn a_long_lone_prompt_takes_its_chunks_in_one_stretch_exactly() {
+        // Prefill time with attention growing along the prompt: the stretch
+        // of identical chunks must cost what the chunks one by one cost.
+        let (mut work, mut p) = ten_ms_steps();
+        work.max_num_batched_tokens = 512;
+        work.attn_flops_per_pair = 1e6;
+        p.prefill_attn_eff_flash = 0.5;
+        let w = Workload {
+            input_tokens: 129_024,
+            output_tokens: 1,
+            num_prompts: 1,
+            arrival: Arrival::Offline,
+        };
+        let r = simulate(&work, &p, &w, 256).unwrap();
+        assert_eq!((r.steps, r.prefill_steps), (252, 252));
+        // By hand: 252 chunks of 10 ms plus their causal pairs
+        // 129,024 x 129,025 / 2 at 1e6 FLOPs each over 5e13 FLOP/s.
+        let want = 252.0 * 0.010 + 129_024.0 * 129_025.0 / 2.0 * 1e6 / 5e13;
+        assert!(
+            (r.duration_s / want - 1.0).abs() < 1e-9,
+            "{} vs {want}",
+            r.duration_s
+        );
     }
 
     #[test]

@@ -33,7 +33,7 @@ use crate::quant::WeightQuant;
 use serde::{Deserialize, Serialize};
 
 /// How many timing parameters there are.
-pub const N_PARAMS: usize = 15;
+pub const N_PARAMS: usize = 16;
 
 /// The timing model's parameters: each an efficiency (a fraction of a peak)
 /// or a time, each with a physical meaning. Calibration fits them.
@@ -87,6 +87,11 @@ pub struct TimingParams {
     /// The shortest a dequantizing GEMM takes however few bytes it reads
     /// (Marlin-class kernels' fixed cost), microseconds.
     pub quant_gemm_floor_us: f64,
+    /// What launching one layer's kernels costs the host when a decode step
+    /// runs eagerly rather than as a CUDA graph (`--enforce-eager`, or V0
+    /// past `max_seq_len_to_capture`): the step takes at least that times
+    /// the layers, microseconds.
+    pub eager_layer_us: f64,
 }
 
 impl TimingParams {
@@ -106,6 +111,7 @@ impl TimingParams {
         "serve_request_ms",
         "layer_us",
         "quant_gemm_floor_us",
+        "eager_layer_us",
     ];
 
     /// Physical bounds of each parameter, in [`TimingParams::NAMES`] order.
@@ -126,6 +132,7 @@ impl TimingParams {
         (0.001, 500.0),
         (0.001, 200.0),
         (0.001, 200.0),
+        (0.001, 500.0),
     ];
 
     /// First-principles defaults (`--calibration none`): typical fractions of
@@ -149,6 +156,7 @@ impl TimingParams {
         serve_request_ms: 15.0,
         layer_us: 5.0,
         quant_gemm_floor_us: 5.0,
+        eager_layer_us: 30.0,
     };
 
     pub fn to_array(&self) -> [f64; N_PARAMS] {
@@ -168,11 +176,12 @@ impl TimingParams {
             self.serve_request_ms,
             self.layer_us,
             self.quant_gemm_floor_us,
+            self.eager_layer_us,
         ]
     }
 
     pub fn from_array(v: [f64; N_PARAMS]) -> TimingParams {
-        let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o] = v;
+        let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, q] = v;
         TimingParams {
             host_step_ms: a,
             host_per_seq_us: b,
@@ -189,6 +198,7 @@ impl TimingParams {
             serve_request_ms: m,
             layer_us: n,
             quant_gemm_floor_us: o,
+            eager_layer_us: q,
         }
     }
 
@@ -338,6 +348,9 @@ pub struct Work {
     pub attention_kernel: AttnKernel,
     /// Whether the host's share of a step overlaps the GPU's.
     pub async_scheduling: bool,
+    /// The longest context a decode step still runs as a CUDA graph at
+    /// (None: every decode step does; 0: none, `--enforce-eager`).
+    pub cuda_graph_max_context_tokens: Option<u64>,
     pub bandwidth_bytes_s: f64,
     pub peak_flops: f64,
     pub max_num_batched_tokens: u64,
@@ -372,6 +385,9 @@ pub struct Batch {
     pub prefill_seqs: f64,
     /// (query, key) pairs of the chunks' causal attention.
     pub prefill_pairs: f64,
+    /// The longest context among the decoding sequences (CUDA graphs cover
+    /// decode steps up to a context in V0).
+    pub max_context_tokens: f64,
 }
 
 impl Work {
@@ -422,6 +438,11 @@ impl Work {
                 gpu,
             ),
             async_scheduling: engine.async_scheduling,
+            cuda_graph_max_context_tokens: if engine.enforce_eager {
+                Some(0)
+            } else {
+                engine.max_seq_len_to_capture_tokens
+            },
             bandwidth_bytes_s: gpu.bandwidth_bytes_s(),
             peak_flops: gpu.gemm_peak_flops(),
             max_num_batched_tokens: engine.max_num_batched_tokens.max(1),
@@ -521,7 +542,17 @@ impl Work {
         };
         let prefill_attention_s =
             b.prefill_pairs * self.attn_flops_per_pair / (peak * p.prefill_attn_eff(kernel));
+        let eager = b.prefill_tokens == 0.0
+            && b.decode_seqs > 0.0
+            && self
+                .cuda_graph_max_context_tokens
+                .is_some_and(|limit| b.max_context_tokens > limit as f64);
         StepTerms {
+            launch_s: if eager {
+                self.layers as f64 * p.eager_layer_us / 1e6
+            } else {
+                0.0
+            },
             host_s: if seqs > 0.0 {
                 p.host_step_ms / 1e3 + seqs * p.host_per_seq_us / 1e6
             } else {
@@ -557,6 +588,7 @@ impl Work {
             &Batch {
                 decode_seqs: running,
                 decode_kv_bytes: running * self.kv_bytes(context_tokens),
+                max_context_tokens: context_tokens,
                 ..Batch::default()
             },
         )
@@ -741,6 +773,9 @@ pub struct StepTerms {
     pub allreduce_s: f64,
     /// The layers' fixed kernel time.
     pub layers_s: f64,
+    /// Launching every kernel from the host, when the step runs eagerly:
+    /// the GPU's share is at least this.
+    pub launch_s: f64,
 }
 
 impl StepTerms {
@@ -750,7 +785,8 @@ impl StepTerms {
 
     /// The GPU's share.
     pub fn gpu_s(&self) -> f64 {
-        self.gemm_s() + self.state_s + self.attention_s + self.allreduce_s + self.layers_s
+        (self.gemm_s() + self.state_s + self.attention_s + self.allreduce_s + self.layers_s)
+            .max(self.launch_s)
     }
 
     pub fn total_s(&self) -> f64 {
@@ -775,6 +811,7 @@ impl StepTerms {
             ("attention KV reads", self.attention_s),
             ("tensor-parallel all-reduce", self.allreduce_s),
             ("per-layer kernels", self.layers_s),
+            ("eager kernel launches", self.launch_s),
         ]
         .into_iter()
         .fold(("host (scheduler, sampler, launch)", f64::MIN), |a, b| {
@@ -1039,6 +1076,28 @@ mod tests {
             max_relative = 1e-12
         );
         assert_eq!(s.dominant(), "attention KV reads");
+    }
+
+    #[test]
+    fn eager_decode_steps_pay_their_kernel_launches() {
+        let (_, mut w) = reference_work();
+        let p = TimingParams {
+            eager_layer_us: 300.0,
+            ..TimingParams::FIRST_PRINCIPLES
+        };
+        // CUDA graphs: no launch term.
+        assert_eq!(w.decode_step(&p, 1.0, 9_000.0).launch_s, 0.0);
+        // V0's limit: graphs up to 8,192 tokens of context, eager past it,
+        // where 62 layers x 300 us = 18.6 ms outlasts the GPU's 11.5 ms.
+        w.cuda_graph_max_context_tokens = Some(8192);
+        assert_eq!(w.decode_step(&p, 1.0, 8_000.0).launch_s, 0.0);
+        let s = w.decode_step(&p, 1.0, 9_000.0);
+        assert_relative_eq!(s.launch_s, 62.0 * 300e-6, max_relative = 1e-12);
+        assert_relative_eq!(s.gpu_s(), 62.0 * 300e-6, max_relative = 1e-12);
+        assert_eq!(s.dominant(), "eager kernel launches");
+        // Prefill steps are not decode steps: no launch term.
+        let chunk = w.prefill(&p, 1000.0, 1000.0);
+        assert!(chunk.total > 0.0 && chunk.chunks == 1.0);
     }
 
     #[test]

@@ -71,6 +71,14 @@ impl VllmVersion {
     pub fn async_scheduling_default(self) -> bool {
         self >= VllmVersion::new(0, 14, 0)
     }
+
+    /// V0 captures decode steps as CUDA graphs only while the longest
+    /// context is at most `max_seq_len_to_capture`, 8192 by default
+    /// (0.6.3 `config.py`, `ModelConfig`; `worker/model_runner.py`); V1
+    /// captures every decode step whatever the context.
+    pub fn max_seq_len_to_capture(self) -> Option<u64> {
+        (!self.v1_engine()).then_some(8192)
+    }
 }
 
 impl std::fmt::Display for VllmVersion {

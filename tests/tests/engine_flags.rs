@@ -405,3 +405,76 @@ fn bad_values_are_refused_naming_the_flag() {
         "--dtype float32",
     );
 }
+
+#[test]
+fn hf_overrides_merge_into_the_config_as_vllms_flag_does() {
+    use decodecalc_tests::{json, rejects};
+    // Qwen2.5-7B states 32,768 positions; a YaRN override that lengthens it
+    // to 131,072 (as vLLM 0.32 reads YaRN: max_position_embeddings is the
+    // scaled length) lets --max-model-len 131072 start.
+    let o = r#"{"max_position_embeddings": 131072, "rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}"#;
+    rejects(
+        &[
+            "capacity",
+            "--model",
+            "qwen2.5-7b",
+            "--gpu",
+            "a100",
+            "--max-model-len",
+            "131072",
+        ],
+        "--max-model-len",
+    );
+    let cap = json(&[
+        "capacity",
+        "--model",
+        "qwen2.5-7b",
+        "--gpu",
+        "a100",
+        "--max-model-len",
+        "131072",
+        "--hf-overrides",
+        o,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(cap["max_model_len_tokens"], 131_072);
+    // The same from a pasted launch line.
+    let line =
+        format!("vllm serve Qwen/Qwen2.5-7B-Instruct --max-model-len 131072 --hf-overrides '{o}'");
+    let cap = json(&[
+        "capacity",
+        "--vllm-command",
+        &line,
+        "--gpu",
+        "a100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(cap["max_model_len_tokens"], 131_072);
+    // Not an object, or not JSON: named.
+    rejects(
+        &[
+            "capacity",
+            "--model",
+            "qwen2.5-7b",
+            "--gpu",
+            "a100",
+            "--hf-overrides",
+            "[1]",
+        ],
+        "--hf-overrides",
+    );
+    rejects(
+        &[
+            "capacity",
+            "--model",
+            "qwen2.5-7b",
+            "--gpu",
+            "a100",
+            "--hf-overrides",
+            "{oops",
+        ],
+        "--hf-overrides",
+    );
+}

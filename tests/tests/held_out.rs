@@ -50,9 +50,9 @@ fn qwen3_8b_on_an_a100_with_vllm_0_19_is_inside_the_a100_band() {
     let got = |k: &str| e[k].as_f64().unwrap();
     for (figure, want) in [
         ("output_throughput", 1.1),
-        ("mean_tpot_ms", -4.5),
-        ("median_itl_ms", -0.9),
-        ("mean_ttft_ms", -2.4),
+        ("mean_tpot_ms", -5.4),
+        ("median_itl_ms", -1.8),
+        ("mean_ttft_ms", -3.6),
     ] {
         assert!(
             (got(figure) - want).abs() < 0.15,
@@ -60,8 +60,8 @@ fn qwen3_8b_on_an_a100_with_vllm_0_19_is_inside_the_a100_band() {
             got(figure)
         );
     }
-    // The A100 class's band: 5.1% median, 10.3% p90 leave-one-run-out.
-    assert!(got("mean_tpot_ms").abs() <= 10.3);
+    // The A100 class's band: 5.5% median, 11.9% p90 leave-one-run-out.
+    assert!(got("mean_tpot_ms").abs() <= 11.9);
     // Evenly spaced arrivals do not queue as Poisson ones do: the tails are short.
     assert!(got("p99_itl_ms") < -30.0, "{}", got("p99_itl_ms"));
 }
@@ -88,10 +88,10 @@ fn llama3_8b_on_an_h100_with_per_request_lengths_matches_end_to_end() {
     ]);
     let got = |k: &str| e[k].as_f64().unwrap();
     for (figure, want) in [
-        ("output_throughput", -1.2),
-        ("median_tpot_ms", -2.5),
-        ("mean_e2el_ms", -0.2),
-        ("median_e2el_ms", 1.0),
+        ("output_throughput", -1.1),
+        ("median_tpot_ms", -0.6),
+        ("mean_e2el_ms", 0.5),
+        ("median_e2el_ms", 2.8),
     ] {
         assert!(
             (got(figure) - want).abs() < 0.15,

@@ -265,6 +265,9 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
         dtype: text("dtype"),
         pipeline_parallel_size: number(fields, "pipeline-parallel-size")?,
         async_scheduling: None,
+        hf_overrides: None,
+        enforce_eager: None,
+        max_seq_len_to_capture: None,
     };
     let harness = HarnessSettings {
         contexts: text("contexts")

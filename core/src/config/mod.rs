@@ -449,7 +449,7 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         ));
     }
     let vocab = c.u("vocab_size")?;
-    let max_pos = c.u("max_position_embeddings")?;
+    let max_pos = derived_max_len(c, top)?;
     let dtype = checkpoint_dtype(c, top)?;
     let built = (arch.read)(&ctx)?;
     // A config that names its SSM cache dtype decides `auto`: NemotronH's
@@ -482,6 +482,67 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         mamba_ssm_auto_dtype: ssm_auto,
         encoder,
     })
+}
+
+/// The longest context vLLM 0.32 derives from the config
+/// (`_get_and_verify_max_len` in vllm/config/model.py, with
+/// `iter_rope_parameters` in vllm/transformers_utils/config.py):
+/// `max_position_embeddings`, times the rope scaling factor unless the rope
+/// type already states the scaled length (su, longrope, llama3, the YaRN
+/// variants) or the model is a Gemma 3 (whose 128K is already scaled). With
+/// several rope tables (one per layer type) the last factor given wins.
+fn derived_max_len(c: Cfg, top: Cfg) -> Result<u64> {
+    let max_pos = c.u("max_position_embeddings")?;
+    let gemma3 = [c, top]
+        .iter()
+        .any(|x| x.s("model_type").is_some_and(|t| t.contains("gemma3")));
+    let Some(params) = c.object("rope_parameters").or(c.object("rope_scaling")) else {
+        return Ok(max_pos);
+    };
+    if gemma3 {
+        return Ok(max_pos);
+    }
+    let tables: Vec<Cfg> = if params.get("factor").is_some()
+        || params.get("rope_type").is_some()
+        || params.get("type").is_some()
+    {
+        vec![params]
+    } else {
+        params
+            .0
+            .values()
+            .filter_map(|v| v.as_object().map(Cfg))
+            .collect()
+    };
+    let mut factor = 1.0;
+    for t in tables {
+        let kind = t.s("rope_type").or(t.s("type")).unwrap_or("default");
+        let states_its_length = matches!(
+            kind,
+            "su" | "longrope" | "llama3" | "yarn" | "deepseek_yarn" | "deepseek_llama_scaling"
+        );
+        if !states_its_length {
+            if let Some(f) = t.get("factor").and_then(Value::as_f64) {
+                factor = f;
+            }
+        }
+    }
+    if !(factor.is_finite() && (1.0..=1024.0).contains(&factor)) {
+        return Err(Error::field(
+            "rope_scaling.factor",
+            factor,
+            "a scaling factor from 1 to 1024",
+        ));
+    }
+    let scaled = crate::units::saturating_u64(max_pos as f64 * factor);
+    if scaled > MAX_FIELD {
+        return Err(Error::field(
+            "max_position_embeddings",
+            scaled,
+            format!("at most {MAX_FIELD} (2^26) tokens once scaled by rope_scaling.factor"),
+        ));
+    }
+    Ok(scaled)
 }
 
 /// The rotary embedding's cos/sin cache that vLLM builds when it loads the
@@ -640,6 +701,45 @@ mod tests {
         let err = model_from_config(&json!({"architectures": ["FooForCausalLM"]})).unwrap_err();
         assert!(err.message.contains("FooForCausalLM"));
         assert!(err.hint.unwrap().contains("NemotronHForCausalLM"));
+    }
+
+    #[test]
+    fn the_derived_max_len_follows_vllm_0_32s_rope_rule() {
+        let llama = |rope: serde_json::Value, model_type: &str| {
+            model_from_config(&json!({
+                "architectures": ["LlamaForCausalLM"], "model_type": model_type,
+                "hidden_size": 1024, "num_hidden_layers": 2, "num_attention_heads": 8,
+                "num_key_value_heads": 8, "intermediate_size": 2048, "vocab_size": 1000,
+                "max_position_embeddings": 32768, "rope_scaling": rope
+            }))
+            .map(|m| m.max_position_embeddings)
+        };
+        // Linear and dynamic scaling lengthen the context by their factor.
+        assert_eq!(
+            llama(json!({"rope_type": "linear", "factor": 4.0}), "llama").unwrap(),
+            131_072
+        );
+        assert_eq!(
+            llama(json!({"type": "dynamic", "factor": 2.0}), "llama").unwrap(),
+            65_536
+        );
+        // YaRN, llama3 and longrope state their length already; Gemma 3's is
+        // already scaled; no scaling leaves it.
+        let yarn =
+            json!({"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 8192});
+        assert_eq!(llama(yarn, "llama").unwrap(), 32_768);
+        assert_eq!(
+            llama(json!({"rope_type": "llama3", "factor": 8.0}), "llama").unwrap(),
+            32_768
+        );
+        assert_eq!(
+            llama(json!({"rope_type": "linear", "factor": 8.0}), "gemma3_text").unwrap(),
+            32_768
+        );
+        assert_eq!(llama(serde_json::Value::Null, "llama").unwrap(), 32_768);
+        // Factors are bounded, and the bound named.
+        let e = llama(json!({"rope_type": "linear", "factor": 2000.0}), "llama").unwrap_err();
+        assert!(e.message.contains("rope_scaling.factor"), "{}", e.message);
     }
 
     #[test]
