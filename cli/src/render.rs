@@ -990,55 +990,60 @@ pub fn joint(
         ("LOO p90 abs error %", true),
         ("Left-out runs predicted from", false),
     ]);
-    let name = |f: &str| match f {
-        "tpot" => "time per output token",
-        "throughput" => "output throughput",
-        "ttft" => "TTFT",
-        _ => "prefill tok/s",
+    // One row per family: who, how many runs, the figure and its errors;
+    // `sampled` is false for leave-class-out rows, which have no fit of their own.
+    let row = |who: String,
+               runs: String,
+               f: &decodecalc_core::calibrate::FamilyErrors,
+               sampled: bool,
+               from: String| {
+        let pct = |x: f64| format!("{x:.1}");
+        let (fp, ins) = if sampled {
+            (pct(f.first_principles_mape_pct), pct(f.in_sample_mape_pct))
+        } else {
+            ("-".into(), "-".into())
+        };
+        vec![
+            who,
+            runs,
+            decodecalc_core::calibrate::family_label(f.family).into(),
+            f.points.to_string(),
+            fp,
+            ins,
+            pct(f.loo_mape_pct),
+            pct(f.loo_median_abs_pct),
+            pct(f.loo_p90_abs_pct),
+            from,
+        ]
     };
     for c in &report.classes {
         for f in &c.families {
-            t.push(vec![
+            t.push(row(
                 c.fit.class.clone(),
                 c.fit.runs.len().to_string(),
-                name(f.family).into(),
-                f.points.to_string(),
-                format!("{:.1}", f.first_principles_mape_pct),
-                format!("{:.1}", f.in_sample_mape_pct),
-                format!("{:.1}", f.loo_mape_pct),
-                format!("{:.1}", f.loo_median_abs_pct),
-                format!("{:.1}", f.loo_p90_abs_pct),
+                f,
+                true,
                 c.loo_from.join(", "),
-            ]);
+            ));
         }
     }
     for f in &report.overall {
-        t.push(vec![
+        t.push(row(
             "all".into(),
             report.runs.len().to_string(),
-            name(f.family).into(),
-            f.points.to_string(),
-            format!("{:.1}", f.first_principles_mape_pct),
-            format!("{:.1}", f.in_sample_mape_pct),
-            format!("{:.1}", f.loo_mape_pct),
-            format!("{:.1}", f.loo_median_abs_pct),
-            format!("{:.1}", f.loo_p90_abs_pct),
+            f,
+            true,
             String::new(),
-        ]);
+        ));
     }
     for f in &report.transfer {
-        t.push(vec![
+        t.push(row(
             format!("leave-class-out ({} classes)", report.transfer_classes),
             String::new(),
-            name(f.family).into(),
-            f.points.to_string(),
-            "-".into(),
-            "-".into(),
-            format!("{:.1}", f.loo_mape_pct),
-            format!("{:.1}", f.loo_median_abs_pct),
-            format!("{:.1}", f.loo_p90_abs_pct),
+            f,
+            false,
             "shared values".into(),
-        ]);
+        ));
     }
     let mut out = emit(&t, format)?;
     if format == Format::Table {

@@ -286,8 +286,7 @@ pub fn predict_lengths(
             ),
         ));
     }
-    let quant = plan.engine.weight_quant(&plan.model.quant);
-    let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
+    let work = Work::of_plan(plan, cap);
     crate::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, cap, w))
 }
 
@@ -399,8 +398,7 @@ pub fn as_run(plan: &Plan, cap: &Capacity, result: &BenchResult) -> Result<crate
         return Err(e);
     }
     let w = result.workload();
-    let quant = plan.engine.weight_quant(&plan.model.quant);
-    let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
+    let work = Work::of_plan(plan, cap);
     let measured = crate::calibrate::ServeMeasured {
         output_tok_s: result.output_throughput,
         mean_tpot_ms: result.tpot.mean_ms,

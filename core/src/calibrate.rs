@@ -908,6 +908,16 @@ pub fn family(figure: &str) -> &'static str {
     }
 }
 
+/// A family's name in tables.
+pub fn family_label(family: &str) -> &'static str {
+    match family {
+        "tpot" => "time per output token",
+        "throughput" => "output throughput",
+        "ttft" => "TTFT",
+        _ => "prefill tok/s",
+    }
+}
+
 /// The summary families in display order.
 pub const FAMILIES: [&str; 4] = ["tpot", "throughput", "ttft", "prefill"];
 
@@ -1174,9 +1184,6 @@ pub fn calibration_files(
             }
         })
         .collect();
-    let mut gpus: Vec<String> = runs.iter().map(|r| r.gpu.clone()).collect();
-    gpus.sort();
-    gpus.dedup();
     let mut versions: Vec<String> = runs.iter().map(|r| r.vllm_version.clone()).collect();
     versions.sort();
     versions.dedup();
@@ -1207,7 +1214,6 @@ pub fn calibration_files(
         params: report.fit.shared,
         fit,
     });
-    let _ = gpus;
     files
 }
 

@@ -134,14 +134,7 @@ impl<'a> Predictor<'a> {
         if let Some(e) = capacity.startup_error() {
             return Err(e);
         }
-        let quant = plan.engine.weight_quant(&plan.model.quant);
-        let work = Work::new(
-            &plan.per_gpu,
-            &quant,
-            &plan.engine,
-            &plan.gpu,
-            &capacity.layout,
-        );
+        let work = Work::of_plan(plan, capacity);
         Ok(Predictor {
             plan,
             capacity,

@@ -312,8 +312,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
     if let Some(e) = cap.startup_error() {
         return Err(context(e));
     }
-    let quant = plan.engine.weight_quant(&plan.model.quant);
-    let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
+    let work = Work::of_plan(&plan, &cap);
     let observed = points
         .iter()
         .map(|r| {

@@ -465,6 +465,13 @@ impl Work {
         }
     }
 
+    /// The work of a resolved plan: what one GPU holds, in the weight layout
+    /// in force, on the plan's KV layout.
+    pub fn of_plan(plan: &crate::scenario::Plan, cap: &crate::scenario::Capacity) -> Work {
+        let quant = plan.engine.weight_quant(&plan.model.quant);
+        Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout)
+    }
+
     /// Bytes a one-token step reads in weights (dense and dequantized).
     pub fn weight_read_bytes(&self) -> u64 {
         self.dense_weight_bytes + self.quant_weight_bytes

@@ -128,12 +128,7 @@ fn the_readme_accuracy_table_is_the_reports() {
     )
     .unwrap();
     let r = report();
-    let name = |f: &str| match f {
-        "tpot" => "time per output token",
-        "throughput" => "output throughput",
-        "ttft" => "TTFT",
-        _ => "prefill tok/s",
-    };
+    let name = decodecalc_core::calibrate::family_label;
     let mut rows = 0;
     for c in &r.classes {
         for f in &c.families {
