@@ -18,7 +18,7 @@ use decodecalc_core::engine::{
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::{self, Kind};
-use decodecalc_core::scenario::{is_path, CalibrationFile, Plan, Request, World};
+use decodecalc_core::scenario::{load_text, CalibrationFile, Plan, Request, World};
 use decodecalc_core::solve::{
     alternatives, smallest_max_model_len, smallest_utilization, SpeedTarget,
 };
@@ -345,6 +345,16 @@ struct Fs;
 static INPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 impl World for Fs {
+    fn entry(&self, path: &str) -> decodecalc_core::scenario::Entry {
+        use decodecalc_core::scenario::Entry;
+        match std::fs::metadata(path) {
+            Err(_) => Entry::Missing,
+            Ok(m) if m.is_file() => Entry::File,
+            Ok(m) if m.is_dir() => Entry::Directory,
+            Ok(_) => Entry::Special,
+        }
+    }
+
     fn read(&self, path: &str) -> Result<String, String> {
         use std::io::Read;
         let limit = decodecalc_core::parse::MAX_INPUT_BYTES;
@@ -364,7 +374,7 @@ impl World for Fs {
             .map_err(|e| format!("cannot read `{path}`: {e}"))?;
         if bytes.len() > limit {
             return Err(format!(
-                "`{path}` has more than the {limit} bytes an input may have"
+                "`{path}` has more than the {limit} bytes (8 MiB) an input may have"
             ));
         }
         if let (Ok(mut inputs), Ok(canonical)) = (INPUTS.lock(), std::fs::canonicalize(path)) {
@@ -459,17 +469,7 @@ fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Measure
                 ),
             ),
         };
-    let (origin, text) = if is_path(&name) || name.ends_with(".csv") || name.ends_with(".json") {
-        (
-            name.clone(),
-            Fs.read(&name).map_err(|why| {
-                Error::new(why).with_hint("give an existing file or a measured preset")
-            })?,
-        )
-    } else {
-        let f = presets::find(Kind::Measured, &name)?;
-        (f.path.to_string(), f.text.to_string())
-    };
+    let (origin, text) = load_text(&Fs, Kind::Measured, &name)?;
     Ok((origin.clone(), parse_measured(&origin, &text)?))
 }
 
@@ -620,16 +620,7 @@ fn measured_runs(
 ) -> Result<(String, Vec<decodecalc_core::calibrate::Run>), Error> {
     let (origin, text) = match presets::find(Kind::Runs, name) {
         Ok(f) => (f.path.to_string(), f.text.to_string()),
-        Err(_) if is_path(name) || name.ends_with(".csv") || name.ends_with(".json") => (
-            name.to_string(),
-            Fs.read(name).map_err(|why| {
-                Error::new(why).with_hint("give an existing file or a measured preset")
-            })?,
-        ),
-        Err(_) => {
-            let f = presets::find(Kind::Measured, name)?;
-            (f.path.to_string(), f.text.to_string())
-        }
+        Err(_) => load_text(&Fs, Kind::Measured, name)?,
     };
     if text
         .trim_start_matches('\u{feff}')
@@ -827,7 +818,21 @@ fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> Result<(String,
                     limit,
                     "a non-negative percentage such as 5",
                 )),
-                Some(limit) if gate > limit => Ok((out, 1)),
+                Some(limit) if gate > limit => {
+                    let which = if args.cross_validate {
+                        "leave-one-out"
+                    } else {
+                        "in sample"
+                    };
+                    warnings.push(format!(
+                        "error: total tok/s MAPE {gate:.2}% ({which}) exceeds --max-mape {limit}"
+                    ));
+                    warnings.push(
+                        "hint: the prediction is off this run by more than the gate allows; the table on stdout shows each cell's error"
+                            .to_string(),
+                    );
+                    Ok((out, 1))
+                }
                 _ => Ok((out, 0)),
             }
         }
@@ -1123,11 +1128,33 @@ where
                     Some(s) => format!("decodecalc {} --help", sanitize(s)),
                     None => "decodecalc --help".to_string(),
                 };
+                // clap's message as one `error:` line, its tips and the
+                // help pointer as one `hint:` line (its usage block dropped).
+                let mut error = String::new();
+                let mut tips = Vec::new();
+                for line in text.lines().map(str::trim) {
+                    if let Some(tip) = line.strip_prefix("tip: ") {
+                        tips.push(tip.to_string());
+                    } else if line.starts_with("Usage:") || line.starts_with("For more information")
+                    {
+                        break;
+                    } else if !line.is_empty() {
+                        if !error.is_empty() {
+                            error.push(' ');
+                        }
+                        error.push_str(line);
+                    }
+                }
+                if !error.starts_with("error:") {
+                    error = format!("error: {error}");
+                }
+                tips.push(format!("`{help}` lists every flag and the values it takes"));
                 Outcome {
                     stdout: String::new(),
                     stderr: format!(
-                        "{}hint: `{help}` lists every flag and the values it takes\n",
-                        sanitize(text.trim_end_matches('\n')) + "\n"
+                        "{}\nhint: {}\n",
+                        sanitize(&error),
+                        sanitize(&tips.join("; "))
                     ),
                     code,
                 }
@@ -1145,10 +1172,12 @@ where
     // Diagnostics that are errors already carry their `error:` prefix.
     let mut stderr: String = warnings
         .iter()
-        .map(|w| match w.starts_with("error: ") {
-            true => format!("{w}\n"),
-            false => format!("warning: {w}\n"),
-        })
+        .map(
+            |w| match w.starts_with("error: ") || w.starts_with("hint: ") {
+                true => format!("{w}\n"),
+                false => format!("warning: {w}\n"),
+            },
+        )
         .collect();
     match result {
         Ok((stdout, code)) => Outcome {

@@ -54,6 +54,14 @@ const INVALID_RESIDUAL: f64 = 10.0;
 /// LM's patience (evaluations per parameter): bounds every fit's time.
 const PATIENCE: usize = 40;
 
+/// The most runs one fit takes: leave-one-run-out refits once per run, so
+/// this bounds a calibration's time (the public corpus has 69).
+pub const MAX_FIT_RUNS: usize = 128;
+
+/// The most measured figures one fit takes (the public corpus has under 500;
+/// with [`PATIENCE`] and [`MAX_FIT_RUNS`] this bounds the time).
+pub const MAX_FIT_FIGURES: usize = 2048;
+
 /// What a serving run measured (means over requests, as `vllm bench serve`
 /// prints them; for an offline run only the output throughput).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
@@ -559,6 +567,13 @@ fn solve(problem: Problem<'_>) -> JointFit {
 /// Fit every run jointly (see the module doc). `start` warm-starts the fit
 /// (leave-one-out refits start from the full fit). Deterministic.
 pub fn fit_joint(runs: &[Run], start: Option<&JointFit>) -> Result<JointFit> {
+    if runs.len() > MAX_FIT_RUNS {
+        return Err(Error::new(format!(
+            "{} runs to fit; a calibration takes at most {MAX_FIT_RUNS}",
+            runs.len()
+        ))
+        .with_hint("split the measured runs into several calibrations (one per GPU class)"));
+    }
     let figures: usize = runs
         .iter()
         .map(|r| {
@@ -567,6 +582,12 @@ pub fn fit_joint(runs: &[Run], start: Option<&JointFit>) -> Result<JointFit> {
             v.len()
         })
         .sum();
+    if figures > MAX_FIT_FIGURES {
+        return Err(Error::new(format!(
+            "{figures} measured figures to fit; a calibration takes at most {MAX_FIT_FIGURES}"
+        ))
+        .with_hint("fit on fewer runs or points (one GPU class at a time)"));
+    }
     if figures < 2 * N_PARAMS {
         return Err(Error::new(format!(
             "only {figures} measured figures to fit {N_PARAMS} parameters"
@@ -822,28 +843,18 @@ pub fn parameter_reports(runs: &[Run], params: &TimingParams) -> Vec<ParamReport
         .collect()
 }
 
-/// Leave-one-out within one harness run: for each measured cell that ran,
-/// refit without it (its class's parameters only, from the full fit's) so
-/// it can be predicted unseen. Returns, per such row of `rows` (by index),
-/// the parameters that did not see it.
+/// Leave-one-cell-out: for each measured cell that is not over capacity,
+/// the parameters fitted on the other cells, each fit started afresh from
+/// the first-principles values (the same three starts as [`fit`]), so
+/// nothing of the held-out cell reaches its prediction, not even through a
+/// starting point. A fit that cannot run (too few figures left) keeps
+/// `fallback`.
 pub fn leave_one_out(
     predictor: &Predictor,
     rows: &[MeasuredRow],
-    full: &TimingParams,
+    fallback: &TimingParams,
 ) -> Vec<(usize, TimingParams)> {
     let run = harness_run(predictor, rows);
-    let start = JointFit {
-        shared: *full,
-        classes: vec![ClassFit {
-            class: run.class.clone(),
-            params: *full,
-            runs: vec![run.id.clone()],
-            vllm_versions: vec![run.vllm_version.clone()],
-        }],
-        objective: 0.0,
-        evaluations: 0,
-        termination: String::new(),
-    };
     rows.iter()
         .enumerate()
         .filter(|(_, r)| r.status != Status::OverCapacity)
@@ -857,14 +868,10 @@ pub fn leave_one_out(
                 }
                 Observed::Serve { .. } => true,
             });
-            // The shared values held at the full fit's: the deviation alone
-            // moves, as in a refit of this run with the others unchanged.
-            let fit = solve(Problem::new(
-                std::slice::from_ref(&rest),
-                Some(&start),
-                false,
-            ));
-            let p = fit.classes.first().map_or(*full, |c| c.params);
+            let p = fit_joint(std::slice::from_ref(&rest), None)
+                .ok()
+                .and_then(|f| f.classes.first().map(|c| c.params))
+                .unwrap_or(*fallback);
             (i, p)
         })
         .collect()

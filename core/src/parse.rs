@@ -13,7 +13,7 @@ pub const MAX_INPUT_BYTES: usize = 8 << 20;
 pub fn check_size(origin: &str, text: &str) -> Result<()> {
     if text.len() > MAX_INPUT_BYTES {
         return Err(Error::new(format!(
-            "{origin}: {} bytes is more than the {} bytes an input may have",
+            "{origin}: {} bytes is more than the {} bytes (8 MiB) an input may have",
             text.len(),
             MAX_INPUT_BYTES
         ))

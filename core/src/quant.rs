@@ -197,6 +197,21 @@ impl WeightQuant {
         }
     }
 
+    /// Entries of the checkpoint's unquantized-module list that name
+    /// neither a module kind nor a module of `model`: they change nothing
+    /// (vLLM matches them against module prefixes and finds none), and are
+    /// reported so a mistyped list does not pass silently.
+    pub fn unmatched_unquantized(&self, model: &crate::model::Model) -> Vec<String> {
+        let modules = model.modules();
+        self.unquantized
+            .iter()
+            .filter(|u| {
+                !KIND_NAMES.contains(&u.as_str()) && !modules.iter().any(|m| m.name == u.as_str())
+            })
+            .cloned()
+            .collect()
+    }
+
     fn quantizes(&self, module: &Module) -> bool {
         if self.method == QuantMethod::None {
             return false;
@@ -353,6 +368,30 @@ fn modelopt_mixed(layers: &serde_json::Map<String, serde_json::Value>) -> Result
 
 /// The module kind or name an ignore pattern of a `quantization_config`
 /// names (`model.layers.*.self_attn` -> `attention`), None for routers.
+/// Names that mark a multimodal encoder's modules in unquantized-module lists.
+const ENCODER_PATTERNS: [&str; 7] = [
+    "vision",
+    "visual",
+    "multi_modal",
+    "mm_projector",
+    "image",
+    "audio",
+    "patch_embed",
+];
+
+/// The kind names an unquantized-module list entry can map to
+/// ([`ignored_kind`]); any other entry must name a module of the model.
+const KIND_NAMES: [&str; 8] = [
+    "norm",
+    "attention",
+    "mamba",
+    "mlp",
+    "experts",
+    "lm_head",
+    "embed_tokens",
+    "encoder",
+];
+
 fn ignored_kind(pattern: &str) -> Option<String> {
     let p = pattern.to_ascii_lowercase();
     let name = if p.contains("lm_head") {
@@ -361,6 +400,12 @@ fn ignored_kind(pattern: &str) -> Option<String> {
         "embed_tokens"
     } else if p.contains("router") || (p.ends_with(".gate") && !p.contains("gate_proj")) {
         return None;
+    } else if p.contains("norm") {
+        // Norm weights are never quantized.
+        "norm"
+    } else if ENCODER_PATTERNS.iter().any(|e| p.contains(e)) {
+        // Vision and audio encoders, which stay in the model dtype anyway.
+        "encoder"
     } else if p.contains("self_attn") || p.contains("attention") || p.ends_with("attn") {
         "attention"
     } else if p.contains("mixer") || p.contains("mamba") || p.contains("linear_attn") {

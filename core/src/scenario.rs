@@ -19,6 +19,22 @@ use serde::{Deserialize, Serialize};
 pub trait World {
     /// The text of the file at `path`, or a one-line reason it cannot be read.
     fn read(&self, path: &str) -> std::result::Result<String, String>;
+
+    /// What is at `path`: nothing, a regular file, or something else (a
+    /// directory, FIFO, socket or device). A world without files has nothing.
+    fn entry(&self, _path: &str) -> Entry {
+        Entry::Missing
+    }
+}
+
+/// What a path names ([`World::entry`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Missing,
+    File,
+    Directory,
+    /// A FIFO, socket or device: never read (it could block or never end).
+    Special,
 }
 
 /// A world with no files: only embedded presets resolve.
@@ -33,11 +49,19 @@ impl World for NoFiles {
 
 /// A name is a path when it has a path separator or a file extension.
 pub fn is_path(name: &str) -> bool {
-    name.contains('/') || name.contains('\\') || name.ends_with(".toml")
+    name.contains('/')
+        || name.contains('\\')
+        || [".toml", ".csv", ".json"].iter().any(|e| name.ends_with(e))
 }
 
-fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, String)> {
-    if is_path(name) {
+/// The text of a preset of `kind` or of a file: its origin (the path, or the
+/// preset's embedded path) and text.
+pub fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, String)> {
+    // A bare name is a preset, unless no preset has it and something of that
+    // name exists (then reading it says what it is).
+    let path_like = is_path(name)
+        || (presets::find(kind, name).is_err() && world.entry(name) != Entry::Missing);
+    if path_like {
         let text = world.read(name).map_err(|why| {
             Error::new(why).with_hint(format!(
                 "give an existing file or a {} preset: {}",
@@ -66,10 +90,12 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
             return presets::model(f.id);
         }
     }
-    let path = if name.ends_with(".json") {
-        name.to_string()
-    } else {
-        format!("{}/config.json", name.trim_end_matches('/'))
+    // A config.json by any name, or a folder holding one; a FIFO or a
+    // device is read as itself, so the error says what it is.
+    let path = match world.entry(name) {
+        Entry::File | Entry::Special => name.to_string(),
+        _ if name.ends_with(".json") => name.to_string(),
+        _ => format!("{}/config.json", name.trim_end_matches('/')),
     };
     match world.read(&path) {
         Ok(text) => {
@@ -81,6 +107,10 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
             }
             Ok(m)
         }
+        // Something is there but cannot be read as a config.json.
+        Err(why) if world.entry(&path) != Entry::Missing => Err(Error::new(why).with_hint(
+            "give a regular config.json file (UTF-8, at most 8 MiB) or a folder holding one",
+        )),
         // No such file or folder: a preset's id or Hugging Face repo.
         Err(why) => match presets::find(Kind::Model, name) {
             Ok(f) => presets::model(f.id),
@@ -517,7 +547,7 @@ impl Request {
         // and the explicit flags.
         let command = match &self.vllm_command {
             Some(text) => {
-                let mut c = parse_vllm_command(text)?;
+                let mut c = parse_vllm_command(text).map_err(|e| e.context("--vllm-command"))?;
                 c.settings.validate(&flag)?;
                 warnings.append(&mut c.warnings);
                 Some(c)
@@ -624,6 +654,12 @@ impl Request {
             Some(o) => model.with_overrides(&label("hf_overrides"), o)?,
             None => model,
         };
+        for entry in model.quant.unmatched_unquantized(&model.model) {
+            warnings.push(format!(
+                "{}: `{entry}` in the checkpoint's unquantized-module list names no module of this model; it changes nothing",
+                model.id
+            ));
+        }
         let engine = settings.resolve_labelled(
             model.model.max_position_embeddings,
             gpu.memory_bytes,

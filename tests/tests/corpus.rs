@@ -184,3 +184,29 @@ fn a_modelopt_hf_quant_config_beside_the_config_decides_the_weights() {
         loaded_from_config_json("c.json", &std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(alone.quant.method, QuantMethod::None);
 }
+
+/// The unquantized-module lists of real checkpoints all name module kinds or
+/// modules decodecalc models, so the "names no module" warning
+/// (`WeightQuant::unmatched_unquantized`) fires only on a list that really
+/// matches nothing, such as a mistyped one.
+#[test]
+fn real_unquantized_module_lists_name_modelled_modules() {
+    let mut unmatched = Vec::new();
+    let mut lists = 0;
+    for (name, text) in &corpus() {
+        let Ok(m) = loaded_from_config_json(name, text) else {
+            continue;
+        };
+        if !m.quant.unquantized.is_empty() {
+            lists += 1;
+        }
+        for u in m.quant.unmatched_unquantized(&m.model) {
+            unmatched.push(format!("{name}: {u}"));
+        }
+    }
+    assert!(unmatched.is_empty(), "{}", unmatched.join("\n"));
+    assert!(
+        lists >= 6,
+        "only {lists} real files list unquantized modules"
+    );
+}

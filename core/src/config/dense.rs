@@ -8,6 +8,10 @@ use crate::model::{AttentionLayer, Layer};
 
 /// `n` attention + gated-MLP blocks.
 fn blocks(x: &Ctx, attn: AttentionLayer) -> Result<Built> {
+    // A `layer_types` list must still be one entry per layer (transformers
+    // validates it on load), even where the family takes the window from
+    // `use_sliding_window` instead.
+    x.layer_types()?;
     let inter = x.c.u("intermediate_size")?;
     let mut layers = Vec::new();
     for _ in 0..x.n_layers {

@@ -37,7 +37,14 @@ pub const MAX_LAYERS: u64 = 4096;
 /// The most parameters a model may have (10^15), and the most bytes one
 /// layer's recurrent state or one token's KV in a layer may take (1 TiB).
 pub const MAX_PARAMS: u128 = 1_000_000_000_000_000;
-pub const MAX_LAYER_BYTES: u128 = 1 << 40;
+/// The most KV-cache bytes one token may take over all layers (at 8 B an
+/// element, above any KV dtype): 1 GiB, far above any real model (a few
+/// MiB at most), so that a request's KV bytes at the longest context
+/// (2^26 tokens) stay below 2^56.
+pub const MAX_KV_BYTES_PER_TOKEN: u128 = 1 << 30;
+/// The most recurrent-state bytes one request may take over all layers
+/// (at 4 B an element): 1 TiB.
+pub const MAX_STATE_BYTES_PER_REQUEST: u128 = 1 << 40;
 
 /// What one family's reader produces.
 pub(crate) struct Built {
@@ -639,20 +646,31 @@ fn check_size(layers: &[Layer], hidden: u64, vocab: u64) -> Result<()> {
     };
     let h = u128::from(hidden);
     let mut params: u128 = 2 * u128::from(vocab) * h;
+    let mut kv_per_token: u128 = 0;
+    let mut state_per_request: u128 = 0;
     for l in layers {
         params = params.saturating_add(layer_params_bound(l, h));
         if let Some(st) = l.state() {
             let bytes = (u128::from(st.conv_elems) + u128::from(st.ssm_elems)) * 4;
-            if bytes > MAX_LAYER_BYTES {
-                return Err(too_big("a recurrent layer's state exceeds 1 TiB"));
-            }
+            state_per_request = state_per_request.saturating_add(bytes);
         }
         if let Layer::Attention(a) = l {
-            let per_token = u128::from(a.num_kv_heads) * u128::from(a.head_dim) * 8;
-            if per_token > MAX_LAYER_BYTES {
-                return Err(too_big("one token's KV in a layer exceeds 1 TiB"));
-            }
+            let elems = match a.mla {
+                Some(m) => u128::from(m.kv_lora_rank) + u128::from(m.qk_rope_head_dim),
+                None => 2 * u128::from(a.num_kv_heads) * u128::from(a.head_dim),
+            };
+            kv_per_token = kv_per_token.saturating_add(elems * 8);
         }
+    }
+    if state_per_request > MAX_STATE_BYTES_PER_REQUEST {
+        return Err(too_big(
+            "one request's recurrent state over all layers exceeds 1 TiB (2^40 bytes)",
+        ));
+    }
+    if kv_per_token > MAX_KV_BYTES_PER_TOKEN {
+        return Err(too_big(
+            "one token's KV cache over all layers exceeds 1 GiB (2^30 bytes)",
+        ));
     }
     if params > MAX_PARAMS {
         return Err(too_big("more than 10^15 parameters"));
