@@ -17,6 +17,18 @@ if command -v rustup >/dev/null 2>&1; then
   rustup component add rustfmt clippy >/dev/null 2>&1 || true
 fi
 
+# cli/tests/hostile.rs runs the binary under prlimit (util-linux).
+if ! command -v prlimit >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq util-linux >&2
+  else
+    echo "error: prlimit not found" >&2
+    echo "hint: install util-linux (apt-get install util-linux), then run this again" >&2
+    exit 2
+  fi
+fi
+
 echo "== cargo fmt --check" >&2
 cargo fmt --all -- --check
 echo "== cargo clippy --all-targets -D warnings" >&2

@@ -37,34 +37,50 @@ pub mod constants {
     /// Tokens per Mamba2 chunk in the chunked scan (the model's `chunk_size`).
     pub const MAMBA_CHUNK_TOKENS: u64 = 256;
 
-    /// vLLM's custom all-reduce (world sizes 2, 4, 6, 8 on one node):
-    /// `max_size` = 8 MiB; it allocates an IPC metadata buffer of a few KiB
-    /// plus `max_size`, an IPC input buffer of `max_size` (both cudaMalloc,
-    /// outside torch) and an 8 MiB `rank_data` table
-    /// (vllm/distributed/device_communicators/custom_all_reduce.py, read at
-    /// its newest stored version). Peers' buffers are mapped, not allocated.
-    pub const CUSTOM_ALL_REDUCE_BYTES: u64 = 3 * 8 * MIB;
+    // Tensor-parallel communication memory that lands after vLLM's baseline
+    // snapshot and so counts as non-torch growth (vLLM 0.19, H100 SXM; the
+    // derivation is docs/reference/nccl-tp-memory.md). vLLM's own pynccl
+    // communicator, custom all-reduce and torch symmetric memory are set up
+    // before the snapshot (vllm/v1/worker/gpu_worker.py takes it after
+    // `init_worker_distributed_environment`) and count nowhere.
 
-    /// NCCL's buffers for the tensor-parallel group (vLLM's pynccl
-    /// communicator and torch's NCCL process group), allocated when the
-    /// first collectives of the profile run connect their channels, so vLLM
-    /// counts them as non-torch growth: a fixed part per GPU and a part per
-    /// peer (per-channel send/receive buffers). Estimate, fitted to the
-    /// public H100 logs (data/startup-logs/vllm0.19-h100-llm-d.csv,
-    /// `non_torch_gib`): 2.06-2.10 GiB at TP 2 and 2.13-2.21 GiB at TP 4
-    /// against 0.24-0.27 GiB at TP 1, i.e. 1.81-1.85 GiB more at TP 2 and
-    /// 1.88-1.96 GiB at TP 4; vLLM PR #10511's log shows the same 1.79 GiB
-    /// step from TP 1 to TP 2 on Llama-3-8B. NVLS (NVLink SHARP) buffers
-    /// only appear above 2 GPUs (vLLM issue #9699) and are within the
-    /// per-peer part here.
-    pub const NCCL_FIXED_BYTES: u64 = 1800 * MIB;
-    pub const NCCL_PER_PEER_BYTES: u64 = 48 * MIB;
+    /// FlashInfer's fused all-reduce + RMSNorm workspace, built by the
+    /// compilation pass on GPUs with NVSwitch multicast (Hopper and
+    /// Blackwell SXM) at TP 2, 4 or 8 without pipeline parallelism: three
+    /// buffers, each rounded up to the 512 MiB multicast granularity
+    /// (vllm/compilation/collective_fusion.py; flashinfer's
+    /// `trtllm_create_ipc_workspace_for_all_reduce_fusion`). The 512 MiB
+    /// unit is inferred from the logs (TP 2 totals are equal across models
+    /// whose raw buffers differ 2x), not measured on hardware.
+    pub const FLASHINFER_FUSION_WORKSPACE_BYTES: u64 = 3 * 512 * MIB;
 
-    /// NCCL's buffers are per channel; over NVLink (and AMD's Infinity
-    /// Fabric) it opens up to 32 channels (`NCCL_MAX_NCHANNELS`), over PCIe
-    /// typically 2. Estimate: the fitted NVLink figures scale by this many
-    /// 32nds on a PCIe-only card.
-    pub const PCIE_CHANNELS_OF_32: u64 = 2;
+    /// Torch's ProcessGroupNCCL communicator for the TP group, created at
+    /// its first collective (after the snapshot): a 4 MiB base, three 2 MiB
+    /// arrays per point-to-point channel, and per ring channel a 2 MiB send
+    /// and a 10 MiB receive buffer (LL 512 KiB + LL128 4.69 MiB + Simple 4
+    /// MiB, rounded to 2 MiB) (NCCL 2.27 `src/init.cc`, `src/transport/p2p.cc`).
+    pub const NCCL_BASE_BYTES: u64 = 4 * MIB;
+    pub const NCCL_PER_P2P_CHANNEL_BYTES: u64 = 6 * MIB;
+    pub const NCCL_PER_RING_CHANNEL_BYTES: u64 = 12 * MIB;
+    /// NVLS (NVLink SHARP) set-up above 2 GPUs with multicast: 2 MiB per
+    /// ring channel plus a 2 MiB credit buffer (`src/transport/nvls.cc`).
+    pub const NVLS_PER_CHANNEL_BYTES: u64 = 2 * MIB;
+    pub const NVLS_CREDIT_BYTES: u64 = 2 * MIB;
+
+    /// NCCL's channel counts (collective ring, point-to-point): over
+    /// NVLink (and AMD's Infinity Fabric) 24 and 32, NCCL's search on an
+    /// H100 HGX as its logs print it ("24 coll channels, 32 p2p channels");
+    /// over PCIe 2 and 2 (Gen 3/4) or 4 and 4 (Gen 5). Hand evaluation of
+    /// NCCL's search, inferred.
+    pub const NVLINK_CHANNELS: (u64, u64) = (24, 32);
+    pub const PCIE4_CHANNELS: (u64, u64) = (2, 2);
+    pub const PCIE5_CHANNELS: (u64, u64) = (4, 4);
+
+    /// The one fitted part: what the named terms over-predict on the public
+    /// H100 TP 2 / TP 4 logs (data/startup-logs/vllm0.19-h100-llm-d.csv,
+    /// `non_torch_gib` minus the TP 1 rows'), most likely part of the TP 1
+    /// baseline that a multi-GPU worker already holds before its snapshot.
+    pub const TP_BASELINE_OFFSET_BYTES: u64 = 130 * MIB;
 
     /// Streaming multiprocessors assumed when a GPU preset does not say;
     /// only sizes the sampler's Triton scratch buffer.
@@ -128,7 +144,7 @@ pub struct NonKvEstimate {
     /// Non-torch memory and persistent buffers (sampler scratch included).
     pub non_torch_bytes: u64,
     /// The part of `non_torch_bytes` that tensor parallelism adds: NCCL and
-    /// custom all-reduce buffers ([`tp_comm_bytes`]).
+    /// FlashInfer's fusion workspace ([`tp_comm_bytes`]).
     pub tp_comm_bytes: u64,
     pub cudagraphs: CudaGraphPlan,
 }
@@ -139,30 +155,45 @@ impl NonKvEstimate {
     }
 }
 
-/// Communication buffers one GPU of a tensor-parallel group of `tp` GPUs
-/// holds (0 at TP 1): custom all-reduce plus NCCL (see the constants).
+/// Communication memory one GPU of a tensor-parallel group holds beyond a
+/// single GPU's (0 at TP 1): torch's NCCL communicator, NVLS set-up, and
+/// FlashInfer's fusion workspace where it is built (see the constants).
 /// Pipeline parallelism adds only NCCL's point-to-point buffers, which the
 /// public PP 2 log shows as negligible (0.07 GiB of non-torch memory in all).
-pub fn tp_comm_bytes(tp: u64, gpu: &Gpu) -> u64 {
+pub fn tp_comm_bytes(engine: &EngineArgs, gpu: &Gpu) -> u64 {
+    let tp = engine.tensor_parallel_size;
     if tp <= 1 {
         return 0;
     }
-    let fast_link = gpu
-        .interconnect
-        .as_deref()
-        .is_some_and(|i| i.starts_with("nvlink") || i.starts_with("infinity"));
-    let nccl = constants::NCCL_FIXED_BYTES + (tp - 1) * constants::NCCL_PER_PEER_BYTES;
-    let nccl = if fast_link {
-        nccl
+    let link = gpu.interconnect.as_deref().unwrap_or("pcie4");
+    let fast_link = link.starts_with("nvlink") || link.starts_with("infinity");
+    // NVSwitch multicast: Hopper and Blackwell SXM (NVLink 4 and 5).
+    let multicast = link == "nvlink4" || link == "nvlink5";
+    let (ring, p2p) = if fast_link {
+        constants::NVLINK_CHANNELS
+    } else if link == "pcie5" {
+        constants::PCIE5_CHANNELS
     } else {
-        nccl * constants::PCIE_CHANNELS_OF_32 / 32
+        constants::PCIE4_CHANNELS
     };
-    let custom_ar = if matches!(tp, 2 | 4 | 6 | 8) {
-        constants::CUSTOM_ALL_REDUCE_BYTES
+    let nccl = constants::NCCL_BASE_BYTES
+        + p2p * constants::NCCL_PER_P2P_CHANNEL_BYTES
+        + ring * constants::NCCL_PER_RING_CHANNEL_BYTES;
+    let nvls = if multicast && tp > 2 {
+        ring * constants::NVLS_PER_CHANNEL_BYTES + constants::NVLS_CREDIT_BYTES
     } else {
         0
     };
-    custom_ar + nccl
+    let fusion = multicast
+        && matches!(tp, 2 | 4 | 8)
+        && engine.pipeline_parallel_size == 1
+        && !engine.enforce_eager;
+    let workspace = if fusion {
+        constants::FLASHINFER_FUSION_WORKSPACE_BYTES
+    } else {
+        0
+    };
+    (nccl + nvls + workspace).saturating_sub(constants::TP_BASELINE_OFFSET_BYTES)
 }
 
 /// Weight bytes on the GPU under the given quantization.
@@ -249,7 +280,7 @@ impl NonKvEstimate {
         // Persistent input buffers sized by max_num_batched_tokens: embeddings
         // input (hidden x dtype) and token/position ids.
         let input_buffers = tokens * (model.hidden_size * d + 16);
-        let tp_buffers = tp_comm_bytes(engine.tensor_parallel_size, gpu);
+        let tp_buffers = tp_comm_bytes(engine, gpu);
         let non_torch = constants::NON_TORCH_BYTES + sampler_scratch + input_buffers + tp_buffers;
         // CUDA graphs: the first graph of the largest size allocates the pool
         // for its activations; each further graph costs its segments' overhead,
