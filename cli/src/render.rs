@@ -243,7 +243,7 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
         cap.non_torch_bytes,
         if plan.estimate.tp_comm_bytes > 0 {
             format!(
-                "estimate, {} B of it NCCL and custom all-reduce buffers",
+                "estimate, {} B of it NCCL and FlashInfer all-reduce buffers",
                 grouped(plan.estimate.tp_comm_bytes)
             )
         } else {
