@@ -62,7 +62,7 @@ enum Command {
     /// cheapest per million output tokens first.
     Rank(RankArgs),
     /// List the embedded presets (models, GPUs, scenarios, measured runs).
-    Presets(FormatArgs),
+    Presets(PresetsArgs),
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
@@ -78,6 +78,17 @@ struct FormatArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+}
+
+#[derive(Args, Debug)]
+pub struct PresetsArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// List what changed between the vLLM releases `--vllm-version` models
+    /// instead, release by release, with the vLLM file each rule is read from.
+    #[arg(long)]
+    versions: bool,
 }
 
 /// Flags named as `vllm serve` names them where they mean the same thing.
@@ -158,6 +169,11 @@ struct CommonArgs {
     /// No CUDA graphs: every decode step launches its kernels from the host.
     #[arg(long)]
     enforce_eager: bool,
+    /// The vLLM release to model, 0.10.0 to 0.33.0 (default 0.32.0): its
+    /// defaults, memory accounting and allocator (`decodecalc presets
+    /// --versions` lists what changed, release by release).
+    #[arg(long)]
+    vllm_version: Option<String>,
     /// Weight and activation dtype: auto (float32 checkpoints in bfloat16),
     /// bfloat16, float16 (half), float32 (float).
     #[arg(long)]
@@ -423,6 +439,7 @@ impl CommonArgs {
             tensor_parallel_size: self.tensor_parallel_size,
             dtype: self.dtype.clone(),
             pipeline_parallel_size: self.pipeline_parallel_size,
+            vllm_version: self.vllm_version.clone(),
         };
         let harness = HarnessSettings {
             contexts: self

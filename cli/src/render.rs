@@ -1,7 +1,7 @@
 //! Rendering core's results. No arithmetic beyond unit conversion for display.
 
 use crate::table::Table;
-use crate::{Format, FormatArgs};
+use crate::{Format, PresetsArgs};
 use decodecalc_core::allocator::{GroupKind, RunningLimit};
 use decodecalc_core::calibrate::{prompt_relation, FitReport};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
@@ -48,7 +48,7 @@ fn grouped(n: u64) -> String {
 #[derive(Serialize)]
 struct MatrixJson<'a> {
     scenario: &'a str,
-    vllm_version: &'static str,
+    vllm_version: String,
     model: &'a str,
     gpu: &'a str,
     block_size_tokens: u64,
@@ -63,7 +63,7 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
     if format == Format::Json {
         return json(&MatrixJson {
             scenario: &m.scenario,
-            vllm_version: decodecalc_core::VLLM_VERSION,
+            vllm_version: plan.engine.vllm_version.to_string(),
             model: &plan.model.id,
             gpu: &plan.gpu.id,
             block_size_tokens: cap.block_size_tokens,
@@ -117,7 +117,7 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
             m.scenario,
             plan.model.name,
             plan.gpu.name,
-            decodecalc_core::VLLM_VERSION,
+            plan.engine.vllm_version,
             m.calibration,
             grouped(cap.block_size_tokens),
             cap.num_blocks,
@@ -394,7 +394,10 @@ struct PresetJson {
     path: &'static str,
 }
 
-pub fn presets(args: &FormatArgs) -> Result<String, Error> {
+pub fn presets(args: &PresetsArgs) -> Result<String, Error> {
+    if args.versions {
+        return versions(args.format);
+    }
     let list: Vec<PresetJson> = presets::FILES
         .iter()
         .map(|f| PresetJson {
@@ -411,6 +414,29 @@ pub fn presets(args: &FormatArgs) -> Result<String, Error> {
         t.push(vec![p.kind.name().into(), p.id.into(), p.path.into()]);
     }
     emit(&t, args.format)
+}
+
+/// `presets --versions`: the table of changes `--vllm-version` follows.
+fn versions(format: Format) -> Result<String, Error> {
+    use decodecalc_core::version::{CAPACITY_OLDEST, CHANGES, MODELLED, NEWEST};
+    if format == Format::Json {
+        return json(&CHANGES);
+    }
+    let mut t = Table::new(&[
+        ("Release", false),
+        ("What changed", false),
+        ("vLLM file", false),
+    ]);
+    for c in CHANGES {
+        t.push(vec![c.since.to_string(), c.what.into(), c.file.into()]);
+    }
+    let mut out = emit(&t, format)?;
+    if format != Format::Csv {
+        out.push_str(&format!(
+            "\n`--vllm-version` takes {CAPACITY_OLDEST} to {NEWEST}; without it, {MODELLED}. Files are inside the `vllm/` package of the release named.\n"
+        ));
+    }
+    Ok(out)
 }
 
 /// `matrix --explain CONTEXT:CONCURRENCY` (or `CONTEXT` for a prefill row).
@@ -1085,7 +1111,7 @@ pub fn bench_serve(
     struct Out<'a> {
         model: &'a str,
         gpu: &'a str,
-        vllm_version: &'a str,
+        vllm_version: String,
         calibration: String,
         workload: &'a decodecalc_core::serve::Workload,
         predicted: &'a decodecalc_core::serve::ServeResult,
@@ -1099,7 +1125,7 @@ pub fn bench_serve(
         return json(&Out {
             model: &plan.model.name,
             gpu: &plan.gpu.name,
-            vllm_version: decodecalc_core::VLLM_VERSION,
+            vllm_version: plan.engine.vllm_version.to_string(),
             calibration: c.label(),
             workload: w,
             predicted: r,
@@ -1183,7 +1209,7 @@ pub fn bench_serve(
             "\n{} on {}, vLLM {} `vllm serve` defaults unless flagged; calibration {}.\n",
             plan.model.name,
             plan.gpu.name,
-            decodecalc_core::VLLM_VERSION,
+            plan.engine.vllm_version,
             c.label()
         ));
         out.push_str(&bands_text(&c.bands()));

@@ -10,7 +10,7 @@ use crate::dtype::{FloatDtype, KvCacheDtype, MambaDtype};
 use crate::engine::{defaults, EngineArgs};
 use crate::error::{Error, Result};
 use crate::model::Model;
-use crate::units::{div_ceil, div_floor, saturating_u64};
+use crate::units::{div_ceil, div_floor, lcm, saturating_u64};
 use serde::Serialize;
 
 /// What kind of layers a KV-cache group holds.
@@ -41,14 +41,7 @@ pub struct KvGroup {
     pub bytes_per_token: u64,
 }
 
-/// How Mamba states are cached (`mamba_cache_mode`): `Align` when prefix
-/// caching is on (states kept at block boundaries), `None` otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum MambaCacheMode {
-    None,
-    Align,
-}
+pub use crate::version::MambaCacheMode;
 
 /// The per-layer memory layout of the KV cache.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -71,8 +64,16 @@ pub struct KvLayout {
     pub groups: Vec<KvGroup>,
     /// `group_size * page_bytes`: one block across all groups' overlaid tensors.
     pub bytes_per_block: u64,
-    /// `--max-num-batched-tokens`, which bounds a sliding window's blocks at start-up.
-    pub max_num_batched_tokens: u64,
+    /// Tokens scheduled but not yet settled, which a sliding window keeps
+    /// blocks for at start-up: `max_num_batched_tokens`, twice that under
+    /// async scheduling from 0.26 (`version::SLIDING_IN_FLIGHT_TOKENS`),
+    /// `pp` times under pipeline parallelism.
+    pub in_flight_tokens: u64,
+    /// Extra pages a Mamba group reserves in align mode (a Mamba2 prefill
+    /// checkpoint from 0.32: `version::MAMBA2_CHECKPOINT_PAGE`).
+    pub mamba_checkpoint_pages: u64,
+    /// The release whose allocator is modelled.
+    pub vllm_version: crate::version::VllmVersion,
 }
 
 impl KvLayout {
@@ -106,9 +107,24 @@ impl KvLayout {
         // dtype), SSM/DeltaNet state in `--mamba-ssm-cache-dtype` (auto = per
         // architecture; float32 for NemotronH). Reference doc sections 4 and 5.
         let conv_dtype = engine.mamba_cache_dtype.resolve(model.dtype);
+        let version = engine.vllm_version;
         let ssm_dtype = match engine.mamba_ssm_cache_dtype {
+            // NemotronH's fallback was float16 before 0.20 (config.json's own
+            // value wins in every release).
+            MambaDtype::Auto
+                if !model.mamba_ssm_dtype_named
+                    && model.architecture.starts_with("NemotronH")
+                    && version < crate::version::NEMOTRON_H_SSM_FP32 =>
+            {
+                FloatDtype::Float16
+            }
             MambaDtype::Auto => model.mamba_ssm_auto_dtype,
             fixed => fixed.resolve(model.dtype),
+        };
+        let mamba_cache_mode = if mamba.is_empty() {
+            MambaCacheMode::None
+        } else {
+            version.mamba_cache_mode(engine.enable_prefix_caching, &model.architecture)
         };
         let state_of = |m: &crate::model::StateShape| {
             (
@@ -132,9 +148,17 @@ impl KvLayout {
         // becomes the step (vLLM 0.32 `vllm/platforms/interface.py`,
         // `_align_hybrid_block_size`: alignment = max(kernel block, block_size),
         // N = alignment * cdiv(mamba_page, alignment * attention bytes per token)).
+        // In `all` mode (0.11.1-0.27 with prefix caching) the step is the
+        // Mamba chunk size made a multiple of the alignment
+        // (`lcm(chunk_size, alignment) * cdiv(state tokens, that)`; 0.26
+        // `vllm/platforms/interface.py`).
         let align = requested.max(defaults::BLOCK_SIZE_TOKENS);
         let block_size = if !mamba.is_empty() && attn_bytes > 0 {
-            requested.max(align * div_ceil(mamba_state, align * attn_bytes))
+            let step = match mamba_cache_mode {
+                MambaCacheMode::All => lcm(model.mamba_chunk_tokens.max(1), align),
+                _ => align,
+            };
+            requested.max(step * div_ceil(mamba_state, step * attn_bytes))
         } else {
             requested
         };
@@ -156,7 +180,18 @@ impl KvLayout {
             })
             .collect();
         specs.extend(mamba.iter().map(|_| (GroupKind::Mamba, None, 0)));
-        let (group_size, groups) = group_layers(&specs, block_size, attn_bytes)?;
+        let (group_size, groups) = group_layers(&specs, block_size, attn_bytes, version)?;
+        let in_flight_batches = if engine.pipeline_parallel_size > 1 {
+            engine.pipeline_parallel_size
+        } else if engine.async_scheduling && version >= crate::version::SLIDING_IN_FLIGHT_TOKENS {
+            2
+        } else {
+            1
+        };
+        let mamba2 = model
+            .layers
+            .iter()
+            .any(|l| matches!(l, crate::model::Layer::Mamba2(_)));
         Ok(KvLayout {
             kv_cache_dtype: engine.kv_cache_dtype,
             attention_bytes_per_token_per_layer: attn_bytes,
@@ -165,17 +200,21 @@ impl KvLayout {
             mamba_state_bytes_per_layer: mamba_state,
             mamba_conv_dtype: (!mamba.is_empty()).then_some(conv_dtype),
             mamba_ssm_dtype: (!mamba.is_empty()).then_some(ssm_dtype),
-            mamba_cache_mode: if engine.enable_prefix_caching {
-                MambaCacheMode::Align
-            } else {
-                MambaCacheMode::None
-            },
+            mamba_cache_mode,
             block_size_tokens: block_size,
             page_bytes: page,
             group_size_layers: group_size,
             bytes_per_block: group_size * page,
             groups,
-            max_num_batched_tokens: engine.max_num_batched_tokens,
+            in_flight_tokens: engine
+                .max_num_batched_tokens
+                .saturating_mul(in_flight_batches),
+            mamba_checkpoint_pages: if mamba2 {
+                version.mamba2_checkpoint_pages()
+            } else {
+                0
+            },
+            vllm_version: version,
         })
     }
 
@@ -245,26 +284,33 @@ impl KvLayout {
                 let window = group.window_tokens.unwrap_or(0);
                 blocks.min(div_ceil(window, bs) + 1)
             }
-            GroupKind::Mamba => 1,
+            GroupKind::Mamba => match self.mamba_cache_mode {
+                // Every block's state is kept, like attention's.
+                MambaCacheMode::All => blocks,
+                _ => 1,
+            },
         }
     }
 
     /// Pages a group may need for one request of `max_model_len` tokens, as the
     /// start-up log counts them: full attention `ceil(len / block)`; a sliding
-    /// window `ceil(min(window - 1 + max_num_batched_tokens, len) / block) + 1`;
-    /// Mamba 3 pages in align mode (running, boundary, prefill checkpoint) or 1.
+    /// window `ceil(min(window - 1 + in-flight tokens, len) / block) + 1`;
+    /// Mamba in align mode 2 pages (running, boundary) plus a Mamba2 prefill
+    /// checkpoint from 0.32, in all mode one per block, else 1
+    /// (`MambaSpec.max_memory_usage_bytes`, `v1/kv_cache_interface.py`).
     pub fn group_max_pages(&self, group: &KvGroup, max_model_len_tokens: u64) -> u64 {
         let bs = self.block_of(group);
         match group.kind {
             GroupKind::FullAttention => div_ceil(max_model_len_tokens.max(1), bs),
             GroupKind::SlidingWindow => {
                 let window = group.window_tokens.unwrap_or(0);
-                let tokens = (window.saturating_sub(1) + self.max_num_batched_tokens)
-                    .min(max_model_len_tokens);
+                let tokens =
+                    (window.saturating_sub(1) + self.in_flight_tokens).min(max_model_len_tokens);
                 div_ceil(tokens, bs) + 1
             }
             GroupKind::Mamba => match self.mamba_cache_mode {
-                MambaCacheMode::Align => 3,
+                MambaCacheMode::Align => 2 + self.mamba_checkpoint_pages,
+                MambaCacheMode::All => div_ceil(max_model_len_tokens.max(1), bs),
                 MambaCacheMode::None => 1,
             },
         }
@@ -304,6 +350,7 @@ impl KvLayout {
             GroupKind::SlidingWindow => self.group_blocks(group, prompt_tokens),
             GroupKind::Mamba => match self.mamba_cache_mode {
                 MambaCacheMode::Align => prompt.min(2) + u64::from(hit_blocks > 0),
+                MambaCacheMode::All => prompt - hit_blocks.min(prompt),
                 MambaCacheMode::None => 1,
             },
         }
@@ -333,6 +380,7 @@ fn group_layers(
     specs: &[LayerSpec],
     block_size: u64,
     page_bytes_per_token: u64,
+    version: crate::version::VllmVersion,
 ) -> Result<(u64, Vec<KvGroup>)> {
     let mut buckets: Vec<(LayerSpec, u64)> = Vec::new();
     for spec in specs {
@@ -347,7 +395,12 @@ fn group_layers(
         return Err(Error::new("the model has no attention or Mamba layers")
             .with_hint("check num_hidden_layers and hybrid_override_pattern"));
     }
-    let group_size = if 2 * max < 3 * min { max } else { min };
+    // The largest count sets the group size while below 1.5x (1.25x in
+    // 0.12-0.17) the smallest; before 0.12 the smallest always does.
+    let group_size = match version.grouping_ratio_quarters() {
+        Some(q) if 4 * max < q * min => max,
+        _ => min,
+    };
     let mut groups = Vec::new();
     for ((kind, window_tokens, bytes), count) in buckets {
         let block_tokens = if kind == GroupKind::Mamba || bytes == 0 {
@@ -407,7 +460,12 @@ impl KvPool {
         total_bytes: u64,
         non_kv_bytes: u64,
     ) -> KvPool {
-        let requested = requested_bytes(total_bytes, engine.gpu_memory_utilization);
+        let requested = if engine.vllm_version >= crate::version::REQUEST_ROUNDS_UP {
+            requested_bytes(total_bytes, engine.gpu_memory_utilization)
+        } else {
+            // `total * utilization` unrounded: the budget's integer part.
+            saturating_u64((total_bytes as f64 * engine.gpu_memory_utilization).floor())
+        };
         // `--kv-cache-memory-bytes` replaces the profiled figure outright.
         let kv_pool = engine
             .kv_cache_memory_bytes
@@ -419,7 +477,21 @@ impl KvPool {
         } else {
             num_blocks as f64 / pages as f64
         };
-        let kv_cache_tokens = (max_concurrency * engine.max_model_len_tokens as f64).floor();
+        // The logged "GPU KV cache size": from concurrency from 0.20.1,
+        // before `(num_blocks // groups) * smallest block` (which under-counts
+        // hybrid models: Mamba groups count as groups).
+        let kv_cache_tokens = if engine.vllm_version >= crate::version::KV_SIZE_FROM_CONCURRENCY {
+            (max_concurrency * engine.max_model_len_tokens as f64).floor()
+        } else {
+            let groups = layout.groups.len().max(1) as u64;
+            let block = layout
+                .groups
+                .iter()
+                .map(|g| layout.block_of(g))
+                .min()
+                .unwrap_or(layout.block_size_tokens);
+            ((num_blocks / groups) * block) as f64
+        };
         let min_kv_bytes_to_start: u64 = layout
             .groups
             .iter()
@@ -710,11 +782,14 @@ mod tests {
             architecture: "test".into(),
             hidden_size: 3_840,
             vocab_size: 262_208,
+            sampled_vocab_size: 262_208,
             tie_word_embeddings: true,
             dtype: FloatDtype::Bfloat16,
             max_position_embeddings: 131_072,
             layers,
             mamba_ssm_auto_dtype: FloatDtype::Bfloat16,
+            mamba_ssm_dtype_named: false,
+            mamba_chunk_tokens: 2048,
             encoder: Vec::new(),
         };
         let args = engine(
@@ -735,8 +810,11 @@ mod tests {
         // 32K tokens: 2,048 full-attention blocks + 5 x (1,024 / 16 + 1).
         assert_eq!(l.request_blocks(32_768), 2_048 + 5 * 65);
         assert_eq!(l.request_blocks(500), 32 + 5 * 32);
-        // Start-up accounting: ceil(min(1,023 + 2,048, 32,768) / 16) + 1 = 193 per window group.
-        assert_eq!(l.max_pages_per_request(32_768), 2_048 + 5 * 193);
+        // Start-up accounting with 0.32's async scheduling (two batches of
+        // 2,048 in flight): ceil(min(1,023 + 4,096, 32,768) / 16) + 1 = 321
+        // per window group.
+        assert_eq!(l.in_flight_tokens, 4096);
+        assert_eq!(l.max_pages_per_request(32_768), 2_048 + 5 * 321);
     }
 
     #[test]
@@ -755,5 +833,25 @@ mod tests {
             .startup_failure()
             .unwrap()
             .contains("cannot hold one request"));
+    }
+
+    #[test]
+    fn grouping_ratio_follows_the_release() {
+        use crate::version::VllmVersion;
+        let v = VllmVersion::new;
+        // Buckets of 8 full-attention and 11 sliding-window layers (1.375x),
+        // and of 8 and 9 (1.125x).
+        let specs = |a: usize, b: usize| -> Vec<LayerSpec> {
+            let mut s = vec![(GroupKind::FullAttention, None, 1024); a];
+            s.extend(vec![(GroupKind::SlidingWindow, Some(4096), 1024); b]);
+            s
+        };
+        let size = |a, b, ver| group_layers(&specs(a, b), 16, 1024, ver).unwrap().0;
+        // 0.18+: the larger count while below 1.5x; 0.12-0.17 below 1.25x;
+        // before 0.12 the smaller count always.
+        assert_eq!(size(8, 11, v(0, 18, 0)), 11);
+        assert_eq!(size(8, 11, v(0, 17, 1)), 8);
+        assert_eq!(size(8, 9, v(0, 12, 0)), 9);
+        assert_eq!(size(8, 9, v(0, 11, 2)), 8);
     }
 }

@@ -173,8 +173,29 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
     {
         i += 1;
     }
+    let mut image_version = None;
     match words.get(i).map(String::as_str) {
         Some("vllm") if words.get(i + 1).map(String::as_str) == Some("serve") => i += 2,
+        // `docker run [docker flags] vllm/vllm-openai:v0.19.0 [vllm flags]`:
+        // the image tag names the release.
+        Some("docker" | "podman") => {
+            match words
+                .iter()
+                .position(|w| w.contains("vllm-openai") || w.starts_with("vllm/"))
+            {
+                Some(at) => {
+                    image_version = words
+                        .get(at)
+                        .and_then(|w| w.rsplit_once(':'))
+                        .map(|(_, tag)| tag.to_string());
+                    i = at + 1;
+                    if words.get(i).map(String::as_str) == Some("serve") {
+                        i += 1;
+                    }
+                }
+                None => i = words.len(),
+            }
+        }
         Some(p) if p.starts_with("python") => {
             while words.get(i).is_some_and(|w| !w.starts_with("--")) {
                 i += 1;
@@ -183,6 +204,15 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
         _ => {}
     }
     let mut cmd = VllmCommand::default();
+    match image_version {
+        Some(tag) if crate::version::VllmVersion::parse("the image tag", &tag).is_ok() => {
+            cmd.settings.vllm_version = Some(tag.trim_start_matches('v').to_string());
+        }
+        Some(tag) => cmd.warnings.push(format!(
+            "the image tag `{tag}` names no release; give --vllm-version"
+        )),
+        None => {}
+    }
     let s = &mut cmd.settings;
     while let Some(word) = words.get(i) {
         i += 1;
@@ -298,6 +328,23 @@ vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 
         );
         assert_eq!(c.settings.attention_backend.as_deref(), Some("TRITON_ATTN"));
         assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    }
+
+    #[test]
+    fn a_docker_image_tag_names_the_release() {
+        let c = parse_vllm_command(
+            "docker run --gpus all -p 8000:8000 --ipc=host vllm/vllm-openai:v0.19.0 --model Qwen/Qwen3-8B --max-model-len 16384",
+        )
+        .unwrap();
+        assert_eq!(c.settings.vllm_version.as_deref(), Some("0.19.0"));
+        assert_eq!(c.model.as_deref(), Some("Qwen/Qwen3-8B"));
+        assert_eq!(c.settings.max_model_len, Some(16_384));
+        let latest = parse_vllm_command("docker run vllm/vllm-openai:latest --model m").unwrap();
+        assert_eq!(latest.settings.vllm_version, None);
+        assert_eq!(
+            latest.warnings,
+            ["the image tag `latest` names no release; give --vllm-version"]
+        );
     }
 
     #[test]

@@ -7,21 +7,15 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::quant::{QuantMethod, WeightQuant};
 use crate::units::{format_tokens, parse_tokens};
+use crate::version::VllmVersion;
 use serde::{Deserialize, Serialize};
 
-/// vLLM 0.32 defaults for `vllm serve` (the OpenAI API server).
+/// Defaults that do not change between releases (the ones that do are
+/// `crate::version`'s: utilization, batch limits, prefix caching, async
+/// scheduling).
 pub mod defaults {
-    /// `--gpu-memory-utilization` (vLLM 0.32's `CacheConfig` default).
-    pub const GPU_MEMORY_UTILIZATION: f64 = 0.92;
     /// `--block-size` on CUDA (also TRITON_ATTN's kernel alignment).
     pub const BLOCK_SIZE_TOKENS: u64 = 16;
-    /// `--max-num-seqs` and `--max-num-batched-tokens` depend on device
-    /// memory and name: `crate::version::batch_defaults`.
-    /// Prefix caching is on by default in the V1 engine.
-    pub const ENABLE_PREFIX_CACHING: bool = true;
-    /// `--async-scheduling`: on by default in 0.32 (the scheduler prepares
-    /// the next step while the GPU runs this one; `crate::version`).
-    pub const ASYNC_SCHEDULING: bool = true;
 }
 
 /// Engine flags as a scenario file or the command line gives them: every field
@@ -66,6 +60,10 @@ pub struct EngineSettings {
     /// run eagerly (V1 captures every decode step; `version` sets it for V0 runs).
     #[serde(default)]
     pub max_seq_len_to_capture: Option<i64>,
+    /// `--vllm-version`: the release whose defaults and memory accounting
+    /// apply (`crate::version`); 0.32.0 when not given.
+    #[serde(default)]
+    pub vllm_version: Option<String>,
 }
 
 impl EngineSettings {
@@ -100,6 +98,7 @@ impl EngineSettings {
             hf_overrides: other.hf_overrides.clone().or(self.hf_overrides.clone()),
             enforce_eager: other.enforce_eager.or(self.enforce_eager),
             max_seq_len_to_capture: other.max_seq_len_to_capture.or(self.max_seq_len_to_capture),
+            vllm_version: other.vllm_version.clone().or(self.vllm_version.clone()),
         }
     }
 }
@@ -136,6 +135,8 @@ pub struct EngineArgs {
     pub enforce_eager: bool,
     /// Decode steps past this context run eagerly (V0); None: all captured.
     pub max_seq_len_to_capture_tokens: Option<u64>,
+    /// The vLLM release modelled.
+    pub vllm_version: VllmVersion,
 }
 
 /// vLLM's `--dtype`: `auto` or a fixed float dtype.
@@ -326,6 +327,7 @@ impl EngineSettings {
             "hf_overrides" => self.hf_overrides.is_some(),
             "enforce_eager" => self.enforce_eager.is_some(),
             "max_seq_len_to_capture" => self.max_seq_len_to_capture.is_some(),
+            "vllm_version" => self.vllm_version.is_some(),
             _ => false,
         }
     }
@@ -338,9 +340,13 @@ impl EngineSettings {
         gpu_name: &str,
         label: Label,
     ) -> Result<EngineArgs> {
+        let version = match self.vllm_version.as_deref() {
+            None => crate::version::MODELLED,
+            Some(t) => VllmVersion::parse_capacity(&label("vllm_version"), t)?,
+        };
         let util = self
             .gpu_memory_utilization
-            .unwrap_or(defaults::GPU_MEMORY_UTILIZATION);
+            .unwrap_or_else(|| version.gpu_memory_utilization_default());
         if !(util.is_finite() && util > 0.0 && util <= 1.0) {
             return Err(Error::field(
                 &label("gpu_memory_utilization"),
@@ -364,7 +370,7 @@ impl EngineSettings {
             ));
         }
         let (default_seqs, default_tokens) = crate::version::batch_defaults(
-            crate::version::MODELLED,
+            version,
             crate::version::UsageContext::Serve,
             gpu_memory_bytes,
             gpu_name,
@@ -414,15 +420,28 @@ impl EngineSettings {
             quantization,
             kv_cache_dtype: match self.kv_cache_dtype.as_deref() {
                 None => KvCacheDtype::Auto,
-                Some(t) => KvCacheDtype::parse(&label("kv_cache_dtype"), t)?,
+                Some(t) => {
+                    let d = KvCacheDtype::parse(&label("kv_cache_dtype"), t)?;
+                    let since = crate::version::kv_cache_dtype_since(d);
+                    if version < since {
+                        return Err(Error::field(
+                            &label("kv_cache_dtype"),
+                            t,
+                            format!("a KV dtype vLLM {version} accepts: `{t}` exists from {since} (config/cache.py); or a later --vllm-version"),
+                        ));
+                    }
+                    d
+                }
             },
             gpu_memory_utilization: util,
             max_model_len_tokens: max_model_len,
             max_num_seqs,
             max_num_batched_tokens,
+            // A hybrid model's default is the release's
+            // ([`EngineArgs::for_model`]); this is a plain model's.
             enable_prefix_caching: self
                 .enable_prefix_caching
-                .unwrap_or(defaults::ENABLE_PREFIX_CACHING),
+                .unwrap_or_else(|| version.prefix_caching_default(false)),
             block_size_tokens: block_size,
             mamba_ssm_cache_dtype: match self.mamba_ssm_cache_dtype.as_deref() {
                 None => MambaDtype::Auto,
@@ -434,6 +453,13 @@ impl EngineSettings {
             },
             kv_cache_memory_bytes: match self.kv_cache_memory_bytes {
                 None => None,
+                Some(_) if version < crate::version::KV_CACHE_MEMORY_BYTES_FLAG => {
+                    return Err(Error::new(format!(
+                        "--kv-cache-memory-bytes: vLLM {version} has no such flag (it exists from {})",
+                        crate::version::KV_CACHE_MEMORY_BYTES_FLAG
+                    ))
+                    .with_hint("set the pool through --gpu-memory-utilization, or give --vllm-version 0.10.2 or later"));
+                }
                 Some(b) => Some(positive(label, "kv_cache_memory_bytes", Some(b), 0)?),
             },
             tensor_parallel_size: positive(
@@ -456,14 +482,27 @@ impl EngineSettings {
             )?,
             attention_backend: match self.attention_backend.as_deref() {
                 None => None,
-                Some(b) => Some(attention_backend(&label("attention_backend"), b)?),
+                Some(b) => {
+                    let name = attention_backend(&label("attention_backend"), b)?;
+                    if !version.has_attention_backend(&name) {
+                        return Err(Error::field(
+                            &label("attention_backend"),
+                            b,
+                            format!("a backend vLLM {version} has (v1/attention/backends/registry.py): `{name}` is not in that release"),
+                        ));
+                    }
+                    Some(name)
+                }
             },
-            async_scheduling: self.async_scheduling.unwrap_or(defaults::ASYNC_SCHEDULING),
+            async_scheduling: self
+                .async_scheduling
+                .unwrap_or_else(|| version.async_scheduling_default()),
             enforce_eager: self.enforce_eager.unwrap_or(false),
             max_seq_len_to_capture_tokens: match self.max_seq_len_to_capture {
                 None => None,
                 Some(n) => Some(positive(label, "max_seq_len_to_capture", Some(n), 0)?),
             },
+            vllm_version: version,
         })
     }
 }
@@ -487,6 +526,12 @@ pub const ATTENTION_BACKENDS: [&str; 12] = [
 
 fn attention_backend(field: &str, text: &str) -> Result<String> {
     let upper = text.trim().to_ascii_uppercase();
+    // vLLM 0.10's spelling of TRITON_ATTN.
+    let upper = if upper == "TRITON_ATTN_VLLM_V1" {
+        "TRITON_ATTN".to_string()
+    } else {
+        upper
+    };
     if ATTENTION_BACKENDS.contains(&upper.as_str()) {
         Ok(upper)
     } else {
@@ -499,6 +544,16 @@ fn attention_backend(field: &str, text: &str) -> Result<String> {
 }
 
 impl EngineArgs {
+    /// The defaults that depend on the model: prefix caching for a hybrid
+    /// model, unless `settings` gives it (`version::prefix_caching_default`).
+    pub fn for_model(mut self, settings: &EngineSettings, model: &crate::model::Model) -> Self {
+        if settings.enable_prefix_caching.is_none() {
+            self.enable_prefix_caching =
+                self.vllm_version.prefix_caching_default(model.is_hybrid());
+        }
+        self
+    }
+
     /// The weight layout in force: `--quantization` if given, else the checkpoint's.
     pub fn weight_quant(&self, checkpoint: &WeightQuant) -> WeightQuant {
         match self.quantization {

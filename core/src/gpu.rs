@@ -25,6 +25,14 @@ pub struct Gpu {
     #[serde(default)]
     pub fp16_acc16_tflops: Option<f64>,
     pub tdp_w: f64,
+    /// Streaming multiprocessors (AMD: compute units) as the runtime reports
+    /// them; sizes the sampler's Triton scratch at start-up.
+    #[serde(default)]
+    pub sm_count: Option<u64>,
+    /// L2 cache as the runtime reports it; Inductor's autotuning flushes it
+    /// with a buffer of this size during vLLM's profile run.
+    #[serde(default)]
+    pub l2_cache_bytes: Option<u64>,
     /// Link between GPUs of one server (`pcie4`, `nvlink4`, ...), for tensor parallelism.
     #[serde(default)]
     pub interconnect: Option<String>,

@@ -12,6 +12,7 @@ use crate::gpu::Gpu;
 use crate::model::{Layer, Model, PipelineStage};
 use crate::quant::WeightQuant;
 use crate::units::MIB;
+use crate::version::MODELLED;
 use serde::Serialize;
 
 /// Constants of the estimate, each with its origin.
@@ -24,6 +25,19 @@ pub mod constants {
     /// allocator segments that weight loading leaves part-used. Estimate; vLLM
     /// logs it as `non_torch_memory` (typically a few hundred MiB on one GPU).
     pub const NON_TORCH_BYTES: u64 = 512 * MIB;
+
+    /// Non-torch growth over the profile run as vLLM 0.19 logs it on one
+    /// GPU ("non-torch forward increase memory"): 0.24-0.27 GiB over 39
+    /// public H100 logs (data/startup-logs/vllm0.19-h100-llm-d.csv and the
+    /// llm-d series it comes from; docs/reference/vllm-profile-memory.md).
+    /// Measured, not derived: lazily loaded kernels and library state.
+    pub const NON_TORCH_BYTES_PROFILED: u64 = 256 * MIB;
+
+    /// cuBLAS's workspace through torch's allocator: 32 MiB on compute
+    /// capability 9.0, `4096 KiB x 2 + 16 KiB x 8` elsewhere (PyTorch
+    /// `aten/src/ATen/cuda/CublasHandlePool.cpp`).
+    pub const CUBLAS_WORKSPACE_HOPPER_BYTES: u64 = 32 * MIB;
+    pub const CUBLAS_WORKSPACE_BYTES: u64 = 4096 * 1024 * 2 + 16 * 1024 * 8;
 
     /// vLLM counts at least 1 MiB for each CUDA graph after the first of a
     /// mode (`profile_cudagraph_memory`, vLLM 0.32).
@@ -87,8 +101,9 @@ pub mod constants {
     pub const DEFAULT_SMS: u64 = 82;
 }
 
-/// The CUDA graph capture plan vLLM 0.32 derives from the flags
-/// (`_set_cudagraph_sizes`, mode FULL_AND_PIECEWISE).
+/// The CUDA graph capture plan vLLM derives from the flags
+/// (`config/vllm.py`, `_set_cudagraph_sizes`, mode FULL_AND_PIECEWISE from
+/// 0.11; the size rules by release are `crate::version`'s).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CudaGraphPlan {
     pub capture_sizes: Vec<u64>,
@@ -105,13 +120,19 @@ impl CudaGraphPlan {
         let max = (2 * engine.max_num_seqs)
             .min(512)
             .min(engine.max_num_batched_tokens);
+        let v = engine.vllm_version;
         let mut sizes: Vec<u64> = [1, 2, 4].into_iter().filter(|&s| s <= max).collect();
-        sizes.extend((8..256).step_by(8).filter(|&s| s <= max));
-        sizes.extend((256..=max).step_by(16));
-        if engine.max_num_batched_tokens <= max {
+        if v >= crate::version::CAPTURE_STEP_16 {
+            sizes.extend((8..256).step_by(8).filter(|&s| s <= max));
+            sizes.extend((256..=max).step_by(16));
+        } else {
+            sizes.extend((8..=max).step_by(8));
+        }
+        if v >= crate::version::CAPTURE_ADDS_BATCHED_TOKENS && engine.max_num_batched_tokens <= max
+        {
             sizes.push(engine.max_num_batched_tokens);
         }
-        if engine.max_num_seqs <= (2 * engine.max_num_seqs).min(512) && engine.max_num_seqs <= max {
+        if v >= crate::version::CAPTURE_ADDS_MAX_NUM_SEQS && engine.max_num_seqs <= max {
             sizes.push(engine.max_num_seqs);
         }
         sizes.sort_unstable();
@@ -140,8 +161,15 @@ pub struct NonKvEstimate {
     pub activation_bytes: u64,
     pub forward_peak_bytes: u64,
     pub sampler_peak_bytes: u64,
+    /// Buffers alive at both moments of the profile (cuBLAS and MoE
+    /// workspaces, pipeline receive buffers), inside `activation_bytes`.
+    pub persistent_profile_bytes: u64,
     pub cudagraph_bytes: u64,
-    /// Non-torch memory and persistent buffers (sampler scratch included).
+    /// Whether the release subtracts the CUDA-graph estimate from the KV
+    /// budget (`version::CUDAGRAPH_IN_BUDGET`); before, graphs live in the
+    /// headroom `gpu_memory_utilization` leaves.
+    pub cudagraph_in_budget: bool,
+    /// Non-torch memory and persistent buffers.
     pub non_torch_bytes: u64,
     /// The part of `non_torch_bytes` that tensor parallelism adds: NCCL and
     /// FlashInfer's fusion workspace ([`tp_comm_bytes`]).
@@ -150,8 +178,14 @@ pub struct NonKvEstimate {
 }
 
 impl NonKvEstimate {
+    /// What comes off the requested budget before the KV cache.
     pub fn total_bytes(&self) -> u64 {
-        self.weights_bytes + self.activation_bytes + self.cudagraph_bytes + self.non_torch_bytes
+        let graphs = if self.cudagraph_in_budget {
+            self.cudagraph_bytes
+        } else {
+            0
+        };
+        self.weights_bytes + self.activation_bytes + graphs + self.non_torch_bytes
     }
 }
 
@@ -205,38 +239,98 @@ pub fn weights_bytes(model: &Model, quant: &WeightQuant) -> u64 {
         .sum()
 }
 
-/// Bytes one token's activations take inside the widest layer during an eager
-/// forward: the outputs that coexist while that layer runs (model dtype).
-fn layer_transient_bytes_per_token(model: &Model) -> u64 {
+/// Bytes per token of the widest layer's outputs in the profile forward,
+/// beyond the residuals and the attention output buffer: the qkv projection,
+/// an MLP's gate+up and activation outputs, a Mamba / DeltaNet layer's
+/// projections; a MoE layer's routed experts work in the persistent
+/// workspace ([`moe_workspace_bytes`]), so only its shared expert and router
+/// logits count here.
+fn forward_transient_bytes_per_token(model: &Model) -> u64 {
     let d = model.dtype.bytes();
     model
         .layers
         .iter()
         .map(|l| match l {
-            // q, k, v and the attention output.
-            Layer::Attention(a) => (2 * a.num_heads + 2 * a.num_kv_heads) * a.head_dim * d,
-            // in_proj output, then the gated-norm input and output.
-            Layer::Mamba2(m) => (m.in_proj_out() + 2 * m.intermediate()) * d,
-            // in_proj (x and z), x_proj output, the scan output.
-            Layer::Mamba1(m) => (3 * m.intermediate + m.dt_rank + 2 * m.state_size) * d,
-            // q, k, v, z projections, b and a, the output before out_proj.
-            Layer::DeltaNet(x) => (2 * x.key_dim() + 3 * x.value_dim() + 2 * x.value_heads) * d,
-            // gate+up output and the activation's output (up and activation without a gate).
-            Layer::Mlp(f) => {
-                if f.gated {
-                    3 * f.intermediate * d
-                } else {
-                    2 * f.intermediate * d
-                }
-            }
-            // Each token's top-k experts (gate+up and activation outputs), the
-            // shared expert's, and the router logits in fp32.
+            Layer::Attention(a) => (a.num_heads + 2 * a.num_kv_heads) * a.head_dim * d,
             Layer::Moe(e) => {
                 let per = if e.gated { 3 } else { 2 };
-                (e.top_k * e.expert_intermediate + e.shared_intermediate) * per * d
-                    + e.num_experts * 4
+                e.shared_intermediate * per * d + e.num_experts * 4
             }
+            // In float32 a gated MLP holds one more [T, I] tensor: inferred
+            // from the one public float32 log (llmd-llama31-8b-fp32, 2.21 GiB
+            // against 1.76 without it), cause not confirmed.
+            Layer::Mlp(f) if f.gated && d == 4 => 4 * f.intermediate * d,
+            _ => layer_transient_bytes_for(l, d),
         })
+        .max()
+        .unwrap_or(0)
+}
+
+/// The fused-MoE workspace the profile's first MoE layer requests and the
+/// workspace manager keeps: `r256(max(T k max(Ie, H), T H) d) + r256(T k
+/// max(2 Ie, H) d)` for T tokens, k experts per token, expert intermediate Ie
+/// (per GPU) and hidden H (0.19 `model_executor/layers/fused_moe/fused_moe.py`,
+/// `TritonExperts.workspace_shapes`; `v1/worker/workspace.py`).
+fn moe_workspace_bytes(model: &Model, tokens: u64) -> u64 {
+    let d = model.dtype.bytes();
+    let h = model.hidden_size;
+    let r256 = |b: u64| b.div_ceil(256) * 256;
+    model
+        .layers
+        .iter()
+        .filter_map(|l| match l {
+            Layer::Moe(e) => {
+                let tk = tokens.saturating_mul(e.top_k);
+                let ws13 = tk
+                    .saturating_mul(e.expert_intermediate.max(h))
+                    .max(tokens * h);
+                let ws2 = tk.saturating_mul((2 * e.expert_intermediate).max(h));
+                Some(r256(ws13.saturating_mul(d)) + r256(ws2.saturating_mul(d)))
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// One layer's transient bytes per token (the CUDA-graph pool estimate's
+/// and the profile forward's, for the recurrent and MLP kinds).
+fn layer_transient_bytes_for(l: &Layer, d: u64) -> u64 {
+    match l {
+        // q, k, v and the attention output.
+        Layer::Attention(a) => (2 * a.num_heads + 2 * a.num_kv_heads) * a.head_dim * d,
+        // in_proj output, then the gated-norm input and output.
+        Layer::Mamba2(m) => (m.in_proj_out() + 2 * m.intermediate()) * d,
+        // in_proj (x and z), x_proj output, the scan output.
+        Layer::Mamba1(m) => (3 * m.intermediate + m.dt_rank + 2 * m.state_size) * d,
+        // q, k, v, z projections, b and a, the output before out_proj.
+        Layer::DeltaNet(x) => (2 * x.key_dim() + 3 * x.value_dim() + 2 * x.value_heads) * d,
+        // gate+up output and the activation's output (up and activation without a gate).
+        Layer::Mlp(f) => {
+            if f.gated {
+                3 * f.intermediate * d
+            } else {
+                2 * f.intermediate * d
+            }
+        }
+        // Each token's top-k experts (gate+up and activation outputs), the
+        // shared expert's, and the router logits in fp32.
+        Layer::Moe(e) => {
+            let per = if e.gated { 3 } else { 2 };
+            (e.top_k * e.expert_intermediate + e.shared_intermediate) * per * d + e.num_experts * 4
+        }
+    }
+}
+
+/// Bytes one token's activations take inside the widest layer during an eager
+/// forward: the outputs that coexist while that layer runs (model dtype);
+/// sizes the CUDA-graph pool's first capture.
+fn layer_transient_bytes_per_token(model: &Model) -> u64 {
+    let d = model.dtype.bytes();
+    model
+        .layers
+        .iter()
+        .map(|l| layer_transient_bytes_for(l, d))
         .max()
         .unwrap_or(0)
 }
@@ -259,35 +353,106 @@ impl NonKvEstimate {
     ) -> Self {
         let d = model.dtype.bytes();
         let tokens = engine.max_num_batched_tokens;
-        // Profile run (gpu_model_runner.profile_run): an eager forward of
-        // max_num_batched_tokens tokens with no attention metadata (attention and
-        // Mamba kernels are skipped), so the GEMM outputs set the peak, on top of
-        // the hidden state and residual.
-        let residual = 2 * model.hidden_size * d;
-        let forward_peak = tokens * (residual + layer_transient_bytes_per_token(model));
-        // Dummy sampler: logits for min(tokens, max_num_seqs) requests in the
-        // model dtype, an fp32 copy, fp32 softmax probabilities and fp32
-        // exponential noise (top-p 0.9 / top-k path, no logprobs).
+        let version = engine.vllm_version;
+        let hidden = model.hidden_size;
+        // The profile run (docs/reference/vllm-profile-memory.md, read from
+        // vLLM 0.19 `v1/worker/gpu_model_runner.py::profile_run`): its torch
+        // peak is the larger of the forward moment and the sampler moment,
+        // plus buffers alive at both.
+        //
+        // Forward: an eager forward of max_num_batched_tokens tokens with no
+        // attention metadata (attention and Mamba kernels are skipped), so
+        // the GEMM outputs set the peak: the attention output buffer, the
+        // incoming and the new residual and the widest layer's outputs, plus
+        // Inductor's L2-flush buffer while it autotunes (compiled runs only).
+        let attn_out = model
+            .attention_layers()
+            .map(|a| a.num_heads * a.head_dim * d)
+            .max()
+            .unwrap_or(0);
+        let l2_flush = if engine.enforce_eager {
+            0
+        } else {
+            gpu.l2_cache_bytes.unwrap_or(0)
+        };
+        let forward_peak = tokens
+            .saturating_mul(2 * hidden * d + attn_out + forward_transient_bytes_per_token(model))
+            + l2_flush;
+        // Sampler (last pipeline stage only): R = min(tokens, max_num_seqs)
+        // requests' logits over the whole padded vocabulary in the model dtype
+        // (all-gathered under TP), an fp32 copy (none for fp32 logits),
+        // fp32 probabilities and exponential noise, the Triton top-k/top-p
+        // scratch of min(next_pow2(min(SMs, R)), SMs) rows (R >= 8 before
+        // 0.32), the forward's hidden states still held, and the R last-token
+        // rows with their random copy (`v1/sample/sampler.py`,
+        // `v1/sample/ops/topk_topp_triton.py`).
         let reqs = tokens.min(engine.max_num_seqs);
-        // Only the last pipeline stage computes logits and samples.
-        let vocab_sampled = if stage.is_last() { model.vocab_size } else { 0 };
-        let sampler_peak = reqs * vocab_sampled * (d + 4 + 4 + 4);
-        let activation = forward_peak.max(sampler_peak);
-        // The sampler's persistent Triton scratch: min(next_pow2(min(SMs, reqs)), SMs) x vocab x 4 B.
-        let sms = constants::DEFAULT_SMS;
-        let rows = reqs.min(sms).next_power_of_two().min(sms);
-        let sampler_scratch = rows * vocab_sampled * 4;
-        // Persistent input buffers sized by max_num_batched_tokens: embeddings
-        // input (hidden x dtype) and token/position ids.
-        let input_buffers = tokens * (model.hidden_size * d + 16);
+        let vocab = if stage.is_last() {
+            model.sampled_vocab_size
+        } else {
+            0
+        };
+        let padded_vocab = vocab.div_ceil(64) * 64;
+        let fp32_copy = if d == 4 && padded_vocab == vocab {
+            0
+        } else {
+            4 * reqs * vocab
+        };
+        let sms = gpu.sm_count.unwrap_or(constants::DEFAULT_SMS);
+        let scratch_rows = if reqs >= 8 || version >= MODELLED {
+            reqs.min(sms).next_power_of_two().min(sms)
+        } else {
+            0
+        };
+        let sampler_peak = if vocab == 0 {
+            0
+        } else {
+            reqs * padded_vocab * d
+                + fp32_copy
+                + 8 * reqs * vocab
+                + 4 * scratch_rows * vocab
+                + tokens * hidden * d
+                + 2 * reqs * hidden * d
+        };
+        // Alive at both moments: cuBLAS's workspace, the fused-MoE workspace
+        // (Triton experts; MXFP4's monolithic kernel has none), and on every
+        // stage but the first the hidden state and residual received.
+        let cublas = if gpu.calibration_class.as_deref() == Some("hopper") {
+            constants::CUBLAS_WORKSPACE_HOPPER_BYTES
+        } else {
+            constants::CUBLAS_WORKSPACE_BYTES
+        };
+        let moe_workspace = if quant.method == crate::quant::QuantMethod::Mxfp4 {
+            0
+        } else {
+            moe_workspace_bytes(model, tokens)
+        };
+        let pp_buffers = if stage.is_first() {
+            0
+        } else {
+            2 * tokens * hidden * d
+        };
+        let persistent = cublas + moe_workspace + pp_buffers;
+        let activation = forward_peak.max(sampler_peak) + persistent;
+        // Non-torch growth over the profile. Before 0.27 vLLM counts torch
+        // buffers the runner allocated before the profile nowhere, and the
+        // logs show 0.24-0.27 GiB of non-torch growth on one GPU; from 0.27
+        // the drop in free memory counts everything (`utils/mem_utils.py`),
+        // so the runner's input buffers (embeddings input and token ids of
+        // max_num_batched_tokens) and the estimated non-torch memory count.
         let tp_buffers = tp_comm_bytes(engine, gpu);
-        let non_torch = constants::NON_TORCH_BYTES + sampler_scratch + input_buffers + tp_buffers;
+        let non_torch = if version < crate::version::NON_KV_FROM_FREE_MEMORY {
+            constants::NON_TORCH_BYTES_PROFILED + tp_buffers
+        } else {
+            let input_buffers = tokens * (hidden * d + 16);
+            constants::NON_TORCH_BYTES + input_buffers + tp_buffers
+        };
         // CUDA graphs: the first graph of the largest size allocates the pool
         // for its activations; each further graph costs its segments' overhead,
         // at least 1 MiB (vLLM's floor).
         let plan = CudaGraphPlan::new(model, engine);
         let largest = plan.capture_sizes.last().copied().unwrap_or(0);
-        let first = largest * (residual + layer_transient_bytes_per_token(model));
+        let first = largest * (2 * hidden * d + layer_transient_bytes_per_token(model));
         let per_piecewise = (plan.segments_per_piecewise_graph
             * constants::BYTES_PER_GRAPH_SEGMENT)
             .max(constants::MIN_BYTES_PER_GRAPH);
@@ -310,7 +475,9 @@ impl NonKvEstimate {
             activation_bytes: activation,
             forward_peak_bytes: forward_peak,
             sampler_peak_bytes: sampler_peak,
+            persistent_profile_bytes: persistent,
             cudagraph_bytes: cudagraph,
+            cudagraph_in_budget: version.cudagraph_in_budget(),
             non_torch_bytes: non_torch,
             tp_comm_bytes: tp_buffers,
             cudagraphs: plan,
@@ -353,12 +520,22 @@ mod tests {
         let loaded = presets::model("nemotron-nano-12b-v2-awq4").unwrap();
         let gpu = presets::gpu("rtx3090").unwrap();
         let e = NonKvEstimate::new(&loaded.model, &loaded.quant, &args(Some(128)), &gpu);
-        // Forward: 2048 tokens x (2 x 5120 x 2 B residual + Mamba in_proj 22,656 and
-        // gated norm 2 x 10,240 at 2 B) = 2048 x 106,752 B.
-        assert_eq!(e.forward_peak_bytes, 218_628_096);
-        // Sampler: 128 requests x 131,072 vocab x (2 + 4 + 4 + 4) B.
-        assert_eq!(e.sampler_peak_bytes, 234_881_024);
-        assert_eq!(e.activation_bytes, 234_881_024);
+        // Forward: 2048 tokens x (2 x 5120 x 2 B residuals + the attention
+        // output buffer 40 x 128 x 2 B + Mamba in_proj 22,656 and gated norm
+        // 2 x 10,240 at 2 B) = 2048 x 116,992 B, plus the RTX 3090's 6 MiB L2.
+        assert_eq!(gpu.l2_cache_bytes, Some(6 << 20));
+        assert_eq!(e.forward_peak_bytes, 2048 * 116_992 + (6 << 20));
+        // Sampler: 128 requests x 131,072 vocab: logits 2 B, an fp32 copy,
+        // probabilities and noise 4 B each; Triton scratch of 82 rows (the
+        // 3090's SMs) x 4 B; the forward's 2048 x 5120 x 2 B hidden states;
+        // 2 x 128 last-token rows x 5120 x 2 B.
+        assert_eq!(gpu.sm_count, Some(82));
+        let r_v = 128 * 131_072;
+        let sampler = r_v * (2 + 4 + 8) + 82 * 131_072 * 4 + 2048 * 5120 * 2 + 2 * 128 * 5120 * 2;
+        assert_eq!(e.sampler_peak_bytes, sampler);
+        // Plus cuBLAS's 8.125 MiB workspace (not a Hopper).
+        assert_eq!(e.persistent_profile_bytes, 8_519_680);
+        assert_eq!(e.activation_bytes, sampler + 8_519_680);
         // Weights: the checkpoint layout of the model preset (8.94 GB).
         assert_eq!(e.weights_bytes, 8_944_804_864);
     }

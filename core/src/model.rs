@@ -291,13 +291,24 @@ impl PipelineStage {
 pub struct Model {
     pub architecture: String,
     pub hidden_size: u64,
+    /// Vocabulary rows this model holds (a shard's under tensor parallelism).
     pub vocab_size: u64,
+    /// The whole vocabulary, which every GPU samples from: vLLM all-gathers
+    /// the logits across the TP group (`logits_processor.py`).
+    pub sampled_vocab_size: u64,
     pub tie_word_embeddings: bool,
     pub dtype: FloatDtype,
     pub max_position_embeddings: u64,
     pub layers: Vec<Layer>,
     /// What `--mamba-ssm-cache-dtype auto` resolves to for this architecture.
     pub mamba_ssm_auto_dtype: FloatDtype,
+    /// Whether config.json names the SSM state dtype (`mamba_ssm_cache_dtype`),
+    /// so no release's fallback applies.
+    pub mamba_ssm_dtype_named: bool,
+    /// Tokens per chunk of the Mamba scan (`mamba_chunk_size` or
+    /// `chunk_size`; vLLM's default 2048 without either:
+    /// `ModelConfig.get_mamba_chunk_size`).
+    pub mamba_chunk_tokens: u64,
     /// Vision / audio encoder tensors vLLM loads with a multimodal model,
     /// and load-time buffers (the rotary cos/sin cache), replicated per GPU.
     pub encoder: Vec<Module>,
@@ -771,11 +782,14 @@ mod tests {
             architecture: "test".into(),
             hidden_size: 2048,
             vocab_size: 151_936,
+            sampled_vocab_size: 151_936,
             tie_word_embeddings: false,
             dtype: FloatDtype::Bfloat16,
             max_position_embeddings: 40_960,
             layers: vec![Layer::Moe(moe)],
             mamba_ssm_auto_dtype: FloatDtype::Bfloat16,
+            mamba_ssm_dtype_named: false,
+            mamba_chunk_tokens: 2048,
             encoder: Vec::new(),
         };
         let experts: u64 = model

@@ -142,8 +142,9 @@ impl Sweep<'_> {
                     if let (None, Some(need)) = (settings.max_model_len, need_tokens) {
                         settings.max_model_len = Some(i64::try_from(need).unwrap_or(i64::MAX));
                     }
-                    let Ok(args) =
-                        settings.resolve_for(self.model.model.max_position_embeddings, gpu)
+                    let Ok(args) = settings
+                        .resolve_for(self.model.model.max_position_embeddings, gpu)
+                        .map(|a| a.for_model(&settings, &self.model.model))
                     else {
                         continue;
                     };

@@ -372,6 +372,10 @@ pub struct Calibration {
     /// The file's fit figures (empty for `none`).
     #[serde(skip)]
     pub file: Option<CalibrationFile>,
+    /// Set when none of the fit's runs used the modelled release: which
+    /// releases they used. The timing model is the same for every release;
+    /// the runs it was fitted on are not.
+    pub fitted_on_releases: Option<String>,
 }
 
 impl Calibration {
@@ -381,14 +385,24 @@ impl Calibration {
             params: TimingParams::FIRST_PRINCIPLES,
             transferred: None,
             file: None,
+            fitted_on_releases: None,
         }
     }
 
-    /// The id, with where it came from when it was transferred.
+    /// The id, with where it came from when it was transferred and the
+    /// releases it was fitted on when they are not the modelled one.
     pub fn label(&self) -> String {
-        match &self.transferred {
-            Some(t) => format!("{} ({t})", self.id),
-            None => self.id.clone(),
+        let mut notes = Vec::new();
+        if let Some(t) = &self.transferred {
+            notes.push(t.clone());
+        }
+        if let Some(r) = &self.fitted_on_releases {
+            notes.push(format!("fitted on vLLM {r}"));
+        }
+        if notes.is_empty() {
+            self.id.clone()
+        } else {
+            format!("{} ({})", self.id, notes.join("; "))
         }
     }
 
@@ -496,6 +510,7 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
         params: file.params,
         transferred: None,
         file: Some(file),
+        fitted_on_releases: None,
     })
 }
 
@@ -603,7 +618,11 @@ impl Request {
         };
         let (mut base_engine, base_harness, scenario_model, scenario_gpu) = match &scenario {
             Some((_, s)) => (
-                s.engine.clone(),
+                // The scenario's `vllm_version` is its engine's release.
+                EngineSettings {
+                    vllm_version: s.engine.vllm_version.clone().or(s.vllm_version.clone()),
+                    ..s.engine.clone()
+                },
                 s.harness.clone(),
                 Some(s.model.clone()),
                 Some(s.gpu.clone()),
@@ -660,12 +679,14 @@ impl Request {
                 model.id
             ));
         }
-        let engine = settings.resolve_labelled(
-            model.model.max_position_embeddings,
-            gpu.memory_bytes,
-            &gpu.name,
-            &label,
-        )?;
+        let engine = settings
+            .resolve_labelled(
+                model.model.max_position_embeddings,
+                gpu.memory_bytes,
+                &gpu.name,
+                &label,
+            )?
+            .for_model(&settings, &model.model);
         // A KV pool larger than the card cannot be allocated.
         if let Some(b) = engine
             .kv_cache_memory_bytes
@@ -696,6 +717,7 @@ impl Request {
                 && Some(gpu_name.clone()) == scenario_gpu
                 && own.as_ref().is_some_and(|o| {
                     o.weight_quant(&model.quant) == engine.weight_quant(&model.quant)
+                        && o.vllm_version == engine.vllm_version
                         && o.dtype == engine.dtype
                         && o.tensor_parallel_size == engine.tensor_parallel_size
                         && o.pipeline_parallel_size == engine.pipeline_parallel_size
@@ -737,6 +759,19 @@ impl Request {
             }
             None => Calibration::none(),
         };
+        // Timing is one model for every release; say when the fit saw others.
+        let mut calibration = calibration;
+        if let Some(fit) = calibration.file.as_ref() {
+            let ours = engine.vllm_version;
+            let seen = fit
+                .vllm_versions
+                .iter()
+                .filter_map(|t| crate::version::VllmVersion::parse("", t).ok())
+                .any(|v| v.major == ours.major && v.minor == ours.minor);
+            if !seen && !fit.vllm_versions.is_empty() {
+                calibration.fitted_on_releases = Some(fit.vllm_versions.join(", "));
+            }
+        }
         let scenario_id = match &scenario {
             Some((_, s)) if self.model.is_none() && self.gpu.is_none() => s.id.clone(),
             Some((_, s)) => format!("{} (model/GPU overridden)", s.id),
@@ -772,7 +807,7 @@ pub struct RunningAtContext {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Capacity {
     pub scenario: String,
-    pub vllm_version: &'static str,
+    pub vllm_version: String,
     pub total_bytes: u64,
     pub gpu_memory_utilization: f64,
     pub requested_bytes: u64,
@@ -946,7 +981,7 @@ impl Plan {
             .collect();
         Ok(Capacity {
             scenario: self.scenario_id.clone(),
-            vllm_version: crate::VLLM_VERSION,
+            vllm_version: self.engine.vllm_version.to_string(),
             total_bytes: self.gpu.memory_bytes,
             gpu_memory_utilization: self.engine.gpu_memory_utilization,
             requested_bytes: pool.requested_bytes,

@@ -30,6 +30,18 @@ pub fn div_ceil(a: u64, b: u64) -> u64 {
     }
 }
 
+/// Least common multiple (saturating; 0 if either is 0).
+pub fn lcm(a: u64, b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return 0;
+    }
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    (a / x).saturating_mul(b)
+}
+
 /// `floor(a / b)`; `b == 0` gives 0.
 pub fn div_floor(a: u64, b: u64) -> u64 {
     a.checked_div(b).unwrap_or(0)

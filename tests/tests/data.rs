@@ -136,7 +136,12 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
         ]
         .contains(&class.as_str())
         {
-            assert_eq!(label, class, "{id}");
+            // Its own class (with the releases it was fitted on when they
+            // are not the modelled 0.32).
+            assert!(
+                label == class || label.starts_with(&format!("{class} (fitted on vLLM ")),
+                "{id}: {label}"
+            );
         } else {
             assert!(
                 label.starts_with(&format!(

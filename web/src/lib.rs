@@ -26,10 +26,11 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// The form fields, by element id (the CLI flag without its dashes prefix).
-pub const FIELDS: [&str; 21] = [
+pub const FIELDS: [&str; 22] = [
     "vllm-command",
     "model",
     "gpu",
+    "vllm-version",
     "quantization",
     "dtype",
     "kv-cache-dtype",
@@ -268,6 +269,7 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
         hf_overrides: None,
         enforce_eager: None,
         max_seq_len_to_capture: None,
+        vllm_version: text("vllm-version"),
     };
     let harness = HarnessSettings {
         contexts: text("contexts")

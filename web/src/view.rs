@@ -33,6 +33,11 @@ fn options(field: &str) -> Option<Vec<String>> {
             v.extend(["auto", "float32", "bfloat16", "float16"].map(str::to_string))
         }
         "enable-prefix-caching" => v.extend(["true", "false"].map(str::to_string)),
+        "vllm-version" => v.extend(
+            decodecalc_core::version::tabled_releases()
+                .iter()
+                .map(ToString::to_string),
+        ),
         _ => return None,
     }
     Some(v)
@@ -50,6 +55,7 @@ fn in_use(field: &str, out: &Output) -> String {
     match field {
         "model" => p.model.id.clone(),
         "gpu" => p.gpu.id.clone(),
+        "vllm-version" => p.engine.vllm_version.to_string(),
         "quantization" => p
             .engine
             .weight_quant(&p.model.quant)
@@ -184,7 +190,7 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
         <main>
             <header>
                 <h1>{ "decodecalc" }</h1>
-                <p class="sub">{ format!("vLLM {} capacity and decode calculator, offline", decodecalc_core::VLLM_VERSION) }</p>
+                <p class="sub" id="modelled-version">{ format!("vLLM {} capacity and decode calculator, offline", out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)) }</p>
             </header>
             <section class="form">
                 { for FIELDS.iter().map(|f| field_view(f, state, &dispatch, out)) }

@@ -132,6 +132,16 @@ try {
     await page.waitForFunction(() => !location.search.includes("gpu-memory-utilization"));
   });
 
+  await check("choosing a vLLM release recomputes the grid as `--vllm-version` does", async () => {
+    assert((await page.locator("#modelled-version").textContent()).includes("0.32.0"), "0.32.0 by default");
+    await page.selectOption("#vllm-version", "0.19.0");
+    await page.waitForFunction(() => document.querySelector("#modelled-version")?.textContent.includes("0.19.0"), null, { timeout: 10000 });
+    await gridEquals(page, matrixJson("--vllm-version", "0.19.0"));
+    assert(page.url().includes("vllm-version=0.19.0"), `URL ${page.url()}`);
+    await page.selectOption("#vllm-version", "");
+    await page.waitForFunction(() => !location.search.includes("vllm-version"));
+  });
+
   await check("compare mode loads the measured CSV and shows the summary", async () => {
     await page.setInputFiles("#measured", join(root, "data", "measured", "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv"));
     await page.waitForSelector("#compare-summary", { timeout: 10000 });

@@ -482,11 +482,17 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         architecture: arch.name.to_string(),
         hidden_size: ctx.hidden,
         vocab_size: vocab,
+        sampled_vocab_size: vocab,
         tie_word_embeddings: tie,
         dtype,
         max_position_embeddings: max_pos,
         layers: built.layers,
         mamba_ssm_auto_dtype: ssm_auto,
+        mamba_ssm_dtype_named: named.is_some(),
+        mamba_chunk_tokens: match c.opt("mamba_chunk_size")? {
+            Some(n) => n,
+            None => c.opt("chunk_size")?.unwrap_or(2048),
+        },
         encoder,
     })
 }

@@ -1,0 +1,487 @@
+//! `--vllm-version`: one test per entry of `version::CHANGES`. Each runs the
+//! same setup at the release before the change and at the change, and checks
+//! that the figure the entry names differs as it says while the others stay.
+//! A last test checks every entry of the table has a test here.
+
+// Tests assert by panicking; the workspace's no-panic lints are for the product.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use decodecalc_core::allocator::MambaCacheMode;
+use decodecalc_core::engine::EngineSettings;
+use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request};
+use decodecalc_core::version::{self, VllmVersion, CHANGES};
+use decodecalc_tests::Fs;
+
+fn plan(model: &str, gpu: &str, version: &str, engine: EngineSettings) -> Plan {
+    Request {
+        model: Some(model.into()),
+        gpu: Some(gpu.into()),
+        engine: EngineSettings {
+            vllm_version: Some(version.into()),
+            ..engine
+        },
+        calibration: Some("none".into()),
+        ..Request::default()
+    }
+    .resolve(&Fs)
+    .unwrap_or_else(|e| panic!("{model} on {gpu} at {version}: {e}"))
+}
+
+fn cap(p: &Plan) -> Capacity {
+    p.capacity().unwrap()
+}
+
+fn at(model: &str, gpu: &str, before: &str, since: &str, engine: EngineSettings) -> (Plan, Plan) {
+    (
+        plan(model, gpu, before, engine.clone()),
+        plan(model, gpu, since, engine),
+    )
+}
+
+/// Pages one Mamba group reserves for a request of 8,192 tokens at start-up.
+fn mamba_pages(l: &decodecalc_core::allocator::KvLayout) -> u64 {
+    l.groups
+        .iter()
+        .find(|g| g.kind == decodecalc_core::allocator::GroupKind::Mamba)
+        .map(|g| l.group_max_pages(g, 8192))
+        .unwrap()
+}
+
+/// Fixed flags, so that only the release differs.
+fn fixed() -> EngineSettings {
+    EngineSettings {
+        gpu_memory_utilization: Some(0.9),
+        max_model_len: Some(8192),
+        max_num_seqs: Some(256),
+        max_num_batched_tokens: Some(2048),
+        async_scheduling: Some(true),
+        enable_prefix_caching: Some(true),
+        ..EngineSettings::default()
+    }
+}
+
+const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/configs/real/");
+
+fn real(name: &str) -> String {
+    format!("{REAL}{name}.json")
+}
+
+#[test]
+fn kv_cache_memory_bytes_exists_from_0_10_2() {
+    let engine = EngineSettings {
+        kv_cache_memory_bytes: Some(10 << 30),
+        ..fixed()
+    };
+    let r = Request {
+        model: Some("llama-3.1-8b".into()),
+        gpu: Some("h100-sxm".into()),
+        engine: EngineSettings {
+            vllm_version: Some("0.10.1".into()),
+            ..engine.clone()
+        },
+        ..Request::default()
+    }
+    .resolve(&NoFiles);
+    let e = r.err().unwrap();
+    assert!(
+        e.message.contains("no such flag (it exists from 0.10.2)"),
+        "{e}"
+    );
+    let p = plan("llama-3.1-8b", "h100-sxm", "0.10.2", engine);
+    assert_eq!(cap(&p).kv_pool_bytes, 10 << 30);
+}
+
+#[test]
+fn capture_sizes_step_by_16_from_0_11_1() {
+    let (a, b) = at("llama-3.1-8b", "h100-sxm", "0.11.0", "0.11.1", fixed());
+    // max = min(2 x 256, 512, 2048) = 512: 1, 2, 4 and 8..512 by 8 (67 sizes);
+    // then 8..248 by 8 and 256..512 by 16 (3 + 31 + 17 = 51).
+    assert_eq!(a.estimate.cudagraphs.piecewise_graphs, 67);
+    assert_eq!(b.estimate.cudagraphs.piecewise_graphs, 51);
+    assert!(a.estimate.cudagraphs.capture_sizes.contains(&264));
+    assert!(!b.estimate.cudagraphs.capture_sizes.contains(&264));
+    assert_eq!(a.estimate.weights_bytes, b.estimate.weights_bytes);
+}
+
+#[test]
+fn async_scheduling_is_the_default_from_0_14() {
+    let engine = EngineSettings {
+        async_scheduling: None,
+        ..fixed()
+    };
+    let (a, b) = at("llama-3.1-8b", "h100-sxm", "0.13.0", "0.14.0", engine);
+    assert!(!a.engine.async_scheduling);
+    assert!(b.engine.async_scheduling);
+}
+
+#[test]
+fn the_request_is_rounded_up_from_0_14() {
+    let (a, b) = at("llama-3.1-8b", "h100-sxm", "0.13.0", "0.14.0", fixed());
+    let (a, b) = (cap(&a), cap(&b));
+    // 85,017,755,648 B x 0.9 = 76,515,980,083.2: floor, then ceil.
+    assert_eq!(a.total_bytes, 85_017_755_648);
+    assert_eq!(a.requested_bytes, 76_515_980_083);
+    assert_eq!(b.requested_bytes, 76_515_980_084);
+}
+
+#[test]
+fn utilization_defaults_to_0_92_from_0_20() {
+    let engine = EngineSettings {
+        gpu_memory_utilization: None,
+        ..fixed()
+    };
+    let (a, b) = at("llama-3.1-8b", "h100-sxm", "0.19.1", "0.20.0", engine);
+    assert_eq!(a.engine.gpu_memory_utilization, 0.9);
+    assert_eq!(b.engine.gpu_memory_utilization, 0.92);
+}
+
+#[test]
+fn the_cuda_graph_estimate_comes_off_the_budget_from_0_20() {
+    // 0.20 also moves the capture sizes? No: only the budget term (0.20.1
+    // adds max_num_batched_tokens as a size, which 2048 > 512 is not).
+    let (a, b) = at("llama-3.1-8b", "h100-sxm", "0.19.1", "0.20.0", fixed());
+    assert!(!a.estimate.cudagraph_in_budget && b.estimate.cudagraph_in_budget);
+    assert_eq!(a.estimate.cudagraph_bytes, b.estimate.cudagraph_bytes);
+    let (ca, cb) = (cap(&a), cap(&b));
+    assert!(a.estimate.cudagraph_bytes > 256 << 20);
+    assert_eq!(
+        ca.kv_pool_bytes - cb.kv_pool_bytes,
+        a.estimate.cudagraph_bytes
+    );
+}
+
+#[test]
+fn nemotron_h_ssm_state_is_float32_from_0_20() {
+    // The preset's config.json names no mamba_ssm_cache_dtype.
+    let (a, b) = at(
+        "nemotron-nano-12b-v2-awq4",
+        "rtx3090",
+        "0.19.1",
+        "0.20.0",
+        fixed(),
+    );
+    let (la, lb) = (cap(&a).layout, cap(&b).layout);
+    assert_eq!(la.mamba_ssm_dtype.unwrap().name(), "float16");
+    assert_eq!(lb.mamba_ssm_dtype.unwrap().name(), "float32");
+    assert_eq!(
+        la.mamba_ssm_state_bytes_per_layer * 2,
+        lb.mamba_ssm_state_bytes_per_layer
+    );
+    // A config that names it keeps it at every release.
+    let named = real("nvidia--NVIDIA-Nemotron-3-Nano-30B-A3B-BF16");
+    let (a, _) = at(&named, "h100-sxm", "0.19.1", "0.20.0", fixed());
+    assert_eq!(cap(&a).layout.mamba_ssm_dtype.unwrap().name(), "float32");
+}
+
+#[test]
+fn the_logged_kv_size_comes_from_concurrency_from_0_20_1() {
+    let (a, b) = at(
+        "nemotron-nano-12b-v2-awq4",
+        "rtx3090",
+        "0.20.0",
+        "0.20.1",
+        fixed(),
+    );
+    let (ca, cb) = (cap(&a), cap(&b));
+    assert_eq!(ca.num_blocks, cb.num_blocks);
+    let groups = ca.kv_groups.len() as u64;
+    assert_eq!(groups, 6);
+    assert_eq!(
+        ca.kv_cache_tokens,
+        ca.num_blocks / groups * ca.block_size_tokens
+    );
+    assert_eq!(
+        cb.kv_cache_tokens,
+        decodecalc_core::units::saturating_u64((cb.max_concurrency * 8192.0).floor())
+    );
+    assert_ne!(ca.kv_cache_tokens, cb.kv_cache_tokens);
+}
+
+#[test]
+fn batch_limits_join_the_capture_sizes_from_0_20_1_and_0_31() {
+    // A size that fits below the largest (512) and is no step of 8 or 16:
+    // max_num_batched_tokens from 0.20.1, max_num_seqs from 0.31.
+    for (seqs, tokens, size, before, since) in [
+        (256, 300, 300, "0.20.0", "0.20.1"),
+        (100, 2048, 100, "0.30.0", "0.31.0"),
+    ] {
+        let engine = EngineSettings {
+            max_num_seqs: Some(seqs),
+            max_num_batched_tokens: Some(tokens),
+            ..fixed()
+        };
+        let (a, b) = at("llama-3.1-8b", "h100-sxm", before, since, engine);
+        assert!(
+            !a.estimate.cudagraphs.capture_sizes.contains(&size),
+            "{since}"
+        );
+        assert!(
+            b.estimate.cudagraphs.capture_sizes.contains(&size),
+            "{since}"
+        );
+    }
+}
+
+#[test]
+fn non_kv_counts_the_runner_buffers_from_0_27() {
+    let (a, b) = at("llama-3.1-8b", "h100-sxm", "0.26.0", "0.27.0", fixed());
+    // 2,048 tokens x (4,096 x 2 B + 16 B) of input buffers, and the non-torch
+    // estimate instead of 0.19's logged 256 MiB.
+    let input = 2048 * (4096 * 2 + 16);
+    assert_eq!(
+        b.estimate.non_torch_bytes - a.estimate.non_torch_bytes,
+        input + (256 << 20)
+    );
+    assert_eq!(a.estimate.activation_bytes, b.estimate.activation_bytes);
+}
+
+#[test]
+fn hybrid_models_cache_prefixes_by_default_from_0_26() {
+    let engine = EngineSettings {
+        enable_prefix_caching: None,
+        ..fixed()
+    };
+    let (a, b) = at(
+        "nemotron-nano-12b-v2-awq4",
+        "rtx3090",
+        "0.25.1",
+        "0.26.0",
+        engine.clone(),
+    );
+    assert!(!a.engine.enable_prefix_caching);
+    assert!(b.engine.enable_prefix_caching);
+    assert_eq!(cap(&a).layout.mamba_cache_mode, MambaCacheMode::None);
+    assert_eq!(cap(&b).layout.mamba_cache_mode, MambaCacheMode::All);
+    // A plain model caches prefixes in both.
+    let (a, b) = at("llama-3.1-8b", "h100-sxm", "0.25.1", "0.26.0", engine);
+    assert!(a.engine.enable_prefix_caching && b.engine.enable_prefix_caching);
+}
+
+#[test]
+fn sliding_windows_reserve_two_batches_under_async_from_0_26() {
+    let (a, b) = at("gemma-2-9b", "h100-sxm", "0.25.1", "0.26.0", fixed());
+    assert_eq!(cap(&a).layout.in_flight_tokens, 2048);
+    assert_eq!(cap(&b).layout.in_flight_tokens, 4096);
+    // Gemma 2's 4,096-token window: min(4095 + 2048, 8192) = 6,143 tokens is
+    // 384 blocks + 1; with 4,096 in flight the whole 8,192 (512 + 1).
+    let pages =
+        |c: &Capacity| c.layout.max_pages_per_request(8192) - c.layout.attention_groups() * 512;
+    let (pa, pb) = (pages(&cap(&a)), pages(&cap(&b)));
+    assert_eq!(pa, 385 * cap(&a).layout.groups.len() as u64 / 2);
+    assert_eq!(pb, 513 * cap(&b).layout.groups.len() as u64 / 2);
+}
+
+#[test]
+fn gpus_of_160_gib_get_16k_batched_tokens_from_0_28() {
+    let engine = EngineSettings {
+        max_num_seqs: None,
+        max_num_batched_tokens: None,
+        ..fixed()
+    };
+    let (a, b) = at("llama-3.1-8b", "b200", "0.27.1", "0.28.0", engine);
+    assert_eq!(a.engine.max_num_batched_tokens, 8192);
+    assert_eq!(b.engine.max_num_batched_tokens, 16_384);
+    assert_eq!(a.engine.max_num_seqs, 1024);
+}
+
+#[test]
+fn hybrid_prefix_caching_uses_align_mode_from_0_28() {
+    let (a, b) = at(
+        "nemotron-nano-12b-v2-awq4",
+        "rtx3090",
+        "0.27.1",
+        "0.28.0",
+        fixed(),
+    );
+    let (la, lb) = (cap(&a).layout, cap(&b).layout);
+    assert_eq!(la.mamba_cache_mode, MambaCacheMode::All);
+    assert_eq!(lb.mamba_cache_mode, MambaCacheMode::Align);
+    // `all`: blocks a multiple of lcm(chunk_size 128, 16); align: of 16.
+    assert_eq!(la.block_size_tokens % 128, 0);
+    assert!(la.block_size_tokens >= lb.block_size_tokens);
+    // `all` keeps a state page per block of the request, align two.
+    assert_eq!(mamba_pages(&la), 8192_u64.div_ceil(la.block_size_tokens));
+    assert_eq!(mamba_pages(&lb), 2);
+}
+
+#[test]
+fn mamba2_reserves_a_checkpoint_page_from_0_32() {
+    let pages = |p: &Plan| mamba_pages(&cap(p).layout);
+    let (a, b) = at(
+        "nemotron-nano-12b-v2-awq4",
+        "rtx3090",
+        "0.31.0",
+        "0.32.0",
+        fixed(),
+    );
+    assert_eq!((pages(&a), pages(&b)), (2, 3));
+    // Gated DeltaNet layers (Qwen3-Next) have no checkpoint page.
+    let (a, b) = at("qwen3-next-80b-a3b", "h200", "0.31.0", "0.32.0", fixed());
+    assert_eq!((pages(&a), pages(&b)), (2, 2));
+}
+
+#[test]
+fn kv_group_sizes_follow_the_release_s_ratio() {
+    // Gemma 2 with 8 full-attention and 11 sliding-window layers (1.375x):
+    // groups of the larger count from 0.18 (below 1.5x), of the smaller in
+    // 0.12-0.17 (not below 1.25x); 8 and 9 layers (1.125x) group by 9 from
+    // 0.12, by 8 before.
+    let types = |full: usize, sliding: usize| {
+        let mut t = vec!["\"full_attention\""; full];
+        t.extend(vec!["\"sliding_attention\""; sliding]);
+        format!(
+            "{{\"num_hidden_layers\": {}, \"layer_types\": [{}]}}",
+            full + sliding,
+            t.join(", ")
+        )
+    };
+    let size = |full, sliding, v: &str| {
+        let engine = EngineSettings {
+            hf_overrides: Some(types(full, sliding)),
+            ..fixed()
+        };
+        cap(&plan("gemma-2-9b", "h100-sxm", v, engine))
+            .layout
+            .group_size_layers
+    };
+    assert_eq!((size(8, 11, "0.17.1"), size(8, 11, "0.18.0")), (8, 11));
+    assert_eq!((size(8, 9, "0.11.2"), size(8, 9, "0.12.0")), (8, 9));
+}
+
+#[test]
+fn kv_groups_follow_the_release_s_size_ratio() {
+    // gpt-oss-20b: 12 sliding and 12 full layers (equal buckets) group alike
+    // everywhere; the ratio rule itself is checked on the allocator's unit
+    // tests (`allocator::tests::grouping_ratio_follows_the_release`).
+    let (a, b) = at("gpt-oss-20b", "h100-sxm", "0.17.1", "0.18.0", fixed());
+    assert_eq!(
+        cap(&a).layout.group_size_layers,
+        cap(&b).layout.group_size_layers
+    );
+}
+
+#[test]
+fn hybrid_prefix_caching_reaches_mamba_from_0_11_1() {
+    let (a, b) = at(
+        "nemotron-nano-12b-v2-awq4",
+        "rtx3090",
+        "0.11.0",
+        "0.11.1",
+        fixed(),
+    );
+    assert_eq!(cap(&a).layout.mamba_cache_mode, MambaCacheMode::None);
+    assert_eq!(cap(&b).layout.mamba_cache_mode, MambaCacheMode::All);
+}
+
+#[test]
+fn mamba_cache_modes_arrive_in_0_15() {
+    // Qwen3-Next's DeltaNet does not support `all`: before the modes its
+    // states are not prefix-cached, from 0.15 it gets `align`.
+    let (a, b) = at("qwen3-next-80b-a3b", "h200", "0.14.1", "0.15.0", fixed());
+    assert_eq!(cap(&a).layout.mamba_cache_mode, MambaCacheMode::None);
+    assert_eq!(cap(&b).layout.mamba_cache_mode, MambaCacheMode::Align);
+}
+
+#[test]
+fn tree_attn_is_gone_from_0_21() {
+    let engine = EngineSettings {
+        attention_backend: Some("TREE_ATTN".into()),
+        ..fixed()
+    };
+    let p = plan("llama-3.1-8b", "h100-sxm", "0.20.2", engine.clone());
+    assert_eq!(p.engine.attention_backend.as_deref(), Some("TREE_ATTN"));
+    let e = Request {
+        model: Some("llama-3.1-8b".into()),
+        gpu: Some("h100-sxm".into()),
+        engine: EngineSettings {
+            vllm_version: Some("0.21.0".into()),
+            ..engine
+        },
+        ..Request::default()
+    }
+    .resolve(&NoFiles)
+    .err()
+    .unwrap();
+    assert!(e.message.contains("TREE_ATTN"), "{e}");
+    assert!(e.hint.unwrap().contains("not in that release"));
+}
+
+#[test]
+fn kv_cache_dtypes_arrive_release_by_release() {
+    for (dtype, before, since) in [
+        ("bfloat16", "0.10.2", "0.11.0"),
+        ("float16", "0.17.1", "0.18.0"),
+        ("fp8_per_token_head", "0.19.1", "0.20.0"),
+        ("int8_per_token_head", "0.19.1", "0.20.0"),
+        ("int4_per_token_head", "0.24.0", "0.25.0"),
+    ] {
+        let engine = EngineSettings {
+            kv_cache_dtype: Some(dtype.into()),
+            ..fixed()
+        };
+        let refused = Request {
+            model: Some("llama-3.1-8b".into()),
+            gpu: Some("h100-sxm".into()),
+            engine: EngineSettings {
+                vllm_version: Some(before.into()),
+                ..engine.clone()
+            },
+            ..Request::default()
+        }
+        .resolve(&NoFiles)
+        .err()
+        .unwrap_or_else(|| panic!("{dtype} accepted at {before}"));
+        assert!(
+            refused
+                .hint
+                .unwrap()
+                .contains(&format!("exists from {since}")),
+            "{dtype}"
+        );
+        plan("llama-3.1-8b", "h100-sxm", since, engine);
+    }
+}
+
+#[test]
+fn versions_outside_the_table_are_refused_with_the_range() {
+    for bad in ["0.9.2", "0.34", "latest"] {
+        let err = decodecalc_tests::rejects(
+            &["capacity", "--model", "llama-3.1-8b", "--vllm-version", bad],
+            "--vllm-version",
+        );
+        assert!(
+            err.contains("0.10.0 to 0.33.0") || err.contains("such as 0.32.0"),
+            "{err}"
+        );
+    }
+}
+
+/// Every entry of `version::CHANGES` is named by a test above (by its
+/// release), so the table and the tests cannot drift apart.
+#[test]
+fn every_change_has_a_test() {
+    let me = include_str!("versions.rs");
+    for c in CHANGES {
+        let v = c.since;
+        let tag = format!("\"{v}\"");
+        assert!(me.contains(&tag), "no test runs {v} ({}); add one", c.what);
+    }
+    assert!(CHANGES.len() >= 18);
+    assert!(CHANGES.windows(2).all(|w| w[0].since <= w[1].since));
+    assert_eq!(version::MODELLED, VllmVersion::new(0, 32, 0));
+}
+
+/// The README's table of releases is `decodecalc presets --versions
+/// --format markdown`.
+#[test]
+fn the_readme_table_is_the_version_table() {
+    let out = decodecalc_tests::run(&["presets", "--versions", "--format", "markdown"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    assert!(
+        readme.contains(&out.stdout),
+        "README.md's vLLM releases table differs from `decodecalc presets --versions --format markdown`:\n{}",
+        out.stdout
+    );
+}
