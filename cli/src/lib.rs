@@ -189,6 +189,12 @@ struct CommonArgs {
     /// used; explicit flags here override them. Unknown flags are warned about.
     #[arg(long)]
     vllm_command: Option<String>,
+    /// A vLLM start-up log (the output of `vllm serve` up to "Application
+    /// startup complete"): its release, model and flags fill what is not
+    /// given, its "Available KV cache memory" pins the KV pool, and each
+    /// logged figure is shown against the prediction (`capacity`).
+    #[arg(long, value_name = "FILE")]
+    vllm_log: Option<String>,
     /// Timing calibration: a preset, a .toml path, or `none` (first
     /// principles). Default: the scenario's, else one fitted on the same GPU.
     #[arg(long)]
@@ -471,6 +477,16 @@ impl CommonArgs {
             estimate_non_kv: self.estimate_non_kv,
             calibration: self.calibration.clone(),
             vllm_command: self.vllm_command.clone(),
+            vllm_log: match &self.vllm_log {
+                Some(path) => Some((
+                    path.clone(),
+                    Fs.read(path).map_err(|why| {
+                        Error::new(why)
+                            .with_hint("give the start-up log vLLM printed, as a text file")
+                    })?,
+                )),
+                None => None,
+            },
         })
     }
 }

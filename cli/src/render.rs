@@ -384,6 +384,30 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
             out.push_str(&format!("\nvLLM would not start: {why}\n"));
         }
     }
+    if !cap.log_check.is_empty() && matches!(format, Format::Table | Format::Markdown) {
+        let mut l = Table::new(&[
+            ("Start-up log figure", false),
+            ("Logged", true),
+            ("decodecalc", true),
+            ("Error %", true),
+            ("Agrees", false),
+        ]);
+        for f in &cap.log_check {
+            l.push(vec![
+                f.figure.into(),
+                format!("{}", f.logged),
+                format!("{:.2}", f.predicted),
+                format!("{:+.2}", f.error_pct),
+                if f.agrees {
+                    format!("yes (within {:.2}%)", f.tolerance_pct)
+                } else {
+                    format!("NO (beyond {:.2}%)", f.tolerance_pct)
+                },
+            ]);
+        }
+        out.push('\n');
+        out.push_str(&emit(&l, format)?);
+    }
     Ok(out)
 }
 

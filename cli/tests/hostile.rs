@@ -246,6 +246,8 @@ fn cases() -> Vec<Case> {
         case("a measured context the scenario lacks", &["compare", "--measured", "ctx.csv"], "ctx.csv:2: column `context_tokens` has 12345")
             .file("ctx.csv", File::Text(format!("{header}\nprefill,12345,1,valid,3587.0,,2338,,,,\n"))),
         case("`compare --max-mape` exceeded", &["compare", "--max-mape", "0.5"], "exceeds --max-mape 0.5").exit(1),
+        case("a `--vllm-log` that is no vLLM start-up log", &["capacity", "--vllm-log", "log.txt"], "log.txt: no vLLM start-up line found")
+            .file("log.txt", text("hello\nworld\n")),
         case("a JSON of another tool", &["compare", "--measured", "other.json"], "other.json")
             .file("other.json", text("{\"foo\": 1}")),
         case("a truncated `vllm bench serve` result", &["bench-serve", "--result", "t.json"], "t.json")

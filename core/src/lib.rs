@@ -32,6 +32,7 @@ pub mod solve;
 pub mod timing;
 pub mod units;
 pub mod version;
+pub mod vllm_log;
 
 pub use error::Error;
 

@@ -252,6 +252,11 @@ pub struct Request {
     pub calibration: Option<String>,
     /// A pasted `vllm serve ...` line; explicit values above override it.
     pub vllm_command: Option<String>,
+    /// A vLLM start-up log (origin, text): its release, model and flags set
+    /// the setup where nothing explicit does, its available KV memory pins
+    /// the pool, and its figures are checked against the prediction
+    /// ([`crate::vllm_log`]).
+    pub vllm_log: Option<(String, String)>,
 }
 
 /// The model preset whose Hugging Face repo (or id) is `repo`, or `repo`
@@ -553,10 +558,113 @@ pub struct Plan {
     pub calibration: Calibration,
     /// What was not applied or was assumed, one line each (shown as warnings).
     pub warnings: Vec<String>,
+    /// A start-up log's figures against the prediction, when one was given.
+    pub log_check: Vec<crate::vllm_log::LogFigure>,
 }
 
 impl Request {
     pub fn resolve(&self, world: &dyn World) -> Result<Plan> {
+        match &self.vllm_log {
+            Some((origin, text)) => self.resolve_with_log(world, origin, text),
+            None => self.resolve_plain(world),
+        }
+    }
+
+    /// With a start-up log: the log's release, model and flags under the
+    /// explicit ones; the prediction without the log's pool, then the plan
+    /// with the pool pinned to the logged available memory, carrying each
+    /// logged figure against the prediction.
+    fn resolve_with_log(&self, world: &dyn World, origin: &str, text: &str) -> Result<Plan> {
+        use crate::vllm_log::{parse, LogFigure};
+        let log = parse(origin, text)?;
+        let mut base = self.clone();
+        base.vllm_log = None;
+        base.engine = log.settings.overlay(&self.engine);
+        if base.engine.vllm_version.is_none() {
+            base.engine.vllm_version = log.version.map(|v| v.to_string());
+        }
+        if base.model.is_none() && base.scenario.is_none() && base.vllm_command.is_none() {
+            if let Some(m) = &log.model {
+                base.model = Some(model_for_repo(m).map_err(|e| e.context(origin))?);
+            }
+        }
+        let predicted_plan = base.resolve_plain(world)?;
+        let predicted = predicted_plan.capacity()?;
+        let mut pinned = base.clone();
+        let pins = log.available_kv_gib.is_some() && base.engine.kv_cache_memory_bytes.is_none();
+        if let (true, Some(gib)) = (pins, log.available_kv_gib) {
+            let bytes = crate::units::saturating_u64((gib * crate::units::GIB as f64).round());
+            pinned.engine.kv_cache_memory_bytes = Some(i64::try_from(bytes).unwrap_or(i64::MAX));
+        }
+        let mut plan = pinned.resolve_plain(world)?;
+        let cap = plan.capacity()?;
+        let gib = |b: u64| b as f64 / crate::units::GIB as f64;
+        // The log prints GiB to two decimals: half a unit is in the band.
+        let rounding = |logged: f64| 100.0 * 0.005 / logged.max(0.01);
+        let mut figures = Vec::new();
+        if let Some(w) = log.model_loading_gib {
+            figures.push(LogFigure::new(
+                "weights GiB (Model loading took)",
+                w,
+                gib(predicted.weights_bytes),
+                1.0 + rounding(w),
+            ));
+        }
+        if let Some(a) = log.available_kv_gib {
+            figures.push(LogFigure::new(
+                "available KV cache memory GiB (predicted)",
+                a,
+                gib(predicted.kv_pool_bytes),
+                3.0 + rounding(a),
+            ));
+        }
+        if let Some(t) = log.kv_cache_tokens {
+            figures.push(LogFigure::new(
+                "GPU KV cache size tokens (from the logged pool)",
+                t as f64,
+                cap.kv_cache_tokens as f64,
+                0.5,
+            ));
+        }
+        if let Some((_, x)) = log.max_concurrency {
+            figures.push(LogFigure::new(
+                "maximum concurrency (from the logged pool)",
+                x,
+                cap.max_concurrency,
+                0.5 + 100.0 * 0.005 / x.max(0.01),
+            ));
+        }
+        if let Some(b) = log.attention_block_size_tokens {
+            figures.push(LogFigure::new(
+                "attention block size tokens",
+                b as f64,
+                cap.block_size_tokens as f64,
+                0.0,
+            ));
+        }
+        for f in figures.iter().filter(|f| !f.agrees) {
+            plan.warnings.push(format!(
+                "{origin}: {} is {} in the log, {:.2} here ({:+.2}%): check the model, GPU and flags",
+                f.figure, f.logged, f.predicted, f.error_pct
+            ));
+        }
+        if !log.ignored_args.is_empty() {
+            plan.warnings.push(format!(
+                "{origin}: flags of the log not modelled: {}",
+                log.ignored_args.join(", ")
+            ));
+        }
+        if pins {
+            plan.warnings.push(format!(
+                "{origin}: the KV pool is the log's available KV cache memory ({} GiB)",
+                log.available_kv_gib.unwrap_or_default()
+            ));
+        }
+        plan.log_check = figures;
+        Ok(plan)
+    }
+
+    fn resolve_plain(&self, world: &dyn World) -> Result<Plan> {
         let mut warnings = Vec::new();
         // A pasted launch line: its model and flags, between the scenario
         // and the explicit flags.
@@ -846,6 +954,8 @@ pub struct Capacity {
     pub max_num_seqs: u64,
     pub max_running_requests: Vec<RunningAtContext>,
     pub startup_failure: Option<String>,
+    /// A start-up log's figures against the prediction (`--vllm-log`).
+    pub log_check: Vec<crate::vllm_log::LogFigure>,
     pub layout: KvLayout,
     pub pool: KvPool,
 }
@@ -946,6 +1056,7 @@ impl Plan {
             estimate,
             calibration,
             warnings: Vec::new(),
+            log_check: Vec::new(),
         })
     }
 
@@ -1015,6 +1126,7 @@ impl Plan {
             max_num_seqs: self.engine.max_num_seqs,
             max_running_requests: running,
             startup_failure: pool.startup_failure(),
+            log_check: self.log_check.clone(),
             layout,
             pool,
         })

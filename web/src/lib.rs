@@ -26,8 +26,9 @@ use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
 /// The form fields, by element id (the CLI flag without its dashes prefix).
-pub const FIELDS: [&str; 22] = [
+pub const FIELDS: [&str; 23] = [
     "vllm-command",
+    "vllm-log",
     "model",
     "gpu",
     "vllm-version",
@@ -293,6 +294,7 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
         estimate_non_kv: false,
         calibration: text("calibration"),
         vllm_command: text("vllm-command"),
+        vllm_log: text("vllm-log").map(|t| ("the pasted log".to_string(), t)),
     })
 }
 
@@ -343,10 +345,12 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
     })
 }
 
-/// The query string for a state: non-empty fields only, in FIELDS order.
+/// The query string for a state: non-empty fields only, in FIELDS order (a
+/// pasted start-up log stays out: it is too long for a link).
 pub fn to_query(state: &State) -> String {
     let parts: Vec<String> = FIELDS
         .iter()
+        .filter(|f| **f != "vllm-log")
         .filter_map(|f| {
             state
                 .fields

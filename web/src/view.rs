@@ -81,6 +81,7 @@ fn in_use(field: &str, out: &Output) -> String {
         "max-tokens" => p.harness.max_tokens.to_string(),
         "calibration" => p.calibration.id.clone(),
         "vllm-command" => "vllm serve MODEL --flag value ... (pasted launch line)".to_string(),
+        "vllm-log" => "paste the start-up log vllm serve printed".to_string(),
         "plan-context" => "plan: target context, e.g. 32K".to_string(),
         "plan-concurrency" => "plan: target requests, e.g. 16".to_string(),
         "plan-min-per-request-tok-s" => "plan: min tok/s per request".to_string(),
@@ -122,7 +123,11 @@ fn field_view(
                 let el: HtmlInputElement = e.target_unchecked_into();
                 d.dispatch(Action::Set(field.to_string(), el.value()));
             });
-            html! { <input id={field} type="text" value={value} placeholder={current} {oninput} /> }
+            if field == "vllm-log" {
+                html! { <textarea id={field} rows="3" value={value} placeholder={current} {oninput} /> }
+            } else {
+                html! { <input id={field} type="text" value={value} placeholder={current} {oninput} /> }
+            }
         }
     };
     html! {
@@ -226,6 +231,7 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
             { for (!p.warnings.is_empty()).then(|| html! {
                 <ul id="warnings">{ for p.warnings.iter().map(|w| html! { <li>{ format!("warning: {w}") }</li> }) }</ul>
             }) }
+            { log_check(o) }
             { memory_bar(o) }
             { prefill_row(o) }
             { grid(o, state, dispatch) }
@@ -234,6 +240,30 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
             { for o.comparison.as_ref().map(comparison_view) }
             { plan_panel(o) }
         </>
+    }
+}
+
+/// A pasted start-up log's figures against decodecalc's, each flagged.
+fn log_check(o: &Output) -> Html {
+    let figures = &o.capacity.log_check;
+    if figures.is_empty() {
+        return html! {};
+    }
+    html! {
+        <table id="log-check">
+            <caption>{ "Your vLLM start-up log against the prediction" }</caption>
+            <tr><th>{ "figure" }</th><th>{ "logged" }</th><th>{ "decodecalc" }</th><th>{ "error" }</th><th>{ "agrees" }</th></tr>
+            { for figures.iter().map(|f| html! {
+                <tr data-figure={f.figure} data-logged={f.logged.to_string()}
+                    data-predicted={f.predicted.to_string()} data-agrees={f.agrees.to_string()}>
+                    <td>{ f.figure }</td>
+                    <td>{ f.logged.to_string() }</td>
+                    <td>{ format!("{:.2}", f.predicted) }</td>
+                    <td>{ format!("{:+.2}%", f.error_pct) }</td>
+                    <td>{ if f.agrees { format!("yes (within {:.2}%)", f.tolerance_pct) } else { format!("NO (beyond {:.2}%)", f.tolerance_pct) } }</td>
+                </tr>
+            }) }
+        </table>
     }
 }
 

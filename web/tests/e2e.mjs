@@ -6,6 +6,7 @@
 import { chromium } from "playwright-core";
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { join, extname, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -140,6 +141,24 @@ try {
     assert(page.url().includes("vllm-version=0.19.0"), `URL ${page.url()}`);
     await page.selectOption("#vllm-version", "");
     await page.waitForFunction(() => !location.search.includes("vllm-version"));
+  });
+
+  await check("a pasted vLLM start-up log sets the setup, pins the pool and is checked figure by figure", async () => {
+    const log = join(root, "tests", "fixtures", "vllm-logs", "llmd-llama31-8b-8k-v0.19.0.log");
+    await page.selectOption("#gpu", "h100-sxm");
+    await page.fill("#vllm-log", readFileSync(log, "utf8"));
+    await page.waitForSelector("#log-check tr[data-figure]", { timeout: 10000 });
+    const rows = await page.$$eval("#log-check tr[data-figure]", (trs) => trs.map((tr) => ({
+      figure: tr.dataset.figure, logged: Number(tr.dataset.logged), agrees: tr.dataset.agrees,
+    })));
+    const capJson = JSON.parse(execFileSync(cli, ["capacity", "--format", "json", "--gpu", "h100-sxm", "--vllm-log", log], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+    assert(rows.length === capJson.log_check.length && rows.length === 4, `${rows.length} rows, CLI ${capJson.log_check.length}`);
+    for (const r of rows) assert(r.agrees === "true", `${r.figure} disagrees`);
+    assert((await page.locator("#modelled-version").textContent()).includes("0.19.0"), "the log's release");
+    await gridEquals(page, matrixJson("--gpu", "h100-sxm", "--vllm-log", log));
+    await page.fill("#vllm-log", "");
+    await page.selectOption("#gpu", "");
+    await page.waitForFunction(() => !document.querySelector("#log-check"));
   });
 
   await check("compare mode loads the measured CSV and shows the summary", async () => {
