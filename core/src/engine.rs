@@ -556,7 +556,7 @@ impl EngineArgs {
 
     /// The weight layout in force: `--quantization` if given, else the checkpoint's.
     pub fn weight_quant(&self, checkpoint: &WeightQuant) -> WeightQuant {
-        match self.quantization {
+        let mut q = match self.quantization {
             Some(m) if m == checkpoint.method => checkpoint.clone(),
             // `--quantization fp8` on an unquantized checkpoint: vLLM quantizes
             // online at load time (`WeightQuant::online_fp8`).
@@ -565,7 +565,10 @@ impl EngineArgs {
             }
             Some(m) => WeightQuant::for_method(m),
             None => checkpoint.clone(),
-        }
+        };
+        // The release's layout of the weights it repacks.
+        q.release = Some(self.vllm_version);
+        q
     }
 }
 

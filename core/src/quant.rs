@@ -105,6 +105,10 @@ pub struct WeightQuant {
     /// themselves 8-bit with an fp32 scale per 256.
     #[serde(default)]
     pub double_quant: bool,
+    /// The vLLM release whose MXFP4 expert layout applies (set by
+    /// `EngineArgs::weight_quant`; None: 0.32's).
+    #[serde(skip)]
+    pub release: Option<crate::version::VllmVersion>,
 }
 
 fn default_bits() -> u64 {
@@ -124,6 +128,7 @@ impl WeightQuant {
             per_tensor: false,
             fp8_kinds: Vec::new(),
             double_quant: false,
+            release: None,
         }
     }
 
@@ -271,6 +276,9 @@ impl WeightQuant {
                 None if self.per_tensor => inp * out + 4,
                 None => inp * out + out * 4,
             },
+            QuantMethod::Mxfp4 if module.kind == ModuleKind::ExpertLinear => {
+                mxfp4_expert_bytes(inp, out, self.release.unwrap_or(crate::version::MODELLED))
+            }
             QuantMethod::Mxfp4 => (inp * out * 4).div_ceil(8) + out * inp.div_ceil(32),
             QuantMethod::Nvfp4 => (inp * out * 4).div_ceil(8) + out * inp.div_ceil(16) + 4,
             // vllm/model_executor/layers/quantization/bitsandbytes.py keeps
@@ -302,6 +310,31 @@ impl WeightQuant {
         };
         per * n
     }
+}
+
+/// One MXFP4 expert matrix `[out, in]` as vLLM's TRITON MoE backend (the
+/// Hopper default) holds it after loading
+/// (docs/reference/gpt-oss-mxfp4-weights.md; `quantization/mxfp4.py`,
+/// `fused_moe/oracle/mxfp4.py`, `quantization/utils/mxfp4_utils.py`, the
+/// bundled `triton_kernels` layouts): the swizzled 4-bit values (both
+/// dimensions padded to 64 bytes with the Triton kernels of 0.17-0.21), the
+/// swizzled uint8 block scales (`round_up(out, 256) x round_up(in / 32, 2)`,
+/// 4 from 0.26 on), and before 0.25 the checkpoint's scales too, which stay
+/// registered. Other backends are assumed to hold the same.
+fn mxfp4_expert_bytes(inp: u64, out: u64, v: crate::version::VllmVersion) -> u64 {
+    use crate::version::{MXFP4_SCALES_FREED, MXFP4_SCALE_K_PAD_4, MXFP4_VALUE_PAD};
+    let pad = |x: u64, m: u64| x.div_ceil(m) * m;
+    let value_pad = if MXFP4_VALUE_PAD.contains(&v) { 64 } else { 1 };
+    let values = pad(out, value_pad) * pad(inp.div_ceil(2), value_pad);
+    let groups = inp.div_ceil(32);
+    let k_pad = if v >= MXFP4_SCALE_K_PAD_4 { 4 } else { 2 };
+    let swizzled = pad(out, 256) * pad(groups, k_pad);
+    let checkpoint = if v < MXFP4_SCALES_FREED {
+        out * groups
+    } else {
+        0
+    };
+    values + swizzled + checkpoint
 }
 
 /// The name `unquantized` and `fp8_kinds` use for a module kind.

@@ -144,7 +144,7 @@ impl Predictor<'_> {
     /// with context (more prompt to recompute, more to attend to); across a
     /// boundary it can rise (more of the prompt becomes a cache hit), so a
     /// speed target is searched region by region, never bisected across
-    /// boundaries.
+    /// boundaries; context 0 is a region of its own.
     pub fn largest_all_running(&self, cap: u64, c: u64, speed: SpeedTarget) -> Option<u64> {
         let bs = self.capacity.layout.block_size_tokens.max(1);
         let mut x = cap;
@@ -155,7 +155,13 @@ impl Predictor<'_> {
                 0 | 1 => p,
                 _ => (p / bs) * bs + 2,
             };
-            let first = self.context_for_prompt(region_start, x).min(x);
+            // Context 0 is a region of its own: without a context nothing of
+            // the prompt is a prefix-cache hit (`timing`), so the speed can
+            // step between 0 and 1 inside one block region.
+            let first = match self.context_for_prompt(region_start, x).min(x) {
+                0 if x > 0 => 1,
+                f => f,
+            };
             let running = v.admission.running;
             if running >= c {
                 if speed.met(self, x, c, running) {

@@ -109,6 +109,16 @@ pub const KV_DTYPE_FLOAT16: VllmVersion = v(18, 0);
 pub const KV_DTYPE_PER_TOKEN_HEAD: VllmVersion = v(20, 0);
 pub const KV_DTYPE_INT4_PER_TOKEN_HEAD: VllmVersion = v(25, 0);
 
+/// MXFP4 experts on the TRITON MoE backend (docs/reference/
+/// gpt-oss-mxfp4-weights.md): the bundled Triton kernels of 0.17-0.21 pad
+/// the swizzled values to 64 bytes (`cmake/external_projects/
+/// triton_kernels.cmake` tags); the checkpoint's block scales are freed from
+/// 0.25 (`fused_moe/oracle/mxfp4.py`); the swizzled scales' K is padded to 4
+/// from 0.26 (`quantization/utils/mxfp4_utils.py`).
+pub const MXFP4_VALUE_PAD: std::ops::Range<VllmVersion> = v(17, 0)..v(22, 0);
+pub const MXFP4_SCALES_FREED: VllmVersion = v(25, 0);
+pub const MXFP4_SCALE_K_PAD_4: VllmVersion = v(26, 0);
+
 /// One row of the table of changes.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Change {
@@ -128,6 +138,7 @@ pub const CHANGES: &[Change] = &[
     Change { since: REQUEST_ROUNDS_UP, what: "the requested budget is `ceil(total x utilization)`", file: "v1/worker/utils.py" },
     Change { since: v(14, 0), what: "async scheduling on by default", file: "config/scheduler.py" },
     Change { since: MAMBA_CACHE_MODES, what: "`mamba_cache_mode` none / all / align (hybrid prefix caching cached every block's state before)", file: "config/cache.py" },
+    Change { since: v(17, 0), what: "MXFP4 experts (TRITON backend): values padded to 64 bytes, through 0.21", file: "cmake/external_projects/triton_kernels.cmake" },
     Change { since: KV_DTYPE_FLOAT16, what: "`--kv-cache-dtype float16`", file: "config/cache.py" },
     Change { since: GROUPING_150, what: "KV groups: up to 1.5x the group size", file: "v1/core/kv_cache_utils.py" },
     Change { since: KV_DTYPE_PER_TOKEN_HEAD, what: "`--kv-cache-dtype fp8_per_token_head` and `int8_per_token_head`", file: "config/cache.py" },
@@ -137,7 +148,9 @@ pub const CHANGES: &[Change] = &[
     Change { since: KV_SIZE_FROM_CONCURRENCY, what: "logged KV cache tokens = int(concurrency x max_model_len) ((num_blocks // groups) x block size before)", file: "v1/core/kv_cache_utils.py" },
     Change { since: CAPTURE_ADDS_BATCHED_TOKENS, what: "`max_num_batched_tokens` is a capture size when it fits", file: "config/vllm.py" },
     Change { since: TREE_ATTN_REMOVED, what: "the TREE_ATTN attention backend is gone", file: "v1/attention/backends/registry.py" },
+    Change { since: MXFP4_SCALES_FREED, what: "MXFP4 experts: the checkpoint's block scales are freed after swizzling (kept before)", file: "model_executor/layers/fused_moe/oracle/mxfp4.py" },
     Change { since: KV_DTYPE_INT4_PER_TOKEN_HEAD, what: "`--kv-cache-dtype int4_per_token_head`", file: "config/cache.py" },
+    Change { since: MXFP4_SCALE_K_PAD_4, what: "MXFP4 experts: swizzled scales padded to 4 groups (2 before)", file: "model_executor/layers/quantization/utils/mxfp4_utils.py" },
     Change { since: HYBRID_PREFIX_CACHING, what: "prefix caching on by default for hybrid models (so Mamba states are cached: `all` mode where supported)", file: "config/model.py" },
     Change { since: SLIDING_IN_FLIGHT_TOKENS, what: "a sliding window reserves 2 x max_num_batched_tokens in flight under async scheduling", file: "v1/kv_cache_interface.py" },
     Change { since: NON_KV_FROM_FREE_MEMORY, what: "non-KV memory = the drop in free memory + the transient peak (the runner's buffers now count; weights + peak + non-torch growth before)", file: "utils/mem_utils.py, v1/worker/gpu_worker.py" },

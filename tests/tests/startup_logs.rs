@@ -148,20 +148,12 @@ fn weights_kv_tokens_and_concurrency_match_the_logs() {
     println!("|---|---|---|---|");
     let mut bad = Vec::new();
     // Known gaps, each with its reason and the band it is held to instead.
-    let exceptions = [
-        (
-            "llmd-llama31-8b-pp2",
-            "kv",
-            1.5,
-            "the log prints rank 0's available KV memory; the last stage, which decides, had less",
-        ),
-        (
-            "llmd-gpt-oss-20b-tp2",
-            "weights",
-            7.5,
-            "vLLM 0.19 keeps the MXFP4 block scales twice and fp32 biases (0.32 does not)",
-        ),
-    ];
+    let exceptions = [(
+        "llmd-llama31-8b-pp2",
+        "kv",
+        1.5,
+        "the log prints rank 0's available KV memory; the last stage, which decides, had less",
+    )];
     let band = |id: &str, what: &str, default: f64| {
         exceptions
             .iter()

@@ -456,6 +456,36 @@ fn versions_outside_the_table_are_refused_with_the_range() {
     }
 }
 
+#[test]
+fn mxfp4_experts_follow_the_release_s_layout() {
+    // gpt-oss-20b at TP 2: per GPU 32 experts x 24 layers of w13 [2,944 x
+    // 2,880] and w2 [2,880 x 1,472]. 0.17-0.21 pad the values to 64 bytes,
+    // 0.25 frees the checkpoint's scales, 0.26 pads the swizzled scales' K
+    // to 4 groups. (The logged 0.19.0 figure is 7.01 GiB; this gives 6.957.)
+    let weights = |v: &str| {
+        let engine = EngineSettings {
+            tensor_parallel_size: Some(2),
+            ..fixed()
+        };
+        plan("gpt-oss-20b", "h100-sxm", v, engine)
+            .estimate
+            .weights_bytes
+    };
+    let e = 32 * 24;
+    let padded = e * ((2944 * 1472) + (2880 * 768) - (2944 * 1440) - (2880 * 736));
+    assert_eq!(weights("0.17.0") - weights("0.16.0"), padded);
+    assert_eq!(weights("0.21.0") - weights("0.22.0"), padded);
+    // The checkpoint's scales: 2,944 x 90 + 2,880 x 46 bytes per expert.
+    assert_eq!(
+        weights("0.24.0") - weights("0.25.0"),
+        e * (2944 * 90 + 2880 * 46)
+    );
+    // K padded from 2 to 4 groups: 90 -> 92 and 46 -> 48 per swizzled row,
+    // whose count is padded to 256 (2,944 and 2,880 both become 3,072).
+    let k4 = weights("0.26.0") - weights("0.25.0");
+    assert_eq!(k4, e * (3072 * 2 + 3072 * 2));
+}
+
 /// Every entry of `version::CHANGES` is named by a test above (by its
 /// release), so the table and the tests cannot drift apart.
 #[test]
