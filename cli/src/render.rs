@@ -833,8 +833,8 @@ pub fn comparison(c: &Comparison, format: Format) -> Result<String, Error> {
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
-            "{} | calibration {} | statuses {}/{} agree\n\n",
-            c.scenario, c.calibration, c.summary.status_agreement, c.summary.cells
+            "{} | vLLM {} | calibration {} | statuses {}/{} agree\n\n",
+            c.scenario, c.vllm_version, c.calibration, c.summary.status_agreement, c.summary.cells
         ));
     }
     out.push_str(&emit(&t, format)?);
@@ -869,6 +869,7 @@ pub fn solved_context(
     }
     kv_table(
         vec![
+            ("vLLM release", a.vllm_version.clone()),
             ("requests at once", a.concurrency.to_string()),
             (
                 "largest context, all run in the engine",
@@ -900,6 +901,7 @@ pub fn solved_concurrency(
     }
     kv_table(
         vec![
+            ("vLLM release", a.vllm_version.clone()),
             ("context", format_tokens(a.context_tokens)),
             (
                 "most requests all running in the engine",
@@ -938,6 +940,7 @@ pub fn solved_setting(
         None => format!("cannot fit on this GPU ({}) at any setting", plan.gpu.id),
     };
     let mut rows = vec![
+        ("vLLM release", a.vllm_version.clone()),
         (
             "cell",
             format!("{} x {}", format_tokens(a.context_tokens), a.concurrency),
@@ -1003,12 +1006,13 @@ pub fn ranked(
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
-            "{model}: {} x {} requests{} | {} configurations serve it | prices: {} ({})\n\n",
+            "{model}: {} x {} requests{} | vLLM {} | {} configurations serve it | prices: {} ({})\n\n",
             format_tokens(w.context_tokens),
             w.concurrency,
             w.min_per_request_tok_s
                 .map(|x| format!(" at >= {x} tok/s each"))
                 .unwrap_or_default(),
+            rows.first().map_or("-", |r| r.vllm_version.as_str()),
             rows.len(),
             prices.source,
             prices.date

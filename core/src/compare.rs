@@ -149,6 +149,8 @@ pub struct Summary {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     pub scenario: String,
+    /// The vLLM release modelled.
+    pub vllm_version: String,
     pub calibration: String,
     pub summary: Summary,
     /// Leave-one-out errors, with `--cross-validate`.
@@ -241,6 +243,7 @@ pub fn compare(
     let cross_validation = cross_validate.then(|| Metrics::of(&cells, |c| c.loo_error_pct));
     Ok(Comparison {
         scenario: predictor.plan.scenario_id.clone(),
+        vllm_version: predictor.plan.engine.vllm_version.to_string(),
         calibration: predictor.plan.calibration.label(),
         summary,
         cross_validation,

@@ -82,6 +82,8 @@ pub struct Workload {
 /// One configuration that serves the workload.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ranked {
+    /// The vLLM release modelled.
+    pub vllm_version: String,
     pub gpu: String,
     pub tensor_parallel_size: u64,
     pub kv_cache_dtype: &'static str,
@@ -231,6 +233,7 @@ fn evaluate(plan: &Plan, w: Workload, usd_per_gpu_hour: f64) -> Result<Option<Ra
     let tp = plan.engine.tensor_parallel_size as f64;
     let usd_per_hour = usd_per_gpu_hour * tp;
     Ok(Some(Ranked {
+        vllm_version: plan.engine.vllm_version.to_string(),
         gpu: plan.gpu.id.clone(),
         tensor_parallel_size: plan.engine.tensor_parallel_size,
         kv_cache_dtype: plan.engine.kv_cache_dtype.name(),

@@ -29,6 +29,8 @@ impl SpeedTarget {
 /// The largest context for `concurrency` requests.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MaxContext {
+    /// The vLLM release modelled.
+    pub vllm_version: String,
     pub concurrency: u64,
     /// Largest context (nominal, as the harness names it) at which all the
     /// requests run at once in the engine; None if not even context 0.
@@ -44,6 +46,8 @@ pub struct MaxContext {
 /// The most requests at one context.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct MaxConcurrency {
+    /// The vLLM release modelled.
+    pub vllm_version: String,
     pub context_tokens: u64,
     pub engine_max_concurrency: u64,
     pub harness_max_concurrency: u64,
@@ -53,6 +57,8 @@ pub struct MaxConcurrency {
 /// The smallest engine setting that makes a cell fit, or why none does.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SmallestSetting {
+    /// The vLLM release modelled.
+    pub vllm_version: String,
     pub context_tokens: u64,
     pub concurrency: u64,
     /// The setting (max_model_len in tokens, or the utilization), None when
@@ -128,6 +134,7 @@ impl Predictor<'_> {
         });
         let valid = harness.and_then(|h| self.largest_all_running(h, c, speed));
         MaxContext {
+            vllm_version: self.plan.engine.vllm_version.to_string(),
             concurrency: c,
             engine_max_context_tokens: engine,
             harness_max_context_tokens: harness,
@@ -193,6 +200,7 @@ impl Predictor<'_> {
         })
         .unwrap_or(0);
         MaxConcurrency {
+            vllm_version: self.plan.engine.vllm_version.to_string(),
             context_tokens: ctx,
             engine_max_concurrency: engine,
             harness_max_concurrency: harness,
@@ -254,6 +262,7 @@ pub fn smallest_max_model_len(
         Vec::new()
     };
     Ok(SmallestSetting {
+        vllm_version: plan.engine.vllm_version.to_string(),
         context_tokens: ctx,
         concurrency: c,
         value,
@@ -281,6 +290,7 @@ pub fn smallest_utilization(
     let max_blocks = total.saturating_sub(plan.non_kv_bytes) / bpb;
     let none = |plan: &Plan| -> Result<SmallestSetting> {
         Ok(SmallestSetting {
+            vllm_version: plan.engine.vllm_version.to_string(),
             context_tokens: ctx,
             concurrency: c,
             value: None,
@@ -303,6 +313,7 @@ pub fn smallest_utilization(
         u = f64::from_bits(u.to_bits() - 1);
     }
     Ok(SmallestSetting {
+        vllm_version: plan.engine.vllm_version.to_string(),
         context_tokens: ctx,
         concurrency: c,
         value: Some(u.min(1.0)),

@@ -515,3 +515,48 @@ fn the_readme_table_is_the_version_table() {
         out.stdout
     );
 }
+
+/// Every output names the release it models.
+#[test]
+fn every_output_names_the_release() {
+    let v = "0.26.0";
+    let json = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--vllm-version", v, "--format", "json"]);
+        decodecalc_tests::json(&all)
+    };
+    for out in [
+        json(&["matrix"]),
+        json(&["capacity"]),
+        json(&["compare"]),
+        json(&["solve", "--for", "max-concurrency", "--context", "16K"]),
+        json(&["solve", "--for", "max-context", "--concurrency", "8"]),
+        json(&[
+            "bench-serve",
+            "--model",
+            "qwen3-8b",
+            "--gpu",
+            "h100",
+            "--num-prompts",
+            "10",
+        ]),
+    ] {
+        assert_eq!(out["vllm_version"], v, "{out}");
+    }
+    let ranked = json(&[
+        "rank",
+        "--model",
+        "qwen3-8b",
+        "--context",
+        "16K",
+        "--concurrency",
+        "8",
+        "--gpus",
+        "h100",
+    ]);
+    let rows = ranked["configurations"].as_array().unwrap();
+    assert!(
+        !rows.is_empty() && rows.iter().all(|r| r["vllm_version"] == v),
+        "{ranked}"
+    );
+}
