@@ -159,6 +159,61 @@ fn float(flag: &str, v: &str) -> Result<f64> {
         .map_err(|_| Error::field(&format!("--{flag}"), v, "a number such as 0.9"))
 }
 
+/// What one vLLM flag did to the settings ([`apply_flag`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum FlagEffect {
+    /// `--model`: the model, which is not an engine setting.
+    Model(String),
+    Applied,
+    /// A flag vLLM has that decodecalc does not model.
+    NotModelled,
+    /// A flag that changes nothing decodecalc computes.
+    NoEffect,
+    Unknown,
+}
+
+/// Apply one vLLM flag (`name` as vLLM spells it without the dashes,
+/// `value` its argument, None for a switch) to `s`: the one mapping from
+/// vLLM's flags to [`EngineSettings`], shared by the launch-line reader and
+/// the start-up log's non-default args (`crate::vllm_log`).
+pub fn apply_flag(s: &mut EngineSettings, name: &str, value: Option<&str>) -> Result<FlagEffect> {
+    let need = || {
+        value.map(str::to_string).ok_or_else(|| {
+            Error::new(format!("--{name} needs a value in the launch line"))
+                .with_hint(format!("write --{name} VALUE or --{name}=VALUE"))
+        })
+    };
+    match name {
+        "model" => return Ok(FlagEffect::Model(need()?)),
+        "max-model-len" => s.max_model_len = Some(int(name, &need()?)?),
+        "gpu-memory-utilization" => s.gpu_memory_utilization = Some(float(name, &need()?)?),
+        "max-num-seqs" => s.max_num_seqs = Some(int(name, &need()?)?),
+        "max-num-batched-tokens" => s.max_num_batched_tokens = Some(int(name, &need()?)?),
+        "block-size" => s.block_size = Some(int(name, &need()?)?),
+        "kv-cache-memory-bytes" => s.kv_cache_memory_bytes = Some(int(name, &need()?)?),
+        "tensor-parallel-size" | "tp" => s.tensor_parallel_size = Some(int(name, &need()?)?),
+        "pipeline-parallel-size" | "pp" => s.pipeline_parallel_size = Some(int(name, &need()?)?),
+        "dtype" => s.dtype = Some(need()?),
+        "kv-cache-dtype" => s.kv_cache_dtype = Some(need()?),
+        "quantization" => s.quantization = Some(need()?),
+        "mamba-ssm-cache-dtype" => s.mamba_ssm_cache_dtype = Some(need()?),
+        "mamba-cache-dtype" => s.mamba_cache_dtype = Some(need()?),
+        "attention-backend" => s.attention_backend = Some(need()?),
+        "hf-overrides" => s.hf_overrides = Some(need()?),
+        "enable-prefix-caching" => s.enable_prefix_caching = Some(true),
+        "no-enable-prefix-caching" => s.enable_prefix_caching = Some(false),
+        "async-scheduling" => s.async_scheduling = Some(true),
+        "no-async-scheduling" => s.async_scheduling = Some(false),
+        "enforce-eager" => s.enforce_eager = Some(true),
+        "max-seq-len-to-capture" => s.max_seq_len_to_capture = Some(int(name, &need()?)?),
+        "enable-chunked-prefill" => return Ok(FlagEffect::NoEffect),
+        n if NOT_MODELLED.contains(&n) => return Ok(FlagEffect::NotModelled),
+        n if NO_EFFECT.contains(&n) => return Ok(FlagEffect::NoEffect),
+        _ => return Ok(FlagEffect::Unknown),
+    }
+    Ok(FlagEffect::Applied)
+}
+
 /// Read a launch line: `vllm serve MODEL --flag value ...` (also `python -m
 /// vllm.entrypoints.openai.api_server --model MODEL ...`, `--flag=value`,
 /// backslash continuations and `#` comment lines, as the seed page shows it).
@@ -249,53 +304,15 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
                 _ => None,
             },
         };
-        let need = |v: &Option<String>| {
-            v.clone().ok_or_else(|| {
-                Error::new(format!("--{name} needs a value in the launch line"))
-                    .with_hint(format!("write --{name} VALUE or --{name}=VALUE"))
-            })
-        };
-        match name.as_str() {
-            "model" => cmd.model = Some(need(&value)?),
-            "max-model-len" => s.max_model_len = Some(int(&name, &need(&value)?)?),
-            "gpu-memory-utilization" => {
-                s.gpu_memory_utilization = Some(float(&name, &need(&value)?)?)
-            }
-            "max-num-seqs" => s.max_num_seqs = Some(int(&name, &need(&value)?)?),
-            "max-num-batched-tokens" => {
-                s.max_num_batched_tokens = Some(int(&name, &need(&value)?)?)
-            }
-            "block-size" => s.block_size = Some(int(&name, &need(&value)?)?),
-            "kv-cache-memory-bytes" => s.kv_cache_memory_bytes = Some(int(&name, &need(&value)?)?),
-            "tensor-parallel-size" | "tp" => {
-                s.tensor_parallel_size = Some(int(&name, &need(&value)?)?)
-            }
-            "pipeline-parallel-size" | "pp" => {
-                s.pipeline_parallel_size = Some(int(&name, &need(&value)?)?)
-            }
-            "dtype" => s.dtype = Some(need(&value)?),
-            "kv-cache-dtype" => s.kv_cache_dtype = Some(need(&value)?),
-            "quantization" => s.quantization = Some(need(&value)?),
-            "mamba-ssm-cache-dtype" => s.mamba_ssm_cache_dtype = Some(need(&value)?),
-            "mamba-cache-dtype" => s.mamba_cache_dtype = Some(need(&value)?),
-            "attention-backend" => s.attention_backend = Some(need(&value)?),
-            "hf-overrides" => s.hf_overrides = Some(need(&value)?),
-            "enable-prefix-caching" => s.enable_prefix_caching = Some(true),
-            "no-enable-prefix-caching" => s.enable_prefix_caching = Some(false),
-            "async-scheduling" => s.async_scheduling = Some(true),
-            "enforce-eager" => s.enforce_eager = Some(true),
-            "max-seq-len-to-capture" => {
-                s.max_seq_len_to_capture = Some(int(&name, &need(&value)?)?)
-            }
-            "no-async-scheduling" => s.async_scheduling = Some(false),
-            "enable-chunked-prefill" => {}
-            n if NOT_MODELLED.contains(&n) => cmd.warnings.push(format!(
-                "--{n}{} is not modelled: predictions assume its default",
+        match apply_flag(s, &name, value.as_deref())? {
+            FlagEffect::Model(m) => cmd.model = Some(m),
+            FlagEffect::Applied | FlagEffect::NoEffect => {}
+            FlagEffect::NotModelled => cmd.warnings.push(format!(
+                "--{name}{} is not modelled: predictions assume its default",
                 value.map(|v| format!(" {v}")).unwrap_or_default()
             )),
-            n if NO_EFFECT.contains(&n) => {}
-            n => cmd.warnings.push(format!(
-                "unknown flag --{n}{} ignored",
+            FlagEffect::Unknown => cmd.warnings.push(format!(
+                "unknown flag --{name}{} ignored",
                 value.map(|v| format!(" {v}")).unwrap_or_default()
             )),
         }

@@ -39,6 +39,8 @@ const fn v(minor: u32, patch: u32) -> VllmVersion {
 }
 
 // Each boundary: the first tagged release with the new rule.
+/// `--async-scheduling` is on unless disabled (`config/scheduler.py`).
+pub const ASYNC_SCHEDULING_DEFAULT: VllmVersion = v(14, 0);
 /// `requested = ceil(total * utilization)` (`v1/worker/utils.py`,
 /// `request_memory`); before, the product is not rounded up.
 pub const REQUEST_ROUNDS_UP: VllmVersion = v(14, 0);
@@ -136,9 +138,9 @@ pub const CHANGES: &[Change] = &[
     Change { since: MAMBA_PREFIX_CACHING, what: "hybrid prefix caching (opt-in) caches every block's Mamba state (none before)", file: "model_executor/models/config.py" },
     Change { since: GROUPING_125, what: "KV groups: a layer type may have up to 1.25x the group size (the smallest count before)", file: "v1/core/kv_cache_utils.py" },
     Change { since: REQUEST_ROUNDS_UP, what: "the requested budget is `ceil(total x utilization)`", file: "v1/worker/utils.py" },
-    Change { since: v(14, 0), what: "async scheduling on by default", file: "config/scheduler.py" },
+    Change { since: ASYNC_SCHEDULING_DEFAULT, what: "async scheduling on by default", file: "config/scheduler.py" },
     Change { since: MAMBA_CACHE_MODES, what: "`mamba_cache_mode` none / all / align (hybrid prefix caching cached every block's state before)", file: "config/cache.py" },
-    Change { since: v(17, 0), what: "MXFP4 experts (TRITON backend): values padded to 64 bytes, through 0.21", file: "cmake/external_projects/triton_kernels.cmake" },
+    Change { since: MXFP4_VALUE_PAD.start, what: "MXFP4 experts (TRITON backend): values padded to 64 bytes, through 0.21", file: "cmake/external_projects/triton_kernels.cmake" },
     Change { since: KV_DTYPE_FLOAT16, what: "`--kv-cache-dtype float16`", file: "config/cache.py" },
     Change { since: GROUPING_150, what: "KV groups: up to 1.5x the group size", file: "v1/core/kv_cache_utils.py" },
     Change { since: KV_DTYPE_PER_TOKEN_HEAD, what: "`--kv-cache-dtype fp8_per_token_head` and `int8_per_token_head`", file: "config/cache.py" },
@@ -288,7 +290,7 @@ impl VllmVersion {
     /// auto-on); 0.10.0 to 0.13 have the flag, off by default; before, no
     /// such mode.
     pub fn async_scheduling_default(self) -> bool {
-        self >= VllmVersion::new(0, 14, 0)
+        self >= ASYNC_SCHEDULING_DEFAULT
     }
 
     /// `--vllm-version`: a release whose capacity rules are tabled,

@@ -157,38 +157,31 @@ pub fn parse(origin: &str, text: &str) -> Result<VllmLog> {
     Ok(log)
 }
 
-/// The non-default args line: the flags decodecalc models become settings.
+/// The non-default args line: each entry is a vLLM flag by its field name,
+/// applied as the launch-line reader applies it (`command::apply_flag`);
+/// `True` is the switch, `False` its `no-` form (or the default), `None`
+/// nothing.
 fn read_args(log: &mut VllmLog, dict: &str) -> Result<()> {
-    let s = &mut log.settings;
+    use crate::command::{apply_flag, FlagEffect};
     for (key, value) in python_dict(dict) {
-        let none = value == "None";
-        let int = || value.parse::<i64>().ok();
-        let text = || (!none).then(|| value.clone());
-        let boolean = || match value.as_str() {
-            "True" => Some(true),
-            "False" => Some(false),
-            _ => None,
+        let flag = key.replace('_', "-");
+        let (name, arg) = match value.as_str() {
+            "None" => continue,
+            "True" => (flag, None),
+            "False" => (format!("no-{flag}"), None),
+            _ => (flag, Some(value.as_str())),
         };
-        match key.as_str() {
-            "model" => log.model = text(),
-            "model_tag" => {}
-            "max_model_len" => s.max_model_len = int(),
-            "gpu_memory_utilization" => s.gpu_memory_utilization = value.parse().ok(),
-            "max_num_seqs" => s.max_num_seqs = int(),
-            "max_num_batched_tokens" => s.max_num_batched_tokens = int(),
-            "tensor_parallel_size" => s.tensor_parallel_size = int(),
-            "pipeline_parallel_size" => s.pipeline_parallel_size = int(),
-            "kv_cache_dtype" => s.kv_cache_dtype = text(),
-            "quantization" => s.quantization = text(),
-            "dtype" => s.dtype = text(),
-            "block_size" => s.block_size = int(),
-            "enable_prefix_caching" => s.enable_prefix_caching = boolean(),
-            "enforce_eager" => s.enforce_eager = boolean(),
-            "async_scheduling" => s.async_scheduling = boolean(),
-            "kv_cache_memory_bytes" => s.kv_cache_memory_bytes = int(),
-            "mamba_ssm_cache_dtype" => s.mamba_ssm_cache_dtype = text(),
-            "mamba_cache_dtype" => s.mamba_cache_dtype = text(),
-            other => log.ignored_args.push(other.to_string()),
+        if key == "model_tag" {
+            continue;
+        }
+        match apply_flag(&mut log.settings, &name, arg)
+            .map_err(|e| e.context("non-default args"))?
+        {
+            FlagEffect::Model(m) => log.model = Some(m),
+            FlagEffect::Applied | FlagEffect::NoEffect => {}
+            // `False` of a switch without a `no-` form is its default.
+            FlagEffect::Unknown if value == "False" => {}
+            FlagEffect::NotModelled | FlagEffect::Unknown => log.ignored_args.push(key),
         }
     }
     Ok(())
