@@ -285,21 +285,21 @@ struct BenchServeArgs {
     /// Requests in flight at most (default: no limit).
     #[arg(long)]
     max_concurrency: Option<u64>,
-    /// Requests per second, or inf (all at once). A finite rate is modelled
-    /// as evenly spaced arrivals (vLLM draws gamma-distributed gaps).
+    /// Requests per second, or inf (all at once). At a finite rate the
+    /// arrivals are the tool's own: gamma-distributed gaps drawn with
+    /// --seed, as numpy draws them.
     #[arg(long, default_value = "inf", allow_hyphen_values = true)]
     request_rate: String,
     /// Generate to --random-output-len whatever the model says (forced on
     /// for the random dataset since vLLM 0.23).
     #[arg(long)]
     ignore_eos: bool,
-    /// Accepted for compatibility: the gaps' shape does not change the
-    /// evenly spaced arrivals modelled.
-    #[arg(long)]
-    burstiness: Option<f64>,
-    /// Accepted for compatibility: lengths are fixed, so the seed changes nothing.
-    #[arg(long)]
-    seed: Option<u64>,
+    /// The gaps' gamma shape at a finite --request-rate (1: Poisson).
+    #[arg(long, default_value_t = decodecalc_core::serve::DEFAULT_BURSTINESS)]
+    burstiness: f64,
+    /// The seed the tool draws its arrival gaps with.
+    #[arg(long, default_value_t = decodecalc_core::serve::DEFAULT_SEED)]
+    seed: u64,
     /// Compare with this `--save-result` JSON instead: its workload replaces the flags above.
     #[arg(long)]
     result: Option<String>,
@@ -535,6 +535,11 @@ fn bench_serve(
 ) -> Result<(String, u8), Error> {
     let plan = resolve(common, warnings)?;
     let capacity = plan.capacity()?;
+    // The client paces arrivals as its release did.
+    let workload = &decodecalc_core::serve::Workload {
+        arrival: workload.arrival.for_release(plan.engine.vllm_version),
+        ..*workload
+    };
     let lengths = measured.map_or(&[][..], |m| m.lengths.as_slice());
     let predicted = decodecalc_core::bench_serve::predict_lengths(
         &plan,
@@ -605,13 +610,6 @@ fn bench_workload(
             }
         },
     };
-    if let Some(b) = args.burstiness.filter(|b| !(b.is_finite() && *b > 0.0)) {
-        return Err(Error::field(
-            "--burstiness",
-            b,
-            "a positive number (1 = Poisson arrivals)",
-        ));
-    }
     let w = decodecalc_core::serve::Workload {
         input_tokens: args.random_input_len,
         output_tokens: args.random_output_len,
@@ -619,6 +617,9 @@ fn bench_workload(
         arrival: decodecalc_core::serve::Arrival::Serve {
             request_rate,
             max_concurrency: args.max_concurrency,
+            burstiness: args.burstiness,
+            seed: args.seed,
+            pacing: decodecalc_core::arrivals::Pacing::Rescaled,
         },
     };
     w.validate()?;

@@ -147,6 +147,9 @@ fn bands_text(b: &decodecalc_core::scenario::ErrorBands) -> String {
             ),
         });
     }
+    for line in &b.tpot_by_regime {
+        out.push_str(&format!("  time between tokens, {line}\n"));
+    }
     out
 }
 
@@ -1100,6 +1103,10 @@ pub fn joint(
         ));
     }
     let mut out = emit(&t, format)?;
+    if format != Format::Csv {
+        out.push_str("\nTime per output token by workload regime (leave-one-run-out):\n\n");
+        out.push_str(&emit(&regime_table(report), format)?);
+    }
     if format == Format::Table {
         out.push_str(&format!(
             "\nJoint fit: {} evaluations, {}; {} runs in {} classes.\n",
@@ -1123,6 +1130,35 @@ pub fn joint(
         }
     }
     Ok(out)
+}
+
+/// The joint report's time-per-output-token errors by class and workload
+/// regime: what a prediction's band is taken from.
+fn regime_table(report: &decodecalc_core::calibrate::JointReport) -> Table {
+    let mut t = Table::new(&[
+        ("GPU class", false),
+        ("Regime", false),
+        ("n", true),
+        ("LOO median abs error %", true),
+        ("LOO p90 abs error %", true),
+        ("Band used", false),
+    ]);
+    for c in &report.classes {
+        for r in &c.regimes {
+            for f in r.families.iter().filter(|f| f.family == "tpot") {
+                let own = f.points >= decodecalc_core::calibrate::MIN_REGIME_FIGURES;
+                t.push(vec![
+                    c.fit.class.clone(),
+                    r.regime.label().to_string(),
+                    f.points.to_string(),
+                    format!("{:.1}", f.loo_median_abs_pct),
+                    format!("{:.1}", f.loo_p90_abs_pct),
+                    if own { "this regime's" } else { "the class's" }.to_string(),
+                ]);
+            }
+        }
+    }
+    t
 }
 
 /// `decodecalc bench-serve`: the figures as `vllm bench serve` prints them,

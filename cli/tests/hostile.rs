@@ -129,9 +129,10 @@ fn gpu_file(field: &str, value: &str) -> File {
 
 /// A runs file (`data/runs` format) of `n` one-point runs.
 fn many_runs(n: u64) -> String {
-    let mut t = String::from("run,point,vllm_version,model,gpu,tensor_parallel_size,max_model_len,gpu_memory_utilization,workload,input_tokens,output_tokens,max_concurrency,num_prompts,output_tok_s,mean_tpot_ms,median_itl_ms,mean_ttft_ms,median_ttft_ms,hf_overrides,source,notes\n");
+    let mut t = decodecalc_core::runs::COLUMNS.join(",");
+    t.push('\n');
     for i in 0..n {
-        t.push_str(&format!("r{i},p,0.11.0,qwen2.5-0.5b,a100-80gb,1,4096,0.9,offline,{},128,1,1,300,,,,,,made up,\n", 16 + i));
+        t.push_str(&format!("r{i},p,0.11.0,qwen2.5-0.5b,a100-80gb,1,4096,0.9,offline,{},128,1,1,300,,,,,,,,made up,\n", 16 + i));
     }
     t
 }

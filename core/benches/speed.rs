@@ -133,10 +133,7 @@ fn bench_serve_prediction(b: divan::Bencher) {
         input_tokens: 1024,
         output_tokens: 128,
         num_prompts: 1000,
-        arrival: decodecalc_core::serve::Arrival::Serve {
-            request_rate: None,
-            max_concurrency: Some(64),
-        },
+        arrival: decodecalc_core::serve::Arrival::serve(None, Some(64)),
     };
     b.bench(|| {
         black_box(

@@ -38,6 +38,9 @@ pub struct BenchResult {
     pub max_concurrency: Option<u64>,
     /// Requests per second; None = inf (all at once).
     pub request_rate: Option<f64>,
+    /// `burstiness`, where the file records it (from vLLM 0.7), else 1. The
+    /// file does not record `--seed`; the tool's default, 0, is assumed.
+    pub burstiness: f64,
     /// Mean prompt and output tokens per completed request.
     pub mean_input_tokens: f64,
     pub mean_output_tokens: f64,
@@ -71,6 +74,9 @@ impl BenchResult {
             arrival: Arrival::Serve {
                 request_rate: self.request_rate,
                 max_concurrency: self.max_concurrency,
+                burstiness: self.burstiness,
+                seed: crate::serve::DEFAULT_SEED,
+                pacing: crate::arrivals::Pacing::Rescaled,
             },
         }
     }
@@ -212,6 +218,17 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
         completed,
         max_concurrency: count("max_concurrency", crate::engine::MAX_CONCURRENCY)?,
         request_rate: rate,
+        burstiness: match num("burstiness")? {
+            Some(b) if b > 0.0 && b <= crate::arrivals::MAX_BURSTINESS => b,
+            Some(b) => {
+                return Err(Error::field(
+                    &format!("{origin}: burstiness"),
+                    b,
+                    "a positive number (1 = Poisson arrivals)",
+                ))
+            }
+            None => crate::serve::DEFAULT_BURSTINESS,
+        },
         mean_input_tokens: total_in as f64 / completed as f64,
         mean_output_tokens: total_out as f64 / completed as f64,
         lengths_vary: lens_vary("input_lens") || lens_vary("output_lens"),
@@ -329,13 +346,7 @@ mod tests {
             (w.input_tokens, w.output_tokens, w.num_prompts),
             (2046, 62, 500)
         );
-        assert_eq!(
-            w.arrival,
-            Arrival::Serve {
-                request_rate: None,
-                max_concurrency: Some(32)
-            }
-        );
+        assert_eq!(w.arrival, Arrival::serve(None, Some(32)));
         assert_eq!(r.tpot.mean_ms, Some(7.87));
         assert_eq!(r.itl.median_ms, Some(7.31));
     }
@@ -397,7 +408,8 @@ pub fn as_run(plan: &Plan, cap: &Capacity, result: &BenchResult) -> Result<crate
     if let Some(e) = cap.startup_error() {
         return Err(e);
     }
-    let w = result.workload();
+    let mut w = result.workload();
+    w.arrival = w.arrival.for_release(plan.engine.vllm_version);
     let work = Work::of_plan(plan, cap);
     let measured = crate::calibrate::ServeMeasured {
         output_tok_s: result.output_throughput,

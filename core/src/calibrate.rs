@@ -442,7 +442,8 @@ impl<'r> Problem<'r> {
                     .collect();
                 let mut versions: Vec<String> =
                     runs.iter().map(|r| r.vllm_version.clone()).collect();
-                versions.sort();
+                // In release order (0.8.5 before 0.11.0).
+                versions.sort_by_key(|v| crate::version::VllmVersion::parse("", v).ok());
                 versions.dedup();
                 ClassFit {
                     class: name.clone(),
@@ -502,7 +503,12 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Problem<'_> {
         let n_prior = self.priors(&self.theta).len();
         let n = self.theta.len();
         let mut j = DMatrix::zeros(n_data + n_prior, n);
-        let h = 1e-5;
+        // A step of 1% in log-odds: the serving simulation is a chain of
+        // discrete events (a request that arrives during a step waits for
+        // its end), so its figures move in small jumps as a parameter
+        // moves; differences over a wider step average them out where a
+        // tiny one would read a jump as a huge derivative.
+        let h = 1e-2;
         let shared_cols = if self.shared_free { N_PARAMS } else { 0 };
         // Only the deviations are perturbed: a run's parameters are
         // `u + d_c`, so its derivative by a shared `u_k` is its derivative by
@@ -928,6 +934,95 @@ pub fn family_label(family: &str) -> &'static str {
 /// The summary families in display order.
 pub const FAMILIES: [&str; 4] = ["tpot", "throughput", "ttft", "prefill"];
 
+/// Prompt or context length from which a point counts as long-context: at
+/// 8K tokens a bf16 8B model's KV read per sequence reaches a tenth of its
+/// weight read, so decode attention starts to matter.
+pub const LONG_CONTEXT_TOKENS: u64 = 8192;
+
+/// The fewest cross-validated figures a workload regime needs for its own
+/// error band; with fewer, the class-wide band stands in and says so.
+pub const MIN_REGIME_FIGURES: usize = 5;
+
+/// A workload regime, for error bands: one request at a time or several, a
+/// short or a long context. The timing terms that dominate differ between
+/// them (the weights read at batch 1; attention at long context; the host's
+/// per-sequence share when batched), and so does the error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Regime {
+    Batch1Short,
+    Batch1Long,
+    BatchedShort,
+    BatchedLong,
+}
+
+impl Regime {
+    pub const ALL: [Regime; 4] = [
+        Regime::Batch1Short,
+        Regime::Batch1Long,
+        Regime::BatchedShort,
+        Regime::BatchedLong,
+    ];
+
+    /// The regime of a point with `concurrency` requests at once over
+    /// `context_tokens` of prompt or context.
+    pub fn of(concurrency: u64, context_tokens: u64) -> Regime {
+        match (concurrency <= 1, context_tokens >= LONG_CONTEXT_TOKENS) {
+            (true, false) => Regime::Batch1Short,
+            (true, true) => Regime::Batch1Long,
+            (false, false) => Regime::BatchedShort,
+            (false, true) => Regime::BatchedLong,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Regime::Batch1Short => "batch1-short",
+            Regime::Batch1Long => "batch1-long",
+            Regime::BatchedShort => "batched-short",
+            Regime::BatchedLong => "batched-long",
+        }
+    }
+
+    /// In words, for tables.
+    pub fn label(self) -> &'static str {
+        match self {
+            Regime::Batch1Short => "1 request, context < 8K",
+            Regime::Batch1Long => "1 request, context >= 8K",
+            Regime::BatchedShort => "2+ requests, context < 8K",
+            Regime::BatchedLong => "2+ requests, context >= 8K",
+        }
+    }
+}
+
+impl Observed {
+    /// The point's workload regime.
+    pub fn regime(&self) -> Regime {
+        match self {
+            Observed::Harness { row, .. } => Regime::of(row.concurrency, row.context_tokens),
+            Observed::Serve {
+                workload, lengths, ..
+            } => {
+                let concurrency = match workload.arrival {
+                    crate::serve::Arrival::Serve {
+                        max_concurrency, ..
+                    } => max_concurrency
+                        .unwrap_or(workload.num_prompts)
+                        .min(workload.num_prompts),
+                    crate::serve::Arrival::Offline => workload.num_prompts,
+                };
+                let input = if lengths.is_empty() {
+                    workload.input_tokens
+                } else {
+                    let n = lengths.len() as u64;
+                    lengths.iter().map(|l| l.0).sum::<u64>() / n.max(1)
+                };
+                Regime::of(concurrency, input)
+            }
+        }
+    }
+}
+
 /// Errors of one family in one class: in-sample and leave-one-run-out.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct FamilyErrors {
@@ -941,12 +1036,21 @@ pub struct FamilyErrors {
     pub loo_p90_abs_pct: f64,
 }
 
+/// A class's errors in one workload regime.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RegimeErrors {
+    pub regime: Regime,
+    pub families: Vec<FamilyErrors>,
+}
+
 /// A class's fit and its cross-validated errors.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassReport {
     pub fit: ClassFit,
     pub points: usize,
     pub families: Vec<FamilyErrors>,
+    /// The same errors by workload regime (regimes with no figure left out).
+    pub regimes: Vec<RegimeErrors>,
     /// Where this class's runs were predicted from when left out: its own
     /// other runs, or (its only run) the shared values.
     pub loo_from: Vec<String>,
@@ -959,8 +1063,8 @@ pub struct RunReport {
     pub class: String,
     pub vllm_version: String,
     /// (point, figure, in-sample error %, leave-one-run-out error %,
-    /// first-principles error %).
-    pub errors: Vec<(String, &'static str, f64, f64, f64)>,
+    /// first-principles error %, the point's regime).
+    pub errors: Vec<(String, &'static str, f64, f64, f64, Regime)>,
     /// The class whose parameters predicted it when it was left out (None: shared).
     pub loo_from: Option<String>,
 }
@@ -995,8 +1099,9 @@ fn pct(v: &mut [f64], q: f64) -> f64 {
     a + (rank - rank.floor()) * (b - a)
 }
 
-/// (figure, in-sample error, leave-one-out error, first-principles error), %.
-type Errors = (&'static str, f64, f64, f64);
+/// (figure, in-sample error, leave-one-out error, first-principles error
+/// (%), the point's regime).
+type Errors = (&'static str, f64, f64, f64, Regime);
 
 fn family_errors(errors: &[Errors]) -> Vec<FamilyErrors> {
     FAMILIES
@@ -1040,8 +1145,10 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
             .zip(&b)
             .zip(&c)
             .map(|((x, y), z)| {
-                let point = run.points.get(x.0).map(Observed::label).unwrap_or_default();
-                (point, x.1, x.2, y.2, z.2)
+                let point = run.points.get(x.0);
+                let label = point.map(Observed::label).unwrap_or_default();
+                let regime = point.map_or(Regime::Batch1Short, Observed::regime);
+                (label, x.1, x.2, y.2, z.2, regime)
             })
             .collect();
         reports.push(RunReport {
@@ -1056,7 +1163,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
         reports
             .iter()
             .filter(|r| filter(r))
-            .flat_map(|r| r.errors.iter().map(|e| (e.1, e.2, e.3, e.4)))
+            .flat_map(|r| r.errors.iter().map(|e| (e.1, e.2, e.3, e.4, e.5)))
             .collect()
     };
     let classes = fit
@@ -1071,10 +1178,22 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
                 .collect();
             from.sort();
             from.dedup();
+            let regimes = Regime::ALL
+                .iter()
+                .filter_map(|&regime| {
+                    let mine: Vec<Errors> =
+                        errors.iter().filter(|e| e.4 == regime).copied().collect();
+                    (!mine.is_empty()).then(|| RegimeErrors {
+                        regime,
+                        families: family_errors(&mine),
+                    })
+                })
+                .collect();
             ClassReport {
                 fit: c.clone(),
                 points: errors.len(),
                 families: family_errors(&errors),
+                regimes,
                 loo_from: from,
             }
         })
@@ -1108,11 +1227,13 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
                     .find(|(_, r)| r.id == run.id)
                     .map_or(fit.shared, |(l, _)| l.1),
             };
-            transfer_errors.extend(
-                run_errors(run, &p)
-                    .into_iter()
-                    .map(|e| (e.1, e.2, e.2, 0.0)),
-            );
+            transfer_errors.extend(run_errors(run, &p).into_iter().map(|e| {
+                let regime = run
+                    .points
+                    .get(e.0)
+                    .map_or(Regime::Batch1Short, Observed::regime);
+                (e.1, e.2, e.2, 0.0, regime)
+            }));
         }
     }
     Ok(JointReport {
@@ -1165,6 +1286,15 @@ pub fn calibration_files(
                 fit.insert(format!("loo_{k}_median_abs_pct"), f.loo_median_abs_pct);
                 fit.insert(format!("loo_{k}_p90_abs_pct"), f.loo_p90_abs_pct);
             }
+            for r in &c.regimes {
+                let g = r.regime.name();
+                for f in &r.families {
+                    let k = f.family;
+                    fit.insert(format!("loo_{k}_{g}_figures"), f.points as f64);
+                    fit.insert(format!("loo_{k}_{g}_median_abs_pct"), f.loo_median_abs_pct);
+                    fit.insert(format!("loo_{k}_{g}_p90_abs_pct"), f.loo_p90_abs_pct);
+                }
+            }
             for f in &report.transfer {
                 let k = f.family;
                 fit.insert(format!("transfer_{k}_median_abs_pct"), f.loo_median_abs_pct);
@@ -1192,7 +1322,7 @@ pub fn calibration_files(
         })
         .collect();
     let mut versions: Vec<String> = runs.iter().map(|r| r.vllm_version.clone()).collect();
-    versions.sort();
+    versions.sort_by_key(|v| crate::version::VllmVersion::parse("", v).ok());
     versions.dedup();
     let mut fit = std::collections::BTreeMap::new();
     fit.insert("runs".to_string(), runs.len() as f64);

@@ -8,6 +8,7 @@
 //! - byte counts are `u64`, token counts are `u64`, units are named in identifiers.
 
 pub mod allocator;
+pub mod arrivals;
 pub mod bench_serve;
 pub mod calibrate;
 pub mod command;

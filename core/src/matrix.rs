@@ -89,6 +89,10 @@ pub struct Cell {
     /// Blocks all `concurrency` requests would hold at once.
     pub blocks_needed: u64,
     pub usable_blocks: u64,
+    /// The cross-validated error bands of this cell's timing figures, from
+    /// its workload regime (absent when it is not run or the calibration has
+    /// no cross-validated fit).
+    pub error_band: Option<crate::scenario::CellBands>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -225,10 +229,12 @@ impl<'a> Predictor<'a> {
                 .shared_blocks
                 .saturating_add(c.saturating_mul(a.blocks_per_request)),
             usable_blocks: pool.usable_blocks,
+            error_band: None,
         };
         if !run {
             return cell;
         }
+        cell.error_band = self.plan.calibration.cell_bands(c, ctx);
         match phase {
             Phase::Prefill => {
                 let t = prefill_row(&self.work, &self.params, h, ctx);

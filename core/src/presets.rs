@@ -153,6 +153,7 @@ pub const FILES: &[Embedded] = &[
         "toml"
     ),
     embed!(Kind::Calibration, "calibrations", "ada-datacenter", "toml"),
+    embed!(Kind::Calibration, "calibrations", "ada-geforce", "toml"),
     embed!(
         Kind::Calibration,
         "calibrations",

@@ -217,7 +217,8 @@ impl WeightQuant {
             .collect()
     }
 
-    fn quantizes(&self, module: &Module) -> bool {
+    /// Whether `module` is stored in the quantized format (else at the model dtype).
+    pub fn quantizes(&self, module: &Module) -> bool {
         if self.method == QuantMethod::None {
             return false;
         }

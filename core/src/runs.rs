@@ -6,10 +6,15 @@
 //! Columns: `run,point,vllm_version,model,gpu,tensor_parallel_size,
 //! max_model_len,gpu_memory_utilization,workload,input_tokens,output_tokens,
 //! max_concurrency,num_prompts,output_tok_s,mean_tpot_ms,median_itl_ms,
-//! mean_ttft_ms,median_ttft_ms,hf_overrides,source,notes` (`hf_overrides`:
-//! vLLM's `--hf-overrides` JSON, or empty). `workload` is `offline` (one
-//! `LLM.generate` call: `output_tok_s` is output tokens over its wall time)
-//! or `serve` (`vllm bench serve`); measured figures may be empty.
+//! mean_ttft_ms,median_ttft_ms,hf_overrides,request_rate,quantization,
+//! source,notes` (`hf_overrides`: vLLM's `--hf-overrides` JSON, or empty;
+//! `request_rate`: the benchmark's `--request-rate`, empty for inf, its
+//! arrivals drawn as the tool draws them, `crate::arrivals`;
+//! `quantization`: vLLM's `--quantization`, or empty for the checkpoint's
+//! own). `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
+//! output tokens over its wall time) or `serve` (`vllm bench serve` or
+//! `benchmark_serving.py`; `max_concurrency` empty for no limit); measured
+//! figures may be empty.
 
 use crate::calibrate::{Observed, Run, ServeMeasured};
 use crate::engine::EngineSettings;
@@ -19,7 +24,7 @@ use crate::serve::{Arrival, Workload};
 use crate::timing::Work;
 use crate::version::{batch_defaults, UsageContext, VllmVersion};
 
-pub const COLUMNS: [&str; 21] = [
+pub const COLUMNS: [&str; 23] = [
     "run",
     "point",
     "vllm_version",
@@ -39,6 +44,8 @@ pub const COLUMNS: [&str; 21] = [
     "mean_ttft_ms",
     "median_ttft_ms",
     "hf_overrides",
+    "request_rate",
+    "quantization",
     "source",
     "notes",
 ];
@@ -62,8 +69,13 @@ pub struct RunRow {
     pub offline: bool,
     pub input_tokens: u64,
     pub output_tokens: u64,
-    pub max_concurrency: u64,
+    /// None: no client limit.
+    pub max_concurrency: Option<u64>,
     pub num_prompts: u64,
+    /// Requests per second; None: all at once.
+    pub request_rate: Option<f64>,
+    /// `--quantization`, if the run gave one.
+    pub quantization: Option<String>,
     pub measured: ServeMeasured,
     /// `--hf-overrides` of the run, if any.
     pub hf_overrides: Option<String>,
@@ -81,6 +93,7 @@ impl RunRow {
             self.gpu_memory_utilization.map(f64::to_bits),
             self.offline,
             &self.hf_overrides,
+            &self.quantization,
         )
     }
 
@@ -92,10 +105,8 @@ impl RunRow {
             arrival: if self.offline {
                 Arrival::Offline
             } else {
-                Arrival::Serve {
-                    request_rate: None,
-                    max_concurrency: Some(self.max_concurrency),
-                }
+                Arrival::serve(self.request_rate, self.max_concurrency)
+                    .for_release(self.vllm_version)
             },
         }
     }
@@ -201,7 +212,12 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
             },
             input_tokens: need(9, 1 << 26)?,
             output_tokens: need(10, crate::serve::MAX_OUTPUT_TOKENS)?,
-            max_concurrency: need(11, crate::engine::MAX_CONCURRENCY)?,
+            max_concurrency: match count(11, crate::engine::MAX_CONCURRENCY)? {
+                None if get(8) == "offline" => {
+                    return Err(bad(11, "an offline run's batch size, a whole number"))
+                }
+                c => c,
+            },
             num_prompts: need(12, crate::serve::MAX_PROMPTS)?,
             measured: ServeMeasured {
                 output_tok_s: figure(13)?,
@@ -214,7 +230,23 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
                 "" => None,
                 t => Some(t.to_string()),
             },
-            source: text(19)?,
+            request_rate: match get(19) {
+                "" | "inf" => None,
+                t => match t.parse::<f64>() {
+                    Ok(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Some(v),
+                    _ => {
+                        return Err(bad(
+                            19,
+                            "requests per second in (0, 1000000], or empty for inf",
+                        ))
+                    }
+                },
+            },
+            quantization: match get(20) {
+                "" => None,
+                t => Some(t.to_string()),
+            },
+            source: text(21)?,
         };
         if let Some(first) = rows.iter().find(|r| r.run == row.run) {
             if first.setup() != row.setup() {
@@ -222,7 +254,7 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
                     "{}: run `{}` has another setup than on {}",
                     row.origin, row.run, first.origin
                 ))
-                .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload and hf_overrides; give the row another run id"));
+                .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides and quantization; give the row another run id"));
             }
             if rows
                 .iter()
@@ -301,6 +333,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
             // V0 had no prefix caching by default; the runs' prompts share nothing anyway.
             enable_prefix_caching: Some(version.v1_engine()),
             hf_overrides: first.hf_overrides.clone(),
+            quantization: first.quantization.clone(),
             max_seq_len_to_capture: version.max_seq_len_to_capture().map(to_i64),
             ..EngineSettings::default()
         },

@@ -440,6 +440,112 @@ impl Calibration {
     }
 }
 
+/// One figure's cross-validated error band for one prediction: absolute
+/// errors, %, and the workload regime they were measured in (None: the
+/// class-wide figures, because the regime had fewer than
+/// [`crate::calibrate::MIN_REGIME_FIGURES`] or the calibration is borrowed).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Band {
+    pub median_abs_pct: f64,
+    pub p90_abs_pct: f64,
+    pub regime: Option<crate::calibrate::Regime>,
+    /// Leave-class-out figures (the calibration is borrowed).
+    pub borrowed: bool,
+}
+
+/// The bands of one cell's figures, from its regime.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct CellBands {
+    pub regime: crate::calibrate::Regime,
+    pub tpot: Option<Band>,
+    pub throughput: Option<Band>,
+    pub ttft: Option<Band>,
+}
+
+impl Calibration {
+    /// The band of `family` for a prediction in `regime`: the regime's own
+    /// leave-one-run-out figures where it has enough, else the class-wide
+    /// ones; for a borrowed calibration the leave-class-out figures.
+    pub fn band_in(&self, family: &str, regime: crate::calibrate::Regime) -> Option<Band> {
+        let f = self.file.as_ref()?;
+        if self.transferred.is_some() {
+            return Some(Band {
+                median_abs_pct: *f.fit.get(&format!("transfer_{family}_median_abs_pct"))?,
+                p90_abs_pct: *f.fit.get(&format!("transfer_{family}_p90_abs_pct"))?,
+                regime: None,
+                borrowed: true,
+            });
+        }
+        let g = regime.name();
+        let figures = f
+            .fit
+            .get(&format!("loo_{family}_{g}_figures"))
+            .copied()
+            .unwrap_or(0.0);
+        if figures >= crate::calibrate::MIN_REGIME_FIGURES as f64 {
+            if let (Some(m), Some(p)) = (
+                f.fit.get(&format!("loo_{family}_{g}_median_abs_pct")),
+                f.fit.get(&format!("loo_{family}_{g}_p90_abs_pct")),
+            ) {
+                return Some(Band {
+                    median_abs_pct: *m,
+                    p90_abs_pct: *p,
+                    regime: Some(regime),
+                    borrowed: false,
+                });
+            }
+        }
+        let (m, p) = f.band(family)?;
+        Some(Band {
+            median_abs_pct: m,
+            p90_abs_pct: p,
+            regime: None,
+            borrowed: false,
+        })
+    }
+
+    /// The bands of a cell with `concurrency` requests over `context_tokens`.
+    pub fn cell_bands(&self, concurrency: u64, context_tokens: u64) -> Option<CellBands> {
+        let regime = crate::calibrate::Regime::of(concurrency, context_tokens);
+        let tpot = self.band_in("tpot", regime);
+        let throughput = self.band_in("throughput", regime);
+        let ttft = self.band_in("ttft", regime);
+        (tpot.is_some() || throughput.is_some() || ttft.is_some()).then_some(CellBands {
+            regime,
+            tpot,
+            throughput,
+            ttft,
+        })
+    }
+
+    /// The regime bands the file records for `family`, as table lines:
+    /// "2+ requests, context < 8K: +-6% median, +-14% p90 (31 figures)".
+    pub fn regime_bands(&self, family: &str) -> Vec<String> {
+        let Some(f) = self.file.as_ref().filter(|_| self.transferred.is_none()) else {
+            return Vec::new();
+        };
+        crate::calibrate::Regime::ALL
+            .iter()
+            .filter_map(|r| {
+                let g = r.name();
+                let n = *f.fit.get(&format!("loo_{family}_{g}_figures"))?;
+                let m = f.fit.get(&format!("loo_{family}_{g}_median_abs_pct"))?;
+                let p = f.fit.get(&format!("loo_{family}_{g}_p90_abs_pct"))?;
+                let own = n >= crate::calibrate::MIN_REGIME_FIGURES as f64;
+                Some(format!(
+                    "{}: +-{m:.0}% median, +-{p:.0}% p90 ({n:.0} figures{})",
+                    r.label(),
+                    if own {
+                        ""
+                    } else {
+                        "; too few, the class-wide band is used"
+                    }
+                ))
+            })
+            .collect()
+    }
+}
+
 /// The cross-validated error band of each timing figure a prediction uses,
 /// as [`Calibration::band`] words it; None where the calibration has none
 /// (`--calibration none`, or a file fitted without cross-validation).
@@ -451,6 +557,9 @@ pub struct ErrorBands {
     pub throughput: Option<String>,
     pub ttft: Option<String>,
     pub prefill: Option<String>,
+    /// Time per output token by workload regime, one line each (empty when
+    /// the file records none or the calibration is borrowed).
+    pub tpot_by_regime: Vec<String>,
 }
 
 impl Calibration {
@@ -460,6 +569,7 @@ impl Calibration {
             throughput: self.band("throughput"),
             ttft: self.band("ttft"),
             prefill: self.band("prefill"),
+            tpot_by_regime: self.regime_bands("tpot"),
         }
     }
 }
@@ -1130,5 +1240,87 @@ impl Plan {
             layout,
             pool,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+    use super::*;
+    use crate::calibrate::Regime;
+
+    /// A calibration whose file records a class-wide TPOT band of 10 / 20 %
+    /// and, in the batched long-context regime, `figures` figures at 4 / 8 %.
+    fn calibration(figures: f64, transferred: bool) -> Calibration {
+        let mut fit = std::collections::BTreeMap::new();
+        for (k, v) in [
+            ("runs", 3.0),
+            ("loo_tpot_median_abs_pct", 10.0),
+            ("loo_tpot_p90_abs_pct", 20.0),
+            ("loo_tpot_batched-long_figures", figures),
+            ("loo_tpot_batched-long_median_abs_pct", 4.0),
+            ("loo_tpot_batched-long_p90_abs_pct", 8.0),
+            ("transfer_tpot_median_abs_pct", 30.0),
+            ("transfer_tpot_p90_abs_pct", 40.0),
+        ] {
+            fit.insert(k.to_string(), v);
+        }
+        Calibration {
+            id: "x".into(),
+            params: TimingParams::FIRST_PRINCIPLES,
+            transferred: transferred.then(|| "borrowed".to_string()),
+            file: Some(CalibrationFile {
+                id: "x".into(),
+                class: "x".into(),
+                gpus: Vec::new(),
+                vllm_versions: Vec::new(),
+                description: String::new(),
+                fitted_on: Vec::new(),
+                runs: Vec::new(),
+                command: String::new(),
+                params: TimingParams::FIRST_PRINCIPLES,
+                fit,
+            }),
+            fitted_on_releases: None,
+        }
+    }
+
+    #[test]
+    fn a_cell_takes_its_regimes_band_only_when_the_regime_has_enough_figures() {
+        let c = calibration(5.0, false);
+        let b = c.cell_bands(8, 65_536).unwrap();
+        assert_eq!(b.regime, Regime::BatchedLong);
+        let t = b.tpot.unwrap();
+        assert_eq!((t.median_abs_pct, t.p90_abs_pct), (4.0, 8.0));
+        assert_eq!(t.regime, Some(Regime::BatchedLong));
+        // Another regime, and the same one with too few figures: class-wide.
+        let t = c.cell_bands(1, 65_536).unwrap().tpot.unwrap();
+        assert_eq!((t.median_abs_pct, t.regime), (10.0, None));
+        let t = calibration(4.0, false)
+            .cell_bands(8, 65_536)
+            .unwrap()
+            .tpot
+            .unwrap();
+        assert_eq!((t.median_abs_pct, t.regime), (10.0, None));
+        // Borrowed: the leave-class-out figures.
+        let t = calibration(5.0, true)
+            .cell_bands(8, 65_536)
+            .unwrap()
+            .tpot
+            .unwrap();
+        assert_eq!(
+            (t.median_abs_pct, t.p90_abs_pct, t.borrowed),
+            (30.0, 40.0, true)
+        );
+        // No cross-validated file: no band.
+        assert_eq!(Calibration::none().cell_bands(8, 65_536), None);
+    }
+
+    #[test]
+    fn regimes_split_at_one_request_and_eight_thousand_tokens() {
+        assert_eq!(Regime::of(1, 8191), Regime::Batch1Short);
+        assert_eq!(Regime::of(1, 8192), Regime::Batch1Long);
+        assert_eq!(Regime::of(2, 0), Regime::BatchedShort);
+        assert_eq!(Regime::of(64, 131_072), Regime::BatchedLong);
     }
 }

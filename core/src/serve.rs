@@ -36,15 +36,60 @@ pub const MAX_STEPS: u64 = 4_000_000;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Arrival {
-    /// `vllm bench serve`: request `i` is due at `i / rate` (all at once
-    /// when the rate is infinite), and is sent when fewer than
-    /// `max_concurrency` requests are in flight.
+    /// `vllm bench serve`: at a finite rate request `i` is due when the
+    /// tool's gamma-distributed gaps say (`crate::arrivals`, with its
+    /// `--burstiness` and `--seed`); all at once when the rate is infinite.
+    /// A due request is sent when fewer than `max_concurrency` are in flight.
     Serve {
         request_rate: Option<f64>,
         max_concurrency: Option<u64>,
+        /// `--burstiness` (1: Poisson arrivals).
+        burstiness: f64,
+        /// `--seed` (the tool's default is 0).
+        seed: u64,
+        /// How the client release turns gaps into send times.
+        pacing: crate::arrivals::Pacing,
     },
     /// One offline `LLM.generate` call: every prompt queued at once.
     Offline,
+}
+
+/// `vllm bench serve`'s `--burstiness` default: exponential gaps.
+pub const DEFAULT_BURSTINESS: f64 = 1.0;
+/// `vllm bench serve`'s `--seed` default.
+pub const DEFAULT_SEED: u64 = 0;
+
+impl Arrival {
+    /// A `vllm bench serve` run at the tool's default burstiness and seed.
+    pub fn serve(request_rate: Option<f64>, max_concurrency: Option<u64>) -> Arrival {
+        Arrival::Serve {
+            request_rate,
+            max_concurrency,
+            burstiness: DEFAULT_BURSTINESS,
+            seed: DEFAULT_SEED,
+            pacing: crate::arrivals::Pacing::Rescaled,
+        }
+    }
+
+    /// The same arrivals as the benchmark client of `release` paces them.
+    pub fn for_release(self, release: crate::version::VllmVersion) -> Arrival {
+        match self {
+            Arrival::Serve {
+                request_rate,
+                max_concurrency,
+                burstiness,
+                seed,
+                ..
+            } => Arrival::Serve {
+                request_rate,
+                max_concurrency,
+                burstiness,
+                seed,
+                pacing: crate::arrivals::Pacing::of(release),
+            },
+            Arrival::Offline => Arrival::Offline,
+        }
+    }
 }
 
 /// A workload of identical requests.
@@ -82,8 +127,23 @@ impl Workload {
         if let Arrival::Serve {
             request_rate,
             max_concurrency,
+            burstiness,
+            ..
         } = self.arrival
         {
+            if !(burstiness.is_finite()
+                && burstiness > 0.0
+                && burstiness <= crate::arrivals::MAX_BURSTINESS)
+            {
+                return Err(Error::field(
+                    "--burstiness",
+                    burstiness,
+                    format!(
+                        "a positive number up to {:e} (1 = Poisson arrivals)",
+                        crate::arrivals::MAX_BURSTINESS
+                    ),
+                ));
+            }
             if let Some(r) = request_rate {
                 if !(r.is_finite() && r > 0.0 && r <= 1e6) {
                     return Err(Error::field(
@@ -258,12 +318,15 @@ pub fn simulate_lengths(
             .copied()
             .unwrap_or((w.input_tokens, w.output_tokens))
     };
-    let (rate, max_conc, overhead_s) = match w.arrival {
+    let (schedule, max_conc, overhead_s) = match w.arrival {
         Arrival::Serve {
             request_rate,
             max_concurrency,
+            burstiness,
+            seed,
+            pacing,
         } => (
-            request_rate,
+            request_rate.map(|r| crate::arrivals::schedule(n, r, burstiness, seed, pacing)),
             max_concurrency.unwrap_or(n).max(1),
             p.serve_request_ms / 1e3,
         ),
@@ -271,7 +334,14 @@ pub fn simulate_lengths(
     };
     let max_running = max_running.clamp(1, n.max(1));
     let budget = work.max_num_batched_tokens.max(1);
-    let due = |i: u64| rate.map_or(0.0, |r| i as f64 / r);
+    let due = |i: u64| {
+        schedule
+            .as_ref()
+            .and_then(|s| s.due_s.get(usize::try_from(i).ok()?).copied())
+            .unwrap_or(0.0)
+    };
+    // The client ends no sooner than its schedule (a last gap through 0.9.2).
+    let client_end_s = schedule.as_ref().map_or(0.0, |s| s.end_s);
 
     let mut now = 0.0_f64;
     let mut next = 0u64; // next request to send
@@ -468,7 +538,7 @@ pub fn simulate_lengths(
             }
         }
     }
-    let duration_s = last_finish.max(1e-12);
+    let duration_s = last_finish.max(client_end_s).max(1e-12);
     Ok(ServeResult {
         completed,
         duration_s,
@@ -522,6 +592,7 @@ mod tests {
     fn ten_ms_steps() -> (Work, TimingParams) {
         let work = Work {
             dense_weight_bytes: 0,
+            fp8_weight_bytes: 0,
             quant_weight_bytes: 0,
             layers: 1000,
             quant_gemms: 0,
@@ -566,10 +637,7 @@ mod tests {
             input_tokens: 100,
             output_tokens: 11,
             num_prompts: 4,
-            arrival: Arrival::Serve {
-                request_rate: None,
-                max_concurrency: Some(2),
-            },
+            arrival: Arrival::serve(None, Some(2)),
         };
         let r = simulate(&work, &p, &w, 256).unwrap();
         // Requests 0 and 1 are sent at 0 and reach the engine 1 ms later
@@ -598,20 +666,18 @@ mod tests {
     #[test]
     fn a_rate_spaces_arrivals_and_an_offline_call_pays_no_server_cost() {
         let (work, p) = ten_ms_steps();
-        // One request every 500 ms: each runs alone, 1 prefill + 10 decode steps.
+        // Two requests a second, Poisson: numpy's gaps for seed 0 put them at
+        // 0.40, 1.03 and 1.5 s, so each runs alone, 1 prefill + 10 decode steps.
         let w = Workload {
             input_tokens: 100,
             output_tokens: 11,
             num_prompts: 3,
-            arrival: Arrival::Serve {
-                request_rate: Some(2.0),
-                max_concurrency: None,
-            },
+            arrival: Arrival::serve(Some(2.0), None),
         };
         let r = simulate(&work, &p, &w, 256).unwrap();
         let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
-        // The last is sent at 1 s and done 111 ms later.
-        assert!(close(r.duration_s, 1.111), "{}", r.duration_s);
+        // The last is due at num_prompts / rate = 1.5 s and done 111 ms later.
+        assert!(close(r.duration_s, 1.611), "{}", r.duration_s);
         assert!(close(r.ttft.mean_ms, 11.0));
         let offline = Workload {
             arrival: Arrival::Offline,

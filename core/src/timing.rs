@@ -33,7 +33,7 @@ use crate::quant::WeightQuant;
 use serde::{Deserialize, Serialize};
 
 /// How many timing parameters there are.
-pub const N_PARAMS: usize = 16;
+pub const N_PARAMS: usize = 17;
 
 /// The timing model's parameters: each an efficiency (a fraction of a peak)
 /// or a time, each with a physical meaning. Calibration fits them.
@@ -46,12 +46,18 @@ pub struct TimingParams {
     /// Host time per scheduled sequence per step (sampling, detokenizing,
     /// streaming the output), microseconds.
     pub host_per_seq_us: f64,
-    /// Fraction of peak DRAM bandwidth the dense 16-bit (and fp8) GEMMs
+    /// Fraction of peak DRAM bandwidth the dense 16-bit GEMMs (cuBLAS)
     /// reach streaming their weights once per step.
     pub weight_bw_eff: f64,
     /// Fraction of peak DRAM bandwidth the dequantizing weight-only GEMMs
     /// (Marlin, AWQ, GPTQ, bitsandbytes) reach streaming theirs.
     pub quant_weight_bw_eff: f64,
+    /// Fraction of peak DRAM bandwidth the low-precision W x A GEMMs reach:
+    /// fp8 (CUTLASS `scaled_mm`, which also quantizes the activations to
+    /// fp8 every step) and NVFP4 (`vllm/model_executor/layers/quantization/
+    /// fp8.py`, `modelopt.py`). Unfitted data leave it at the 16-bit value.
+    #[serde(default = "TimingParams::fp8_default")]
+    pub fp8_weight_bw_eff: f64,
     /// Fraction of the tensor peak reached by decode GEMMs once they are compute-bound.
     pub gemm_compute_eff: f64,
     /// Fraction of peak bandwidth reached reading and writing Mamba states.
@@ -100,6 +106,7 @@ impl TimingParams {
         "host_per_seq_us",
         "weight_bw_eff",
         "quant_weight_bw_eff",
+        "fp8_weight_bw_eff",
         "gemm_compute_eff",
         "state_bw_eff",
         "attn_bw_eff_flash",
@@ -119,6 +126,7 @@ impl TimingParams {
     pub const BOUNDS: [(f64, f64); N_PARAMS] = [
         (0.001, 20.0),
         (0.01, 500.0),
+        (0.01, 1.0),
         (0.01, 1.0),
         (0.01, 1.0),
         (0.01, 1.0),
@@ -145,6 +153,7 @@ impl TimingParams {
         host_per_seq_us: 20.0,
         weight_bw_eff: 0.8,
         quant_weight_bw_eff: 0.7,
+        fp8_weight_bw_eff: 0.8,
         gemm_compute_eff: 0.5,
         state_bw_eff: 0.8,
         attn_bw_eff_flash: 0.6,
@@ -165,6 +174,7 @@ impl TimingParams {
             self.host_per_seq_us,
             self.weight_bw_eff,
             self.quant_weight_bw_eff,
+            self.fp8_weight_bw_eff,
             self.gemm_compute_eff,
             self.state_bw_eff,
             self.attn_bw_eff_flash,
@@ -181,12 +191,13 @@ impl TimingParams {
     }
 
     pub fn from_array(v: [f64; N_PARAMS]) -> TimingParams {
-        let [a, b, c, d, e, f, g, h, i, j, k, l, m, n, o, q] = v;
+        let [a, b, c, d, r, e, f, g, h, i, j, k, l, m, n, o, q] = v;
         TimingParams {
             host_step_ms: a,
             host_per_seq_us: b,
             weight_bw_eff: c,
             quant_weight_bw_eff: d,
+            fp8_weight_bw_eff: r,
             gemm_compute_eff: e,
             state_bw_eff: f,
             attn_bw_eff_flash: g,
@@ -200,6 +211,11 @@ impl TimingParams {
             quant_gemm_floor_us: o,
             eager_layer_us: q,
         }
+    }
+
+    /// A calibration file written before the fp8 parameter existed.
+    fn fp8_default() -> f64 {
+        Self::FIRST_PRINCIPLES.fp8_weight_bw_eff
     }
 
     /// Every parameter finite and inside its bounds.
@@ -314,18 +330,95 @@ pub struct MoeRead {
     pub top_k: u64,
     /// Bytes of one expert.
     pub expert_bytes: u64,
-    /// Whether its GEMMs dequantize (weight-only integer formats).
-    pub dequantized: bool,
+    /// The GEMM kernel family its weights stream through.
+    pub kernel: WeightKernel,
+}
+
+/// How a linear layer's weights are read each step, which sets the
+/// bandwidth the kernel reaches (docs/reference/vllm-decode-kernels.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeightKernel {
+    /// 16-bit weights: cuBLAS.
+    Dense,
+    /// fp8 or NVFP4 weights multiplied as such (W x A kernels).
+    LowPrecision,
+    /// Weight-only integer (and MXFP4 weight-only) formats, dequantized in
+    /// the kernel: Marlin, AWQ, GPTQ, bitsandbytes.
+    Dequantizing,
+}
+
+/// Which low-precision W x A GEMMs a GPU runs as such. vLLM's kernel
+/// choosers (docs/reference/vllm-decode-kernels.md, section 2) run fp8
+/// weights through CUTLASS `scaled_mm` from compute capability 8.9 (Ada,
+/// Hopper; AMD's CDNA3 too) and NVFP4 through FlashInfer / CUTLASS from
+/// Blackwell; on older GPUs both fall back to Marlin's weight-only kernels,
+/// which dequantize.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NativeLowPrecision {
+    pub fp8: bool,
+    pub fp4: bool,
+}
+
+impl NativeLowPrecision {
+    /// From the GPU's kernel generation (its calibration class); a GPU of
+    /// no class is taken to be recent.
+    pub fn of(gpu: &Gpu) -> NativeLowPrecision {
+        let generation = gpu.calibration_class.as_deref().and_then(|c| {
+            crate::gpu::CALIBRATION_CLASSES
+                .iter()
+                .find(|x| x.0 == c)
+                .map(|x| x.2)
+        });
+        match generation {
+            // Volta 0, Turing 1, Ampere 2, Ada 3, Hopper and CDNA3 4, Blackwell and CDNA4 5.
+            Some(g) => NativeLowPrecision {
+                fp8: g >= 3,
+                fp4: g >= 5,
+            },
+            None => NativeLowPrecision {
+                fp8: true,
+                fp4: true,
+            },
+        }
+    }
+}
+
+impl WeightKernel {
+    pub fn of(
+        quant: &WeightQuant,
+        m: &crate::model::Module,
+        native: NativeLowPrecision,
+    ) -> WeightKernel {
+        if quant.dequantizes(m) {
+            return WeightKernel::Dequantizing;
+        }
+        if !quant.quantizes(m) {
+            return WeightKernel::Dense;
+        }
+        let runs_natively = if quant.method == crate::quant::QuantMethod::Nvfp4 {
+            native.fp4
+        } else {
+            native.fp8
+        };
+        if runs_natively {
+            WeightKernel::LowPrecision
+        } else {
+            WeightKernel::Dequantizing
+        }
+    }
 }
 
 /// What one token costs a model on a GPU, from its shapes, weights and KV layout.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Work {
-    /// Bytes read once per step by dense GEMMs (16-bit, fp8, native fp4):
-    /// every weight but the embedding table, encoders and buffers.
+    /// Bytes read once per step by 16-bit GEMMs: every weight but the
+    /// embedding table, encoders, buffers and the quantized layers.
     pub dense_weight_bytes: u64,
     /// Bytes read once per step by dequantizing weight-only GEMMs.
     pub quant_weight_bytes: u64,
+    /// Bytes read once per step by fp8 / NVFP4 GEMMs.
+    pub fp8_weight_bytes: u64,
     /// Layers a step runs through (each pays `layer_us`).
     pub layers: u64,
     /// Dequantizing GEMM kernels per step (each at least `quant_gemm_floor_us`):
@@ -399,9 +492,15 @@ impl Work {
         gpu: &Gpu,
         layout: &KvLayout,
     ) -> Work {
-        let (dense_weight_bytes, quant_weight_bytes, linear_params, lm_head_params) =
-            weight_reads(model, quant);
-        let (moe_layers, active_expert_params) = moe_reads(model, quant);
+        let WeightReads {
+            dense: dense_weight_bytes,
+            dequantized: quant_weight_bytes,
+            low_precision: fp8_weight_bytes,
+            linear_params,
+            lm_head_params,
+        } = weight_reads(model, quant, NativeLowPrecision::of(gpu));
+        let (moe_layers, active_expert_params) =
+            moe_reads(model, quant, NativeLowPrecision::of(gpu));
         let mut state_bytes_per_seq = 0;
         let mut scan_flops = 0.0;
         let mut attn_flops_per_pair = 0.0;
@@ -424,6 +523,7 @@ impl Work {
         Work {
             dense_weight_bytes,
             quant_weight_bytes,
+            fp8_weight_bytes,
             layers: model.layers.len() as u64,
             quant_gemms: quant_gemm_count(model, quant),
             decode_flops_per_token: linear + 2.0 * lm_head_params as f64,
@@ -472,9 +572,9 @@ impl Work {
         Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout)
     }
 
-    /// Bytes a one-token step reads in weights (dense and dequantized).
+    /// Bytes a one-token step reads in weights (every kernel family).
     pub fn weight_read_bytes(&self) -> u64 {
-        self.dense_weight_bytes + self.quant_weight_bytes
+        self.dense_weight_bytes + self.quant_weight_bytes + self.fp8_weight_bytes
     }
 
     /// KV bytes one sequence at `context_tokens` reads per step.
@@ -487,19 +587,19 @@ impl Work {
         self.kv_bytes_per_token as f64 * context_tokens + sliding
     }
 
-    /// Expert bytes a step over `tokens` tokens reads, (dense, dequantized):
-    /// per MoE layer the expected number of distinct experts top-k routing
-    /// touches, `E * (1 - (1 - k/E)^tokens)`.
-    fn moe_read_bytes(&self, tokens: f64) -> (f64, f64) {
-        let mut out = (0.0, 0.0);
+    /// Expert bytes a step over `tokens` tokens reads, (16-bit,
+    /// dequantized, fp8 / NVFP4): per MoE layer the expected number of
+    /// distinct experts top-k routing touches, `E * (1 - (1 - k/E)^tokens)`.
+    fn moe_read_bytes(&self, tokens: f64) -> (f64, f64, f64) {
+        let mut out = (0.0, 0.0, 0.0);
         for m in &self.moe_layers {
             let e = m.experts.max(1) as f64;
             let touched = e * (1.0 - (1.0 - (m.top_k as f64 / e).min(1.0)).powf(tokens));
             let bytes = touched * m.expert_bytes as f64;
-            if m.dequantized {
-                out.1 += bytes;
-            } else {
-                out.0 += bytes;
+            match m.kernel {
+                WeightKernel::Dense => out.0 += bytes,
+                WeightKernel::Dequantizing => out.1 += bytes,
+                WeightKernel::LowPrecision => out.2 += bytes,
             }
         }
         out
@@ -524,11 +624,13 @@ impl Work {
     }
 
     fn weights_s(&self, p: &TimingParams, tokens: f64) -> f64 {
-        let (moe_dense, moe_quant) = self.moe_read_bytes(tokens);
+        let (moe_dense, moe_quant, moe_fp8) = self.moe_read_bytes(tokens);
         let quant = ((self.quant_weight_bytes as f64 + moe_quant)
             / (self.bandwidth_bytes_s * p.quant_weight_bw_eff))
             .max(self.quant_gemms as f64 * p.quant_gemm_floor_us / 1e6);
         (self.dense_weight_bytes as f64 + moe_dense) / (self.bandwidth_bytes_s * p.weight_bw_eff)
+            + (self.fp8_weight_bytes as f64 + moe_fp8)
+                / (self.bandwidth_bytes_s * p.fp8_weight_bw_eff)
             + quant
     }
 
@@ -641,11 +743,21 @@ impl Work {
     }
 }
 
-/// Weights a step streams: (dense bytes, dequantized bytes, linear params
-/// without experts, lm_head params). Embeddings are gathered, not streamed;
-/// encoders run on images at prefill; buffers are read by position.
-fn weight_reads(model: &Model, quant: &WeightQuant) -> (u64, u64, u64, u64) {
-    let (mut dense, mut dequant, mut linear, mut lm_head) = (0, 0, 0, 0);
+/// Weights a step streams, by kernel family, and the parameter counts the
+/// FLOPs come from.
+struct WeightReads {
+    dense: u64,
+    dequantized: u64,
+    low_precision: u64,
+    /// Linear parameters without experts.
+    linear_params: u64,
+    lm_head_params: u64,
+}
+
+/// Embeddings are gathered, not streamed; encoders run on images at
+/// prefill; buffers are read by position.
+fn weight_reads(model: &Model, quant: &WeightQuant, native: NativeLowPrecision) -> WeightReads {
+    let (mut dense, mut dequant, mut lowp, mut linear, mut lm_head) = (0, 0, 0, 0, 0);
     for m in &model.modules() {
         let bytes = quant.module_bytes(m, model.dtype);
         match m.kind {
@@ -659,13 +771,19 @@ fn weight_reads(model: &Model, quant: &WeightQuant) -> (u64, u64, u64, u64) {
             }
             ModuleKind::Other => {}
         }
-        if quant.dequantizes(m) {
-            dequant += bytes;
-        } else {
-            dense += bytes;
+        match WeightKernel::of(quant, m, native) {
+            WeightKernel::Dense => dense += bytes,
+            WeightKernel::Dequantizing => dequant += bytes,
+            WeightKernel::LowPrecision => lowp += bytes,
         }
     }
-    (dense, dequant, linear, lm_head)
+    WeightReads {
+        dense,
+        dequantized: dequant,
+        low_precision: lowp,
+        linear_params: linear,
+        lm_head_params: lm_head,
+    }
 }
 
 /// Dequantizing GEMM kernels a step launches: two per layer whose
@@ -698,7 +816,11 @@ fn quant_gemm_count(model: &Model, quant: &WeightQuant) -> u64 {
 
 /// Experts: all held, top_k of num_experts computed per token; the bytes an
 /// expert step reads depend on the batch (`Work::moe_read_bytes`).
-fn moe_reads(model: &Model, quant: &WeightQuant) -> (Vec<MoeRead>, f64) {
+fn moe_reads(
+    model: &Model,
+    quant: &WeightQuant,
+    native: NativeLowPrecision,
+) -> (Vec<MoeRead>, f64) {
     let mut active_expert_params = 0.0;
     let mut out = Vec::new();
     for l in &model.layers {
@@ -732,7 +854,9 @@ fn moe_reads(model: &Model, quant: &WeightQuant) -> (Vec<MoeRead>, f64) {
             experts: e.num_experts,
             top_k: e.top_k,
             expert_bytes: bytes,
-            dequantized: expert.first().is_some_and(|m| quant.dequantizes(m)),
+            kernel: expert
+                .first()
+                .map_or(WeightKernel::Dense, |m| WeightKernel::of(quant, m, native)),
         });
     }
     (out, active_expert_params)
@@ -1010,6 +1134,47 @@ mod tests {
         let quant = plan.engine.weight_quant(&plan.model.quant);
         let work = Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout);
         (plan, work)
+    }
+
+    /// Llama-3.1-8B with `--quantization fp8` on `gpu`.
+    fn fp8_work(gpu: &str) -> Work {
+        let plan = Request {
+            model: Some("llama-3.1-8b".into()),
+            gpu: Some(gpu.into()),
+            engine: crate::engine::EngineSettings {
+                quantization: Some("fp8".into()),
+                max_model_len: Some(8192),
+                ..Default::default()
+            },
+            ..Request::default()
+        }
+        .resolve(&NoFiles)
+        .unwrap();
+        let cap = plan.capacity().unwrap();
+        Work::of_plan(&plan, &cap)
+    }
+
+    #[test]
+    fn fp8_weights_stream_through_scaled_mm_from_ada_and_marlin_before() {
+        // Hopper: CUTLASS scaled_mm reads the fp8 weights as such.
+        let h100 = fp8_work("h100-sxm");
+        assert!(
+            h100.fp8_weight_bytes > 6_000_000_000,
+            "{}",
+            h100.fp8_weight_bytes
+        );
+        assert_eq!(h100.quant_weight_bytes, 0);
+        // Ampere has no fp8 tensor cores: Marlin's weight-only FP8 kernel
+        // dequantizes the same bytes.
+        let a100 = fp8_work("a100-80gb");
+        assert_eq!(a100.fp8_weight_bytes, 0);
+        assert_eq!(a100.quant_weight_bytes, h100.fp8_weight_bytes);
+        // The lm_head and the norms stay 16-bit on both.
+        assert_eq!(a100.dense_weight_bytes, h100.dense_weight_bytes);
+        assert_eq!(
+            h100.dense_weight_bytes,
+            4096 * 128_256 * 2 + (2 * 32 + 1) * 4096 * 2
+        );
     }
 
     #[test]

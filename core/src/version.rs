@@ -104,6 +104,9 @@ pub const NON_KV_FROM_FREE_MEMORY: VllmVersion = v(27, 0);
 pub const TREE_ATTN_REMOVED: VllmVersion = v(21, 0);
 /// `--kv-cache-memory-bytes` exists (`config/cache.py`).
 pub const KV_CACHE_MEMORY_BYTES_FLAG: VllmVersion = v(10, 2);
+/// `vllm bench serve` draws its arrival gaps up front and rescales them to
+/// end at `num_prompts / rate` (`crate::arrivals::Pacing`).
+pub const BENCH_ARRIVALS_RESCALED: VllmVersion = v(10, 0);
 
 /// `--kv-cache-dtype` values, by first release (`config/cache.py`).
 pub const KV_DTYPE_BFLOAT16: VllmVersion = v(11, 0);
@@ -132,6 +135,7 @@ pub struct Change {
 
 /// What changed, release by release, in what decodecalc models.
 pub const CHANGES: &[Change] = &[
+    Change { since: BENCH_ARRIVALS_RESCALED, what: "`vllm bench serve` at a finite rate: gaps drawn up front and rescaled so the last request is due at num_prompts / rate (the first sent at once and a fresh gap after each, before)", file: "benchmarks/serve.py" },
     Change { since: KV_CACHE_MEMORY_BYTES_FLAG, what: "`--kv-cache-memory-bytes` sets the KV pool outright", file: "config/cache.py" },
     Change { since: KV_DTYPE_BFLOAT16, what: "`--kv-cache-dtype bfloat16`", file: "config/cache.py" },
     Change { since: CAPTURE_STEP_16, what: "CUDA-graph capture sizes step by 16 from 256 (by 8 before)", file: "config/vllm.py" },

@@ -397,7 +397,7 @@ fn calibrate_on_one_run_writes_a_usable_calibration() {
     assert_eq!(file.class, "ampere-geforce");
     assert_eq!(file.gpus, ["rtx3090"]);
     // Fitted on that run alone, it predicts it as the shipped joint fit
-    // does (in-sample total tok/s MAPE 2.07% against 2.14%).
+    // does (in-sample total tok/s MAPE 2.07% against 2.12%).
     let m = json(&["compare", "--format", "json", "--calibration", &out_str]);
     assert_eq!(m["calibration"], out_str.as_str());
     let mape = m["summary"]["metrics"]["total_tok_s"]["mape_pct"]
@@ -426,7 +426,7 @@ fn bench_serve_predicts_and_compares_with_a_saved_result() {
         "json",
     ]);
     // Modelling 0.32 with a class fitted on 0.11 runs only: the label says so.
-    assert_eq!(out["calibration"], "hopper (fitted on vLLM 0.11.0)");
+    assert_eq!(out["calibration"], "hopper (fitted on vLLM 0.8.5, 0.11.0)");
     assert_eq!(out["vllm_version"], "0.32.0");
     assert_eq!(out["predicted"]["completed"], 100);
     assert_eq!(out["predicted"]["total_output_tokens"], 22_100);
@@ -474,70 +474,29 @@ fn bench_serve_predicts_and_compares_with_a_saved_result() {
         "truncated-bench.json",
         "{\"num_prompts\": 100, \"completed\": 100, \"dura",
     );
-    rejects(
-        &[
-            "bench-serve",
-            "--model",
-            "qwen3-8b",
-            "--gpu",
-            "a100",
-            "--result",
-            &truncated.to_string_lossy(),
-        ],
-        "truncated",
-    );
+    bench_rejects(&["--result", &truncated.to_string_lossy()], "truncated");
     let missing = decodecalc_tests::scratch_file(
         "missing-bench.json",
         "{\"num_prompts\": 100, \"completed\": 100, \"duration\": 2.0, \"total_input_tokens\": 1000}",
     );
-    rejects(
-        &[
-            "bench-serve",
-            "--model",
-            "qwen3-8b",
-            "--gpu",
-            "a100",
-            "--result",
-            &missing.to_string_lossy(),
-        ],
+    bench_rejects(
+        &["--result", &missing.to_string_lossy()],
         "missing key `total_output_tokens`",
     );
-    rejects(
-        &[
-            "bench-serve",
-            "--model",
-            "qwen3-8b",
-            "--gpu",
-            "a100",
-            "--dataset-name",
-            "sharegpt",
-        ],
-        "--dataset-name",
+    bench_rejects(&["--dataset-name", "sharegpt"], "--dataset-name");
+    bench_rejects(&["--request-rate", "-3"], "--request-rate");
+    bench_rejects(
+        &["--request-rate", "5", "--burstiness", "0"],
+        "--burstiness",
     );
-    rejects(
-        &[
-            "bench-serve",
-            "--model",
-            "qwen3-8b",
-            "--gpu",
-            "a100",
-            "--request-rate",
-            "-3",
-        ],
-        "--request-rate",
-    );
-    rejects(
-        &[
-            "bench-serve",
-            "--model",
-            "qwen3-8b",
-            "--gpu",
-            "a100",
-            "--num-prompts",
-            "1000000",
-        ],
-        "--num-prompts",
-    );
+    bench_rejects(&["--num-prompts", "1000000"], "--num-prompts");
+}
+
+/// `bench-serve --model qwen3-8b --gpu a100 ARGS` fails naming `names`.
+fn bench_rejects(args: &[&str], names: &str) {
+    let mut all = vec!["bench-serve", "--model", "qwen3-8b", "--gpu", "a100"];
+    all.extend_from_slice(args);
+    rejects(&all, names);
 }
 
 #[test]
@@ -1004,7 +963,7 @@ fn svg_pictures_are_written() {
     assert_eq!(run(&["compare", "--svg", &c]).code, 0);
     let svg = std::fs::read_to_string(&c).unwrap();
     assert_eq!(svg.matches("<circle").count(), 28);
-    assert!(svg.contains("MAPE 2.14%"));
+    assert!(svg.contains("MAPE 2.12%"));
     rejects(
         &["matrix", "--svg", "/nonexistent/dir/m.svg"],
         "/nonexistent/dir/m.svg",

@@ -133,6 +133,7 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
             "ampere-datacenter",
             "hopper",
             "ada-datacenter",
+            "ada-geforce",
         ]
         .contains(&class.as_str())
         {

@@ -49,10 +49,11 @@ fn qwen3_8b_on_an_a100_with_vllm_0_19_is_inside_the_a100_band() {
     ]);
     let got = |k: &str| e[k].as_f64().unwrap();
     for (figure, want) in [
-        ("output_throughput", 1.1),
-        ("mean_tpot_ms", -5.4),
-        ("median_itl_ms", -1.8),
-        ("mean_ttft_ms", -3.6),
+        ("request_throughput", 0.23),
+        ("output_throughput", 0.23),
+        ("mean_tpot_ms", -7.48),
+        ("median_itl_ms", -4.01),
+        ("mean_ttft_ms", -28.78),
     ] {
         assert!(
             (got(figure) - want).abs() < 0.15,
@@ -60,9 +61,17 @@ fn qwen3_8b_on_an_a100_with_vllm_0_19_is_inside_the_a100_band() {
             got(figure)
         );
     }
-    // The A100 class's band: 5.5% median, 11.9% p90 leave-one-run-out.
-    assert!(got("mean_tpot_ms").abs() <= 11.9);
-    // Evenly spaced arrivals do not queue as Poisson ones do: the tails are short.
+    // The A100 class's band: 5.1% median, 10.6% p90 leave-one-run-out.
+    assert!(got("mean_tpot_ms").abs() <= 10.6);
+    // TTFT is short by the chat endpoint's cost: the A100 runs are offline,
+    // so the server's per-request cost is the shared value, fitted on
+    // H100 and RTX 4090 runs of the completions endpoint.
+    // The arrivals are the tool's own Poisson draws (seed 0), so the run
+    // lasts as long as measured (request throughput +0.2%; it was +1.1%
+    // with evenly spaced arrivals). The tails are still short: the engine
+    // model has no step-to-step jitter, and measured ITL's spread (std
+    // 2.59 ms against 0.22 ms predicted) is mostly that.
+    assert!(got("p99_ttft_ms") < -25.0, "{}", got("p99_ttft_ms"));
     assert!(got("p99_itl_ms") < -30.0, "{}", got("p99_itl_ms"));
 }
 
@@ -88,10 +97,10 @@ fn llama3_8b_on_an_h100_with_per_request_lengths_matches_end_to_end() {
     ]);
     let got = |k: &str| e[k].as_f64().unwrap();
     for (figure, want) in [
-        ("output_throughput", -1.1),
-        ("median_tpot_ms", -0.6),
-        ("mean_e2el_ms", 0.5),
-        ("median_e2el_ms", 2.8),
+        ("output_throughput", 0.41),
+        ("median_tpot_ms", -4.8),
+        ("mean_e2el_ms", -2.82),
+        ("median_e2el_ms", -2.79),
     ] {
         assert!(
             (got(figure) - want).abs() < 0.15,

@@ -156,15 +156,28 @@ fn the_cli_json_is_cores_matrix() {
     let (got, want) = (v["cells"].as_array().unwrap(), want.as_array().unwrap());
     assert_eq!(got.len(), want.len());
     for (g, w) in got.iter().zip(want) {
-        for (k, wv) in w.as_object().unwrap() {
-            let gv = &g[k];
-            match (gv.as_f64(), wv.as_f64()) {
-                // JSON text round trips floats to the last unit in the last place.
-                (Some(a), Some(b)) => {
-                    assert!((a - b).abs() <= 1e-12 * b.abs().max(1.0), "{k}: {a} vs {b}")
-                }
-                _ => assert_eq!(gv, wv, "{k}"),
+        same(g, w, "cell");
+    }
+}
+
+/// `got` (read back from JSON text) is `want`, floats to the last unit in
+/// the last place (serde_json's reader rounds within one), at any depth.
+fn same(got: &serde_json::Value, want: &serde_json::Value, path: &str) {
+    match (got, want) {
+        (serde_json::Value::Object(g), serde_json::Value::Object(w)) => {
+            assert_eq!(g.len(), w.len(), "{path}");
+            for (k, wv) in w {
+                same(&g[k], wv, &format!("{path}.{k}"));
             }
         }
+        _ => match (got.as_f64(), want.as_f64()) {
+            (Some(a), Some(b)) => {
+                assert!(
+                    (a - b).abs() <= 1e-12 * b.abs().max(1.0),
+                    "{path}: {a} vs {b}"
+                )
+            }
+            _ => assert_eq!(got, want, "{path}"),
+        },
     }
 }

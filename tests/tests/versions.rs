@@ -560,3 +560,20 @@ fn every_output_names_the_release() {
         "{ranked}"
     );
 }
+
+#[test]
+fn bench_serve_rescales_its_arrivals_from_0_10_0() {
+    use decodecalc_core::arrivals::{schedule, Pacing};
+    let old = VllmVersion::parse("t", "0.9.2").unwrap();
+    let new = VllmVersion::parse("t", "0.10.0").unwrap();
+    // 100 requests at 5 per second, seed 0: the same numpy draws either way.
+    let a = schedule(100, 5.0, 1.0, 0, Pacing::of(old));
+    let b = schedule(100, 5.0, 1.0, 0, Pacing::of(new));
+    // Through 0.9.2 the first goes at once and the run lasts the draws'
+    // sum, 18.37 s; from 0.10.0 the first waits its gap and the last is due
+    // at exactly 100 / 5 = 20 s.
+    assert_eq!(a.due_s[0], 0.0);
+    assert!((a.end_s - 18.37296826295015).abs() < 1e-9);
+    assert!(b.due_s[0] > 0.0);
+    assert!((b.end_s - 20.0).abs() < 1e-12);
+}

@@ -273,12 +273,19 @@ fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
         Some(x) => format!("{what} {x}"),
         None => format!("{what}: no measured band"),
     };
-    format!(
+    let mut out = format!(
         "Error bands: {}; {}; {}.",
         part("time between tokens", &b.tpot),
         part("throughput", &b.throughput),
         part("TTFT", &b.ttft)
-    )
+    );
+    if !b.tpot_by_regime.is_empty() {
+        out.push_str(&format!(
+            " Time between tokens by regime: {}.",
+            b.tpot_by_regime.join("; ")
+        ));
+    }
+    out
 }
 
 fn memory_bar(o: &Output) -> Html {
@@ -424,6 +431,7 @@ fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                                     data-total-tok-s={c.total_tok_s.map(json_number)}
                                     data-measured-total-tok-s={cmp.and_then(|x| x.measured.total_tok_s).map(json_number)}
                                     data-error-pct={cmp.and_then(|x| x.error_pct.total_tok_s).map(json_number)}
+                                    data-band-pct={c.error_band.and_then(|b| b.throughput).map(|b| json_number(b.median_abs_pct))}
                                     onfocus={focus} onmouseenter={hover}>
                                     { cell_text(c) }
                                     { for cmp.map(|x| html! {
@@ -468,6 +476,25 @@ fn tooltip(c: &Cell) -> String {
     if let (Some(p), Some(t)) = (c.per_request_tok_s, c.tbt_ms) {
         lines.push(format!(
             "per request {p:.1} tok/s, {t:.1} ms between tokens"
+        ));
+    }
+    if let Some(b) = c.error_band {
+        let part = |what: &str, x: Option<decodecalc_core::scenario::Band>| {
+            x.map(|x| {
+                format!(
+                    "{what} +-{:.0}% median, +-{:.0}% p90",
+                    x.median_abs_pct, x.p90_abs_pct
+                )
+            })
+        };
+        let parts: Vec<String> = [part("tok/s", b.throughput), part("between tokens", b.tpot)]
+            .into_iter()
+            .flatten()
+            .collect();
+        lines.push(format!(
+            "error band ({}): {}",
+            b.regime.label(),
+            parts.join(", ")
         ));
     }
     lines.push(format!(
