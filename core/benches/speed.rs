@@ -109,7 +109,7 @@ fn corpus() -> Vec<decodecalc_core::calibrate::Run> {
     runs
 }
 
-/// The joint fit of the whole corpus (68 runs, 4 GPU classes, 16
+/// The joint fit of the whole corpus (76 runs, 5 GPU classes, 17
 /// parameters each), without its leave-one-run-out refits.
 #[divan::bench(sample_count = 5)]
 fn joint_fit_corpus(b: divan::Bencher) {
