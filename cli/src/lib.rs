@@ -169,6 +169,9 @@ struct CommonArgs {
     /// No CUDA graphs: every decode step launches its kernels from the host.
     #[arg(long)]
     enforce_eager: bool,
+    /// V0's flag: decode steps with a longer context run eagerly (tokens).
+    #[arg(long, allow_negative_numbers = true, value_parser = human_int)]
+    max_seq_len_to_capture: Option<i64>,
     /// The vLLM release to model, 0.10.0 to 0.33.0 (default 0.32.0): its
     /// defaults, memory accounting and allocator (`decodecalc presets
     /// --versions` lists what changed, release by release).
@@ -433,7 +436,7 @@ impl CommonArgs {
             attention_backend: self.attention_backend.clone(),
             hf_overrides: self.hf_overrides.clone(),
             enforce_eager: self.enforce_eager.then_some(true),
-            max_seq_len_to_capture: None,
+            max_seq_len_to_capture: self.max_seq_len_to_capture,
             async_scheduling: if self.async_scheduling {
                 Some(true)
             } else if self.no_async_scheduling {

@@ -117,17 +117,14 @@ const NO_EFFECT: [&str; 24] = [
 ];
 
 /// Boolean flags (they take no value).
-const BOOLEAN: [&str; 12] = [
-    "async-scheduling",
-    "no-async-scheduling",
+/// Switches vLLM has that are not in the flag table (the table's own
+/// switches are `crate::flags::FlagKind::Switch` / `Set` rows).
+const BOOLEAN: [&str; 7] = [
     "trust-remote-code",
     "disable-log-requests",
     "disable-log-stats",
     "enable-log-requests",
     "enable-auto-tool-choice",
-    "enable-prefix-caching",
-    "no-enable-prefix-caching",
-    "enforce-eager",
     "enable-chunked-prefill",
     "no-enable-chunked-prefill",
 ];
@@ -142,22 +139,6 @@ const NOT_MODELLED: [&str; 7] = [
     "max-num-partial-prefills",
     "compilation-config",
 ];
-
-fn int(flag: &str, v: &str) -> Result<i64> {
-    crate::units::parse_human_int(v).ok_or_else(|| {
-        Error::field(
-            &format!("--{flag}"),
-            v,
-            "a whole number, as vLLM reads it: 32768, 32K (x1024) or 32k (x1000)",
-        )
-    })
-}
-
-fn float(flag: &str, v: &str) -> Result<f64> {
-    v.trim()
-        .parse::<f64>()
-        .map_err(|_| Error::field(&format!("--{flag}"), v, "a number such as 0.9"))
-}
 
 /// What one vLLM flag did to the settings ([`apply_flag`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -183,35 +164,19 @@ pub fn apply_flag(s: &mut EngineSettings, name: &str, value: Option<&str>) -> Re
                 .with_hint(format!("write --{name} VALUE or --{name}=VALUE"))
         })
     };
-    match name {
-        "model" => return Ok(FlagEffect::Model(need()?)),
-        "max-model-len" => s.max_model_len = Some(int(name, &need()?)?),
-        "gpu-memory-utilization" => s.gpu_memory_utilization = Some(float(name, &need()?)?),
-        "max-num-seqs" => s.max_num_seqs = Some(int(name, &need()?)?),
-        "max-num-batched-tokens" => s.max_num_batched_tokens = Some(int(name, &need()?)?),
-        "block-size" => s.block_size = Some(int(name, &need()?)?),
-        "kv-cache-memory-bytes" => s.kv_cache_memory_bytes = Some(int(name, &need()?)?),
-        "tensor-parallel-size" | "tp" => s.tensor_parallel_size = Some(int(name, &need()?)?),
-        "pipeline-parallel-size" | "pp" => s.pipeline_parallel_size = Some(int(name, &need()?)?),
-        "dtype" => s.dtype = Some(need()?),
-        "kv-cache-dtype" => s.kv_cache_dtype = Some(need()?),
-        "quantization" => s.quantization = Some(need()?),
-        "mamba-ssm-cache-dtype" => s.mamba_ssm_cache_dtype = Some(need()?),
-        "mamba-cache-dtype" => s.mamba_cache_dtype = Some(need()?),
-        "attention-backend" => s.attention_backend = Some(need()?),
-        "hf-overrides" => s.hf_overrides = Some(need()?),
-        "enable-prefix-caching" => s.enable_prefix_caching = Some(true),
-        "no-enable-prefix-caching" => s.enable_prefix_caching = Some(false),
-        "async-scheduling" => s.async_scheduling = Some(true),
-        "no-async-scheduling" => s.async_scheduling = Some(false),
-        "enforce-eager" => s.enforce_eager = Some(true),
-        "max-seq-len-to-capture" => s.max_seq_len_to_capture = Some(int(name, &need()?)?),
-        "enable-chunked-prefill" => return Ok(FlagEffect::NoEffect),
-        n if NOT_MODELLED.contains(&n) => return Ok(FlagEffect::NotModelled),
-        n if NO_EFFECT.contains(&n) => return Ok(FlagEffect::NoEffect),
-        _ => return Ok(FlagEffect::Unknown),
+    if name == "model" {
+        return Ok(FlagEffect::Model(need()?));
     }
-    Ok(FlagEffect::Applied)
+    if let Some((flag, on)) = crate::flags::find(name).filter(|f| f.0.vllm) {
+        s.set_flag(flag, value, on)?;
+        return Ok(FlagEffect::Applied);
+    }
+    Ok(match name {
+        "enable-chunked-prefill" => FlagEffect::NoEffect,
+        n if NOT_MODELLED.contains(&n) => FlagEffect::NotModelled,
+        n if NO_EFFECT.contains(&n) => FlagEffect::NoEffect,
+        _ => FlagEffect::Unknown,
+    })
 }
 
 /// Read a launch line: `vllm serve MODEL --flag value ...` (also `python -m
@@ -292,7 +257,13 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
             None => (flag.to_string(), None),
         };
         let name = name.replace('_', "-");
-        let is_bool = BOOLEAN.contains(&name.as_str());
+        let is_bool = BOOLEAN.contains(&name.as_str())
+            || crate::flags::find(&name).is_some_and(|(f, _)| {
+                matches!(
+                    f.kind,
+                    crate::flags::FlagKind::Switch | crate::flags::FlagKind::Set
+                )
+            });
         let value = match (&inline, is_bool) {
             (Some(v), _) => Some(v.clone()),
             (None, true) => None,

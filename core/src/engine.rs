@@ -18,90 +18,7 @@ pub mod defaults {
     pub const BLOCK_SIZE_TOKENS: u64 = 16;
 }
 
-/// Engine flags as a scenario file or the command line gives them: every field
-/// optional; later layers override earlier ones ([`EngineSettings::overlay`]).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EngineSettings {
-    pub quantization: Option<String>,
-    pub kv_cache_dtype: Option<String>,
-    pub gpu_memory_utilization: Option<f64>,
-    pub max_model_len: Option<i64>,
-    pub max_num_seqs: Option<i64>,
-    pub max_num_batched_tokens: Option<i64>,
-    pub enable_prefix_caching: Option<bool>,
-    pub block_size: Option<i64>,
-    pub mamba_ssm_cache_dtype: Option<String>,
-    pub mamba_cache_dtype: Option<String>,
-    /// Recorded for the reader; TRITON_ATTN's 16-token alignment is assumed.
-    pub attention_backend: Option<String>,
-    /// `--kv-cache-memory-bytes`: the KV pool size, skipping vLLM's profiling
-    /// (the utilization then no longer sizes the pool).
-    pub kv_cache_memory_bytes: Option<i64>,
-    /// `--tensor-parallel-size`: GPUs one model is split across.
-    pub tensor_parallel_size: Option<i64>,
-    /// `--dtype`: auto, bfloat16, float16 (half), float32 (float).
-    #[serde(default)]
-    pub dtype: Option<String>,
-    /// `--pipeline-parallel-size`: stages the layers are split across.
-    #[serde(default)]
-    pub pipeline_parallel_size: Option<i64>,
-    /// `--async-scheduling` / `--no-async-scheduling`.
-    #[serde(default)]
-    pub async_scheduling: Option<bool>,
-    /// `--hf-overrides`: a JSON object merged into the model's config.json
-    /// (`presets::LoadedModel::with_overrides`).
-    #[serde(default)]
-    pub hf_overrides: Option<String>,
-    /// `--enforce-eager`: no CUDA graphs.
-    #[serde(default)]
-    pub enforce_eager: Option<bool>,
-    /// V0's `--max-seq-len-to-capture`: decode steps with a longer context
-    /// run eagerly (V1 captures every decode step; `version` sets it for V0 runs).
-    #[serde(default)]
-    pub max_seq_len_to_capture: Option<i64>,
-    /// `--vllm-version`: the release whose defaults and memory accounting
-    /// apply (`crate::version`); 0.32.0 when not given.
-    #[serde(default)]
-    pub vllm_version: Option<String>,
-}
-
-impl EngineSettings {
-    /// `other`'s fields win where set.
-    pub fn overlay(&self, other: &EngineSettings) -> EngineSettings {
-        EngineSettings {
-            quantization: other.quantization.clone().or(self.quantization.clone()),
-            kv_cache_dtype: other.kv_cache_dtype.clone().or(self.kv_cache_dtype.clone()),
-            gpu_memory_utilization: other.gpu_memory_utilization.or(self.gpu_memory_utilization),
-            max_model_len: other.max_model_len.or(self.max_model_len),
-            max_num_seqs: other.max_num_seqs.or(self.max_num_seqs),
-            max_num_batched_tokens: other.max_num_batched_tokens.or(self.max_num_batched_tokens),
-            enable_prefix_caching: other.enable_prefix_caching.or(self.enable_prefix_caching),
-            block_size: other.block_size.or(self.block_size),
-            mamba_ssm_cache_dtype: other
-                .mamba_ssm_cache_dtype
-                .clone()
-                .or(self.mamba_ssm_cache_dtype.clone()),
-            mamba_cache_dtype: other
-                .mamba_cache_dtype
-                .clone()
-                .or(self.mamba_cache_dtype.clone()),
-            attention_backend: other
-                .attention_backend
-                .clone()
-                .or(self.attention_backend.clone()),
-            kv_cache_memory_bytes: other.kv_cache_memory_bytes.or(self.kv_cache_memory_bytes),
-            tensor_parallel_size: other.tensor_parallel_size.or(self.tensor_parallel_size),
-            dtype: other.dtype.clone().or(self.dtype.clone()),
-            pipeline_parallel_size: other.pipeline_parallel_size.or(self.pipeline_parallel_size),
-            async_scheduling: other.async_scheduling.or(self.async_scheduling),
-            hf_overrides: other.hf_overrides.clone().or(self.hf_overrides.clone()),
-            enforce_eager: other.enforce_eager.or(self.enforce_eager),
-            max_seq_len_to_capture: other.max_seq_len_to_capture.or(self.max_seq_len_to_capture),
-            vllm_version: other.vllm_version.clone().or(self.vllm_version.clone()),
-        }
-    }
-}
+pub use crate::flags::EngineSettings;
 
 /// Resolved engine flags.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -303,33 +220,6 @@ impl EngineSettings {
             &gpu.name,
             &plain,
         )
-    }
-
-    /// Whether the field named `field` (snake case) is set.
-    pub fn is_set(&self, field: &str) -> bool {
-        match field {
-            "quantization" => self.quantization.is_some(),
-            "kv_cache_dtype" => self.kv_cache_dtype.is_some(),
-            "gpu_memory_utilization" => self.gpu_memory_utilization.is_some(),
-            "max_model_len" => self.max_model_len.is_some(),
-            "max_num_seqs" => self.max_num_seqs.is_some(),
-            "max_num_batched_tokens" => self.max_num_batched_tokens.is_some(),
-            "enable_prefix_caching" => self.enable_prefix_caching.is_some(),
-            "block_size" => self.block_size.is_some(),
-            "mamba_ssm_cache_dtype" => self.mamba_ssm_cache_dtype.is_some(),
-            "mamba_cache_dtype" => self.mamba_cache_dtype.is_some(),
-            "attention_backend" => self.attention_backend.is_some(),
-            "kv_cache_memory_bytes" => self.kv_cache_memory_bytes.is_some(),
-            "tensor_parallel_size" => self.tensor_parallel_size.is_some(),
-            "dtype" => self.dtype.is_some(),
-            "pipeline_parallel_size" => self.pipeline_parallel_size.is_some(),
-            "async_scheduling" => self.async_scheduling.is_some(),
-            "hf_overrides" => self.hf_overrides.is_some(),
-            "enforce_eager" => self.enforce_eager.is_some(),
-            "max_seq_len_to_capture" => self.max_seq_len_to_capture.is_some(),
-            "vllm_version" => self.vllm_version.is_some(),
-            _ => false,
-        }
     }
 
     /// [`EngineSettings::resolve`] naming fields with `label`.

@@ -17,6 +17,7 @@ pub mod config;
 pub mod dtype;
 pub mod engine;
 pub mod error;
+pub mod flags;
 pub mod gpu;
 pub mod matrix;
 pub mod measured;

@@ -1138,3 +1138,29 @@ fn tensor_parallelism_drops_the_reference_pin_and_shows_per_gpu_kv_heads() {
         out.stdout
     );
 }
+
+/// Every row of core's engine-flag table is a flag of the CLI (the
+/// launch-line reader, the log reader and the scenario overlay are
+/// generated from the table; the CLI's clap arguments are checked here).
+#[test]
+fn every_engine_flag_of_the_table_is_a_cli_flag() {
+    use decodecalc_core::flags::{FlagKind, ENGINE_FLAGS};
+    let out = run(&["matrix", "--help"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    for f in ENGINE_FLAGS {
+        assert!(
+            out.stdout.contains(&format!("--{} ", f.flag))
+                || out.stdout.contains(&format!("--{} <", f.flag))
+                || out.stdout.contains(&format!("--{}\n", f.flag)),
+            "--{} is in the flag table but not a CLI flag",
+            f.flag
+        );
+        if f.kind == FlagKind::Switch {
+            assert!(
+                out.stdout.contains(&format!("--no-{}", f.flag)),
+                "--no-{}",
+                f.flag
+            );
+        }
+    }
+}

@@ -1,0 +1,304 @@
+//! The engine flags, in one table: each `vllm serve` flag decodecalc
+//! models (and decodecalc's own `--vllm-version`), with its scenario-file
+//! field, vLLM spelling, value kind, unit, vLLM default and a one-line
+//! explanation. The [`engine_flags!`] invocation below generates from it
+//! [`EngineSettings`] (the partial settings a scenario file, the command
+//! line, a launch line or a start-up log gives), its overlay, its
+//! field test and the parser of one flag ([`EngineSettings::set_flag`]);
+//! the launch-line and log readers (`command::apply_flag`) look flags up in
+//! [`ENGINE_FLAGS`]. Adding a flag is one row here.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// How a flag takes its value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlagKind {
+    /// A whole number, read as vLLM reads it (32768, 32K = x1024, 32k = x1000).
+    Int,
+    /// A number.
+    Float,
+    /// A word or a JSON text.
+    Text,
+    /// `--flag` on, `--no-flag` off.
+    Switch,
+    /// `--flag` alone turns it on.
+    Set,
+}
+
+/// One row of the table.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EngineFlag {
+    /// The scenario file's field (`[engine]` table) and the settings field.
+    pub field: &'static str,
+    /// The flag as vLLM spells it, without the dashes.
+    pub flag: &'static str,
+    /// vLLM's short forms (`tp`, `pp`).
+    pub aliases: &'static [&'static str],
+    pub kind: FlagKind,
+    /// The unit of its value ("" for none).
+    pub unit: &'static str,
+    /// What vLLM does without it.
+    pub default: &'static str,
+    /// One line for help texts and the web form.
+    pub help: &'static str,
+    /// Whether `vllm serve` has it (false: decodecalc's own, not read from a
+    /// launch line).
+    pub vllm: bool,
+}
+
+/// A flag's value type: how its text is read.
+trait FlagValue: Sized {
+    /// `on` is false for a switch's `--no-` form (other kinds ignore it).
+    fn read(flag: &str, text: Option<&str>, on: bool) -> Result<Self>;
+}
+
+fn need<'a>(flag: &str, text: Option<&'a str>) -> Result<&'a str> {
+    text.ok_or_else(|| {
+        Error::new(format!("--{flag} needs a value"))
+            .with_hint(format!("write --{flag} VALUE or --{flag}=VALUE"))
+    })
+}
+
+impl FlagValue for i64 {
+    fn read(flag: &str, text: Option<&str>, _on: bool) -> Result<i64> {
+        let v = need(flag, text)?;
+        crate::units::parse_human_int(v).ok_or_else(|| {
+            Error::field(
+                &format!("--{flag}"),
+                v,
+                "a whole number, as vLLM reads it: 32768, 32K (x1024) or 32k (x1000)",
+            )
+        })
+    }
+}
+
+impl FlagValue for f64 {
+    fn read(flag: &str, text: Option<&str>, _on: bool) -> Result<f64> {
+        let v = need(flag, text)?;
+        v.trim()
+            .parse::<f64>()
+            .map_err(|_| Error::field(&format!("--{flag}"), v, "a number such as 0.9"))
+    }
+}
+
+impl FlagValue for String {
+    fn read(flag: &str, text: Option<&str>, _on: bool) -> Result<String> {
+        need(flag, text).map(str::to_string)
+    }
+}
+
+impl FlagValue for bool {
+    /// A switch given alone is on; `true` / `false` as its value (a start-up
+    /// log's `non-default args`) say which.
+    fn read(flag: &str, text: Option<&str>, on: bool) -> Result<bool> {
+        let v = match text {
+            None => true,
+            Some(t) if t.eq_ignore_ascii_case("true") => true,
+            Some(t) if t.eq_ignore_ascii_case("false") => false,
+            Some(t) => {
+                return Err(Error::field(
+                    &format!("--{flag}"),
+                    t,
+                    "no value (a switch), or true / false",
+                ))
+            }
+        };
+        Ok(v == on)
+    }
+}
+
+macro_rules! engine_flags {
+    ($(
+        $(#[$doc:meta])*
+        $field:ident: $ty:ty = $flag:literal $([$($alias:literal),*])?,
+            $kind:ident, unit $unit:literal, default $default:literal, vllm $vllm:literal,
+            $help:literal;
+    )*) => {
+        /// Engine flags as a scenario file or the command line gives them:
+        /// every field optional; later layers override earlier ones
+        /// ([`EngineSettings::overlay`]). Generated from the table in
+        /// `crate::flags`.
+        #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields)]
+        pub struct EngineSettings {
+            $( $(#[$doc])* #[serde(default)] pub $field: Option<$ty>, )*
+        }
+
+        /// Every engine flag, in the table's order.
+        pub const ENGINE_FLAGS: &[EngineFlag] = &[
+            $( EngineFlag {
+                field: stringify!($field),
+                flag: $flag,
+                aliases: &[$($($alias),*)?],
+                kind: FlagKind::$kind,
+                unit: $unit,
+                default: $default,
+                help: $help,
+                vllm: $vllm,
+            }, )*
+        ];
+
+        impl EngineSettings {
+            /// `other`'s fields win where set.
+            pub fn overlay(&self, other: &EngineSettings) -> EngineSettings {
+                EngineSettings {
+                    $( $field: other.$field.clone().or_else(|| self.$field.clone()), )*
+                }
+            }
+
+            /// Whether the field named `field` (snake case) is set.
+            pub fn is_set(&self, field: &str) -> bool {
+                match field {
+                    $( stringify!($field) => self.$field.is_some(), )*
+                    _ => false,
+                }
+            }
+
+            /// Set the field of `flag` from its text (None: the flag alone);
+            /// `on` is false for a switch's `--no-` form.
+            pub fn set_flag(&mut self, flag: &EngineFlag, text: Option<&str>, on: bool) -> Result<()> {
+                match flag.field {
+                    $( stringify!($field) => {
+                        self.$field = Some(<$ty as FlagValue>::read(flag.flag, text, on)?);
+                    } )*
+                    _ => {}
+                }
+                Ok(())
+            }
+        }
+    };
+}
+
+engine_flags! {
+    quantization: String = "quantization", Text, unit "",
+        default "the checkpoint's quantization_config", vllm true,
+        "Weight quantization method: awq, gptq, fp8 (online from a 16-bit checkpoint), mxfp4, nvfp4, ...";
+    kv_cache_dtype: String = "kv-cache-dtype", Text, unit "",
+        default "auto (the model dtype)", vllm true,
+        "KV cache element type: auto, fp8, int4_per_token_head, ... (bytes per token follow from it)";
+    gpu_memory_utilization: f64 = "gpu-memory-utilization", Float, unit "fraction",
+        default "0.92 (0.9 before 0.20)", vllm true,
+        "Share of the GPU's memory vLLM may take for weights, activations, CUDA graphs and the KV cache";
+    max_model_len: i64 = "max-model-len", Int, unit "tokens",
+        default "the model's max_position_embeddings", vllm true,
+        "Longest prompt + output a request may have";
+    max_num_seqs: i64 = "max-num-seqs", Int, unit "sequences",
+        default "256 (1024 on GPUs of 70 GiB or more, but A100s)", vllm true,
+        "Most requests the scheduler runs at once";
+    max_num_batched_tokens: i64 = "max-num-batched-tokens", Int, unit "tokens",
+        default "2048 (8192 from 70 GiB, 16384 from 160 GiB; A100s 2048)", vllm true,
+        "Tokens one engine step may process (decode tokens plus prompt chunks)";
+    enable_prefix_caching: bool = "enable-prefix-caching", Switch, unit "",
+        default "on (hybrid models: from 0.26)", vllm true,
+        "Reuse KV blocks of prompts seen before";
+    block_size: i64 = "block-size", Int, unit "tokens",
+        default "16 (hybrid models: raised to fit a Mamba state page)", vllm true,
+        "Tokens per KV cache block";
+    mamba_ssm_cache_dtype: String = "mamba-ssm-cache-dtype", Text, unit "",
+        default "auto (the model's or float32 where it says so)", vllm true,
+        "Element type of the Mamba SSM state";
+    mamba_cache_dtype: String = "mamba-cache-dtype", Text, unit "",
+        default "auto", vllm true,
+        "Element type of the Mamba conv state (and the SSM state unless set apart)";
+    /// TRITON_ATTN's 16-token alignment is assumed when it is given.
+    attention_backend: String = "attention-backend", Text, unit "",
+        default "picked by GPU and KV dtype", vllm true,
+        "Attention kernel: FLASH_ATTN, FLASHINFER, TRITON_ATTN, ...";
+    /// The KV pool size, skipping vLLM's profiling (the utilization then no
+    /// longer sizes the pool).
+    kv_cache_memory_bytes: i64 = "kv-cache-memory-bytes", Int, unit "bytes",
+        default "none: the pool is what the utilization leaves", vllm true,
+        "KV pool size outright (from 0.10.2)";
+    /// GPUs one model is split across.
+    tensor_parallel_size: i64 = "tensor-parallel-size" ["tp"], Int, unit "GPUs",
+        default "1", vllm true,
+        "GPUs each layer is split across";
+    /// auto, bfloat16, float16 (half), float32 (float).
+    dtype: String = "dtype", Text, unit "",
+        default "auto (the checkpoint's; bfloat16 for float32 checkpoints)", vllm true,
+        "Activation and weight dtype of unquantized layers";
+    /// Stages the layers are split across.
+    pipeline_parallel_size: i64 = "pipeline-parallel-size" ["pp"], Int, unit "stages",
+        default "1", vllm true,
+        "Pipeline stages the layers are split across";
+    async_scheduling: bool = "async-scheduling", Switch, unit "",
+        default "on from 0.14", vllm true,
+        "Schedule the next step while the GPU runs this one";
+    /// A JSON object merged into the model's config.json
+    /// (`presets::LoadedModel::with_overrides`).
+    hf_overrides: String = "hf-overrides", Text, unit "JSON",
+        default "none", vllm true,
+        "JSON merged into the model's config.json (rope scaling, say)";
+    enforce_eager: bool = "enforce-eager", Set, unit "",
+        default "off (CUDA graphs)", vllm true,
+        "No CUDA graphs: every step launches its kernels one by one";
+    /// V0's flag: decode steps with a longer context run eagerly (V1
+    /// captures every decode step; `version` sets it for V0 runs).
+    max_seq_len_to_capture: i64 = "max-seq-len-to-capture", Int, unit "tokens",
+        default "8192 (V0 only)", vllm true,
+        "Longest context a decode step runs as a CUDA graph (V0)";
+    /// The release whose defaults and memory accounting apply
+    /// (`crate::version`); 0.32.0 when not given.
+    vllm_version: String = "vllm-version", Text, unit "",
+        default "0.32.0", vllm false,
+        "The vLLM release modelled (0.10.0 to 0.33.0)";
+}
+
+/// The row of a flag as vLLM spells it (or one of its short forms), or as
+/// its `--no-` form for a switch: (row, on).
+pub fn find(name: &str) -> Option<(&'static EngineFlag, bool)> {
+    if let Some(f) = ENGINE_FLAGS
+        .iter()
+        .find(|f| f.flag == name || f.aliases.contains(&name))
+    {
+        return Some((f, true));
+    }
+    let base = name.strip_prefix("no-")?;
+    ENGINE_FLAGS
+        .iter()
+        .find(|f| f.flag == base && f.kind == FlagKind::Switch)
+        .map(|f| (f, false))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn each_field_is_one_row_and_every_row_reads_its_flag() {
+        let mut fields: Vec<&str> = ENGINE_FLAGS.iter().map(|f| f.field).collect();
+        fields.sort_unstable();
+        fields.dedup();
+        assert_eq!(fields.len(), ENGINE_FLAGS.len());
+        for f in ENGINE_FLAGS {
+            assert_eq!(f.field.replace('_', "-"), f.flag, "{}", f.field);
+            let text = match f.kind {
+                FlagKind::Int => Some("32K"),
+                FlagKind::Float => Some("0.5"),
+                FlagKind::Text => Some("x"),
+                FlagKind::Switch | FlagKind::Set => None,
+            };
+            let mut s = EngineSettings::default();
+            s.set_flag(f, text, true).unwrap();
+            assert!(s.is_set(f.field), "{}", f.field);
+            assert_eq!(EngineSettings::default().overlay(&s), s);
+            assert!(!f.help.is_empty() && !f.default.is_empty());
+        }
+    }
+
+    #[test]
+    fn short_forms_and_no_forms_find_their_row() {
+        assert_eq!(find("tp").unwrap().0.field, "tensor_parallel_size");
+        let (f, on) = find("no-enable-prefix-caching").unwrap();
+        assert_eq!((f.field, on), ("enable_prefix_caching", false));
+        assert!(find("no-enforce-eager").is_none());
+        let mut s = EngineSettings::default();
+        s.set_flag(f, None, on).unwrap();
+        assert_eq!(s.enable_prefix_caching, Some(false));
+        let e = s.set_flag(find("max-num-seqs").unwrap().0, Some("many"), true);
+        assert!(e.unwrap_err().message.contains("--max-num-seqs"));
+    }
+}
