@@ -5,6 +5,7 @@
 //! The binary is `main.rs`, three lines around [`main_with`]; tests call
 //! [`main_with`] directly and see exactly what a user sees.
 
+mod engine_flags;
 mod render;
 mod svg;
 mod table;
@@ -12,9 +13,7 @@ mod table;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use decodecalc_core::calibrate::{fit, FitReport};
 use decodecalc_core::compare::{check_rows, compare, Comparison};
-use decodecalc_core::engine::{
-    parse_count_list, parse_token_list, EngineSettings, HarnessSettings,
-};
+use decodecalc_core::engine::{parse_count_list, parse_token_list, HarnessSettings};
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::{self, Kind};
@@ -104,36 +103,9 @@ struct CommonArgs {
     /// GPU preset or .toml path.
     #[arg(long)]
     gpu: Option<String>,
-    /// Weight quantization: auto (the checkpoint's), none, awq, gptq, compressed-tensors, fp8.
-    #[arg(long)]
-    quantization: Option<String>,
-    /// auto, bfloat16, float16, fp8, fp8_e4m3, fp8_e5m2, fp8_per_token_head,
-    /// int8_per_token_head, int4_per_token_head.
-    #[arg(long)]
-    kv_cache_dtype: Option<String>,
-    /// Fraction of device memory vLLM may use, in (0, 1].
-    #[arg(long, allow_negative_numbers = true)]
-    gpu_memory_utilization: Option<f64>,
-    /// Tokens, as vLLM reads them: 32768, 32K (x1024) or 32k (x1000).
-    #[arg(long, allow_negative_numbers = true, value_parser = human_int)]
-    max_model_len: Option<i64>,
-    #[arg(long, allow_negative_numbers = true)]
-    max_num_seqs: Option<i64>,
-    #[arg(long, allow_negative_numbers = true, value_parser = human_int)]
-    max_num_batched_tokens: Option<i64>,
-    #[arg(long, overrides_with = "no_enable_prefix_caching")]
-    enable_prefix_caching: bool,
-    #[arg(long, overrides_with = "enable_prefix_caching")]
-    no_enable_prefix_caching: bool,
-    /// Tokens per KV block (a multiple of 16; hybrid models raise it).
-    #[arg(long, allow_negative_numbers = true)]
-    block_size: Option<i64>,
-    /// auto, float32, bfloat16, float16 (auto = float32 for NemotronH).
-    #[arg(long)]
-    mamba_ssm_cache_dtype: Option<String>,
-    /// Conv state dtype: auto (the model dtype), float32, bfloat16, float16.
-    #[arg(long)]
-    mamba_cache_dtype: Option<String>,
+    /// The `vllm serve` flags, generated from core's flag table.
+    #[command(flatten)]
+    engine: engine_flags::EngineFlagArgs,
     /// Prompt lengths, comma-separated; k = 1024 (0,16k,32k).
     #[arg(long, allow_hyphen_values = true)]
     contexts: Option<String>,
@@ -143,47 +115,6 @@ struct CommonArgs {
     /// Simultaneous requests, comma-separated (1,2,4,8).
     #[arg(long, allow_hyphen_values = true)]
     concurrency: Option<String>,
-    /// GPUs the model is split across (vLLM's tensor parallelism); every
-    /// memory figure is then per GPU and steps pay all-reduces.
-    #[arg(long, short = 't', allow_negative_numbers = true)]
-    tensor_parallel_size: Option<i64>,
-    /// Pipeline stages the layers are split across (vLLM's
-    /// --pipeline-parallel-size); memory figures are per GPU of the stage
-    /// that sizes the KV cache, and a step runs through the stages in turn.
-    #[arg(long, allow_negative_numbers = true)]
-    pipeline_parallel_size: Option<i64>,
-    /// A JSON object merged into the model's config.json, as vLLM's flag:
-    /// '{"max_position_embeddings": 131072, "rope_scaling": {...}}'.
-    #[arg(long)]
-    hf_overrides: Option<String>,
-    /// Attention backend as vLLM names it (FLASH_ATTN, FLASHINFER,
-    /// TRITON_ATTN, ...); default: the one vLLM picks for the GPU and KV dtype.
-    #[arg(long)]
-    attention_backend: Option<String>,
-    /// The scheduler prepares the next step while the GPU runs this one
-    /// (vLLM 0.32's default): the host's share of a step overlaps the GPU's.
-    #[arg(long, overrides_with = "no_async_scheduling")]
-    async_scheduling: bool,
-    #[arg(long, overrides_with = "async_scheduling")]
-    no_async_scheduling: bool,
-    /// No CUDA graphs: every decode step launches its kernels from the host.
-    #[arg(long)]
-    enforce_eager: bool,
-    /// V0's flag: decode steps with a longer context run eagerly (tokens).
-    #[arg(long, allow_negative_numbers = true, value_parser = human_int)]
-    max_seq_len_to_capture: Option<i64>,
-    /// The vLLM release to model, 0.10.0 to 0.33.0 (default 0.32.0): its
-    /// defaults, memory accounting and allocator (`decodecalc presets
-    /// --versions` lists what changed, release by release).
-    #[arg(long)]
-    vllm_version: Option<String>,
-    /// Weight and activation dtype: auto (float32 checkpoints in bfloat16),
-    /// bfloat16, float16 (half), float32 (float).
-    #[arg(long)]
-    dtype: Option<String>,
-    /// KV-cache pool in bytes, as vLLM's flag: skips the memory estimate.
-    #[arg(long, allow_negative_numbers = true)]
-    kv_cache_memory_bytes: Option<i64>,
     /// Use the first-principles non-KV estimate even where the scenario pins
     /// a measured figure.
     #[arg(long)]
@@ -356,13 +287,6 @@ struct RankArgs {
     min_per_request_tok_s: Option<f64>,
 }
 
-/// A token count flag as vLLM parses it (`units::parse_human_int`).
-fn human_int(v: &str) -> Result<i64, String> {
-    decodecalc_core::units::parse_human_int(v).ok_or_else(|| {
-        format!("`{v}` is not a whole number as vLLM reads it: 32768, 32K (x1024) or 32k (x1000)")
-    })
-}
-
 /// Files come from the file system.
 struct Fs;
 
@@ -416,40 +340,7 @@ impl World for Fs {
 
 impl CommonArgs {
     fn request(&self) -> Result<Request, Error> {
-        let engine = EngineSettings {
-            quantization: self.quantization.clone(),
-            kv_cache_dtype: self.kv_cache_dtype.clone(),
-            gpu_memory_utilization: self.gpu_memory_utilization,
-            max_model_len: self.max_model_len,
-            max_num_seqs: self.max_num_seqs,
-            max_num_batched_tokens: self.max_num_batched_tokens,
-            enable_prefix_caching: if self.enable_prefix_caching {
-                Some(true)
-            } else if self.no_enable_prefix_caching {
-                Some(false)
-            } else {
-                None
-            },
-            block_size: self.block_size,
-            mamba_ssm_cache_dtype: self.mamba_ssm_cache_dtype.clone(),
-            mamba_cache_dtype: self.mamba_cache_dtype.clone(),
-            attention_backend: self.attention_backend.clone(),
-            hf_overrides: self.hf_overrides.clone(),
-            enforce_eager: self.enforce_eager.then_some(true),
-            max_seq_len_to_capture: self.max_seq_len_to_capture,
-            async_scheduling: if self.async_scheduling {
-                Some(true)
-            } else if self.no_async_scheduling {
-                Some(false)
-            } else {
-                None
-            },
-            kv_cache_memory_bytes: self.kv_cache_memory_bytes,
-            tensor_parallel_size: self.tensor_parallel_size,
-            dtype: self.dtype.clone(),
-            pipeline_parallel_size: self.pipeline_parallel_size,
-            vllm_version: self.vllm_version.clone(),
-        };
+        let engine = self.engine.settings()?;
         let harness = HarnessSettings {
             contexts: self
                 .contexts
