@@ -230,6 +230,7 @@ impl EngineSettings {
         gpu_name: &str,
         label: Label,
     ) -> Result<EngineArgs> {
+        self.check_ranges(label)?;
         let version = match self.vllm_version.as_deref() {
             None => crate::version::MODELLED,
             Some(t) => VllmVersion::parse_capacity(&label("vllm_version"), t)?,

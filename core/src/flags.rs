@@ -46,12 +46,21 @@ pub struct EngineFlag {
     /// Whether `vllm serve` has it (false: decodecalc's own, not read from a
     /// launch line).
     pub vllm: bool,
+    /// The values vLLM takes, for a number checked by the table alone
+    /// ([`EngineSettings::check_ranges`]); None where the rule is
+    /// `EngineSettings::resolve_labelled`'s (it depends on the model, the
+    /// GPU or the release).
+    pub range: Option<(f64, f64)>,
 }
 
 /// A flag's value type: how its text is read.
 trait FlagValue: Sized {
     /// `on` is false for a switch's `--no-` form (other kinds ignore it).
     fn read(flag: &str, text: Option<&str>, on: bool) -> Result<Self>;
+    /// The value as a number, for range checks.
+    fn number(&self) -> Option<f64> {
+        None
+    }
 }
 
 fn need<'a>(flag: &str, text: Option<&'a str>) -> Result<&'a str> {
@@ -62,6 +71,9 @@ fn need<'a>(flag: &str, text: Option<&'a str>) -> Result<&'a str> {
 }
 
 impl FlagValue for i64 {
+    fn number(&self) -> Option<f64> {
+        Some(*self as f64)
+    }
     fn read(flag: &str, text: Option<&str>, _on: bool) -> Result<i64> {
         let v = need(flag, text)?;
         crate::units::parse_human_int(v).ok_or_else(|| {
@@ -75,6 +87,9 @@ impl FlagValue for i64 {
 }
 
 impl FlagValue for f64 {
+    fn number(&self) -> Option<f64> {
+        Some(*self)
+    }
     fn read(flag: &str, text: Option<&str>, _on: bool) -> Result<f64> {
         let v = need(flag, text)?;
         v.trim()
@@ -114,6 +129,7 @@ macro_rules! engine_flags {
         $(#[$doc:meta])*
         $field:ident: $ty:ty = $flag:literal $([$($alias:literal),*])?,
             $kind:ident, unit $unit:literal, default $default:literal, vllm $vllm:literal,
+            $(range $lo:literal to $hi:literal,)?
             $help:literal;
     )*) => {
         /// Engine flags as a scenario file or the command line gives them:
@@ -137,6 +153,7 @@ macro_rules! engine_flags {
                 default: $default,
                 help: $help,
                 vllm: $vllm,
+                range: engine_flags!(@range $($lo, $hi)?),
             }, )*
         ];
 
@@ -156,6 +173,14 @@ macro_rules! engine_flags {
                 }
             }
 
+            /// The field named `field` as a number, where it is one and set.
+            fn number(&self, field: &str) -> Option<f64> {
+                match field {
+                    $( stringify!($field) => self.$field.as_ref().and_then(FlagValue::number), )*
+                    _ => None,
+                }
+            }
+
             /// Set the field of `flag` from its text (None: the flag alone);
             /// `on` is false for a switch's `--no-` form.
             pub fn set_flag(&mut self, flag: &EngineFlag, text: Option<&str>, on: bool) -> Result<()> {
@@ -169,6 +194,33 @@ macro_rules! engine_flags {
             }
         }
     };
+    (@range $lo:literal, $hi:literal) => { Some(($lo, $hi)) };
+    (@range) => { None };
+}
+
+impl EngineSettings {
+    /// Every set value of a row with a range inside it, naming the field
+    /// with `label` (the flag on the command line, the field in a file).
+    pub fn check_ranges(&self, label: crate::engine::Label) -> Result<()> {
+        for f in ENGINE_FLAGS {
+            let (Some((lo, hi)), Some(v)) = (f.range, self.number(f.field)) else {
+                continue;
+            };
+            if !(v.is_finite() && v >= lo && v <= hi) {
+                return Err(Error::field(
+                    &label(f.field),
+                    v,
+                    format!(
+                        "{} from {lo} to {hi} {} (vLLM refuses others)",
+                        f.help, f.unit
+                    )
+                    .trim_end()
+                    .to_string(),
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 engine_flags! {
