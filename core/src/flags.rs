@@ -211,11 +211,11 @@ impl EngineSettings {
                     &label(f.field),
                     v,
                     format!(
-                        "{} from {lo} to {hi} {} (vLLM refuses others)",
-                        f.help, f.unit
-                    )
-                    .trim_end()
-                    .to_string(),
+                        "a number from {lo} to {hi}{}{} (vLLM refuses others): {}",
+                        if f.unit.is_empty() { "" } else { " " },
+                        f.unit,
+                        f.help
+                    ),
                 ));
             }
         }
