@@ -239,39 +239,14 @@ fn number<T: std::str::FromStr>(
 /// The request the form describes: the same structure the CLI builds from flags.
 pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
     let text = |id: &str| fields.get(id).cloned();
-    let engine = EngineSettings {
-        quantization: text("quantization"),
-        kv_cache_dtype: text("kv-cache-dtype"),
-        gpu_memory_utilization: number(fields, "gpu-memory-utilization")?,
-        max_model_len: number(fields, "max-model-len")?,
-        max_num_seqs: number(fields, "max-num-seqs")?,
-        max_num_batched_tokens: number(fields, "max-num-batched-tokens")?,
-        enable_prefix_caching: match fields.get("enable-prefix-caching").map(String::as_str) {
-            None => None,
-            Some("true") => Some(true),
-            Some("false") => Some(false),
-            Some(other) => {
-                return Err(Error::field(
-                    "--enable-prefix-caching",
-                    other,
-                    "true or false",
-                ))
-            }
-        },
-        block_size: None,
-        mamba_ssm_cache_dtype: text("mamba-ssm-cache-dtype"),
-        mamba_cache_dtype: None,
-        attention_backend: None,
-        kv_cache_memory_bytes: None,
-        tensor_parallel_size: number(fields, "tensor-parallel-size")?,
-        dtype: text("dtype"),
-        pipeline_parallel_size: number(fields, "pipeline-parallel-size")?,
-        async_scheduling: None,
-        hf_overrides: None,
-        enforce_eager: None,
-        max_seq_len_to_capture: None,
-        vllm_version: text("vllm-version"),
-    };
+    // Every engine field of the form is named as its flag in core's table
+    // and read by the table's parser, as the CLI and a launch line are.
+    let mut engine = EngineSettings::default();
+    for f in decodecalc_core::flags::ENGINE_FLAGS {
+        if let Some(v) = fields.get(f.flag) {
+            engine.set_flag(f, Some(v), true)?;
+        }
+    }
     let harness = HarnessSettings {
         contexts: text("contexts")
             .map(|t| parse_token_list("--contexts", &t))
