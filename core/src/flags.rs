@@ -283,6 +283,13 @@ engine_flags! {
     hf_overrides: String = "hf-overrides", Text, unit "JSON",
         default "none", vllm true,
         "JSON merged into the model's config.json (rope scaling, say)";
+    /// CPU memory pinned per GPU for swapped-out KV blocks
+    /// (`CacheConfig.swap_space` in vllm/config/cache.py, `ge=0`). V1
+    /// preempts by recomputation, and host memory is not a GPU figure, so
+    /// nothing decodecalc computes depends on it.
+    swap_space: f64 = "swap-space", Float, unit "GiB", default "4", vllm true,
+        range 0.0 to 65536.0,
+        "CPU swap space per GPU (host memory: no GPU figure changes)";
     enforce_eager: bool = "enforce-eager", Set, unit "",
         default "off (CUDA graphs)", vllm true,
         "No CUDA graphs: every step launches its kernels one by one";
@@ -352,5 +359,13 @@ mod tests {
         assert_eq!(s.enable_prefix_caching, Some(false));
         let e = s.set_flag(find("max-num-seqs").unwrap().0, Some("many"), true);
         assert!(e.unwrap_err().message.contains("--max-num-seqs"));
+        // A row's range refuses what vLLM refuses, from any source.
+        let mut s = EngineSettings::default();
+        s.set_flag(find("swap-space").unwrap().0, Some("-1"), true)
+            .unwrap();
+        let e = s.check_ranges(&crate::engine::flag).unwrap_err();
+        assert!(e.message.contains("`--swap-space`"), "{e}");
+        s.swap_space = Some(4.0);
+        assert!(s.check_ranges(&crate::engine::flag).is_ok());
     }
 }
