@@ -91,11 +91,9 @@ impl clap::Args for EngineFlagArgs {
                         } else {
                             f.unit.to_uppercase()
                         });
-                    // `-t`: the one short form the CLI has always had.
-                    if f.field == "tensor_parallel_size" {
-                        arg.short('t')
-                    } else {
-                        arg
+                    match f.short {
+                        Some(c) => arg.short(c),
+                        None => arg,
                     }
                 }
             });

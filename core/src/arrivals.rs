@@ -154,15 +154,9 @@ pub struct Schedule {
 /// past this the gaps are all but equal).
 pub const MAX_BURSTINESS: f64 = 1e6;
 
-/// When each of `n` requests is due, s after the benchmark starts, at
-/// `rate` requests per second with `burstiness`, as the tool draws them
-/// with `seed` (the tool's `--seed`, taken modulo 2^32 as numpy would
-/// refuse larger ones).
-pub fn due_times_s(n: u64, rate: f64, burstiness: f64, seed: u64) -> Vec<f64> {
-    schedule(n, rate, burstiness, seed, Pacing::Rescaled).due_s
-}
-
-/// The send schedule of `n` requests under `pacing`.
+/// The send schedule of `n` requests at `rate` requests per second with
+/// `burstiness`, as the tool draws them with `seed` (its `--seed`, taken
+/// modulo 2^32 as numpy would refuse larger ones), under `pacing`.
 pub fn schedule(n: u64, rate: f64, burstiness: f64, seed: u64, pacing: Pacing) -> Schedule {
     let mut rng = LegacyRandom::new(u32::try_from(seed & 0xffff_ffff).unwrap_or(0));
     let theta = 1.0 / (rate * burstiness);
@@ -257,7 +251,7 @@ mod tests {
         // numpy: the gaps drawn as get_request draws them, summed and
         // rescaled: 0.17327075228623215, 0.4467008796322798, ...,
         // 11.533313023189335 (request 50), 19.999999999999996.
-        let due = due_times_s(100, 5.0, 1.0, 0);
+        let due = schedule(100, 5.0, 1.0, 0, Pacing::Rescaled).due_s;
         assert_eq!(due.len(), 100);
         for (i, x) in [
             (0, 0.17327075228623215),

@@ -125,6 +125,15 @@ pub struct Run {
     pub points: Vec<Observed>,
 }
 
+impl Run {
+    /// The workload regime of point `i`.
+    fn regime_of(&self, i: usize) -> Regime {
+        self.points
+            .get(i)
+            .map_or(Regime::Batch1Short, Observed::regime)
+    }
+}
+
 fn log_ratio(predicted: f64, measured: Option<f64>, weight: f64, out: &mut Vec<f64>) {
     if let Some(m) = measured.filter(|m| *m > 0.0 && m.is_finite()) {
         out.push(if predicted > 0.0 && predicted.is_finite() {
@@ -939,6 +948,13 @@ pub const FAMILIES: [&str; 4] = ["tpot", "throughput", "ttft", "prefill"];
 /// weight read, so decode attention starts to matter.
 pub const LONG_CONTEXT_TOKENS: u64 = 8192;
 
+/// A calibration file's `[fit]` key for a family's leave-one-run-out
+/// figure `what` in `regime` (written by [`calibration_files`], read by
+/// `scenario::CalibrationFile::regime_band`).
+pub fn regime_key(family: &str, regime: Regime, what: &str) -> String {
+    format!("loo_{family}_{}_{what}", regime.name())
+}
+
 /// The fewest cross-validated figures a workload regime needs for its own
 /// error band; with fewer, the class-wide band stands in and says so.
 pub const MIN_REGIME_FIGURES: usize = 5;
@@ -1147,7 +1163,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
             .map(|((x, y), z)| {
                 let point = run.points.get(x.0);
                 let label = point.map(Observed::label).unwrap_or_default();
-                let regime = point.map_or(Regime::Batch1Short, Observed::regime);
+                let regime = run.regime_of(x.0);
                 (label, x.1, x.2, y.2, z.2, regime)
             })
             .collect();
@@ -1227,13 +1243,11 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
                     .find(|(_, r)| r.id == run.id)
                     .map_or(fit.shared, |(l, _)| l.1),
             };
-            transfer_errors.extend(run_errors(run, &p).into_iter().map(|e| {
-                let regime = run
-                    .points
-                    .get(e.0)
-                    .map_or(Regime::Batch1Short, Observed::regime);
-                (e.1, e.2, e.2, 0.0, regime)
-            }));
+            transfer_errors.extend(
+                run_errors(run, &p)
+                    .into_iter()
+                    .map(|e| (e.1, e.2, e.2, 0.0, run.regime_of(e.0))),
+            );
         }
     }
     Ok(JointReport {
@@ -1287,12 +1301,11 @@ pub fn calibration_files(
                 fit.insert(format!("loo_{k}_p90_abs_pct"), f.loo_p90_abs_pct);
             }
             for r in &c.regimes {
-                let g = r.regime.name();
                 for f in &r.families {
-                    let k = f.family;
-                    fit.insert(format!("loo_{k}_{g}_figures"), f.points as f64);
-                    fit.insert(format!("loo_{k}_{g}_median_abs_pct"), f.loo_median_abs_pct);
-                    fit.insert(format!("loo_{k}_{g}_p90_abs_pct"), f.loo_p90_abs_pct);
+                    let key = |what| regime_key(f.family, r.regime, what);
+                    fit.insert(key("figures"), f.points as f64);
+                    fit.insert(key("median_abs_pct"), f.loo_median_abs_pct);
+                    fit.insert(key("p90_abs_pct"), f.loo_p90_abs_pct);
                 }
             }
             for f in &report.transfer {

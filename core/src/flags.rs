@@ -36,6 +36,8 @@ pub struct EngineFlag {
     pub flag: &'static str,
     /// vLLM's short forms (`tp`, `pp`).
     pub aliases: &'static [&'static str],
+    /// The CLI's one-letter form, if it has one.
+    pub short: Option<char>,
     pub kind: FlagKind,
     /// The unit of its value ("" for none).
     pub unit: &'static str,
@@ -127,7 +129,7 @@ impl FlagValue for bool {
 macro_rules! engine_flags {
     ($(
         $(#[$doc:meta])*
-        $field:ident: $ty:ty = $flag:literal $([$($alias:literal),*])?,
+        $field:ident: $ty:ty = $flag:literal $([$($alias:literal),*])? $(short $short:literal)?,
             $kind:ident, unit $unit:literal, default $default:literal, vllm $vllm:literal,
             $(range $lo:literal to $hi:literal,)?
             $help:literal;
@@ -148,6 +150,7 @@ macro_rules! engine_flags {
                 field: stringify!($field),
                 flag: $flag,
                 aliases: &[$($($alias),*)?],
+                short: engine_flags!(@short $($short)?),
                 kind: FlagKind::$kind,
                 unit: $unit,
                 default: $default,
@@ -196,6 +199,8 @@ macro_rules! engine_flags {
     };
     (@range $lo:literal, $hi:literal) => { Some(($lo, $hi)) };
     (@range) => { None };
+    (@short $c:literal) => { Some($c) };
+    (@short) => { None };
 }
 
 impl EngineSettings {
@@ -264,7 +269,7 @@ engine_flags! {
         default "none: the pool is what the utilization leaves", vllm true,
         "KV pool size outright (from 0.10.2)";
     /// GPUs one model is split across.
-    tensor_parallel_size: i64 = "tensor-parallel-size" ["tp"], Int, unit "GPUs",
+    tensor_parallel_size: i64 = "tensor-parallel-size" ["tp"] short 't', Int, unit "GPUs",
         default "1", vllm true,
         "GPUs each layer is split across";
     /// auto, bfloat16, float16 (half), float32 (float).

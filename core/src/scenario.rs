@@ -364,6 +364,22 @@ impl CalibrationFile {
             *self.fit.get(&format!("loo_{family}_p90_abs_pct"))?,
         ))
     }
+
+    /// A family's band in one workload regime, if the fit recorded it:
+    /// (figures, median, 90th percentile) of absolute leave-one-run-out
+    /// errors, % (keys named by `calibrate::regime_key`).
+    pub fn regime_band(
+        &self,
+        family: &str,
+        regime: crate::calibrate::Regime,
+    ) -> Option<(f64, f64, f64)> {
+        let get = |what| {
+            self.fit
+                .get(&crate::calibrate::regime_key(family, regime, what))
+                .copied()
+        };
+        Some((get("figures")?, get("median_abs_pct")?, get("p90_abs_pct")?))
+    }
 }
 
 /// The timing parameters in use and where they came from.
@@ -476,20 +492,11 @@ impl Calibration {
                 borrowed: true,
             });
         }
-        let g = regime.name();
-        let figures = f
-            .fit
-            .get(&format!("loo_{family}_{g}_figures"))
-            .copied()
-            .unwrap_or(0.0);
-        if figures >= crate::calibrate::MIN_REGIME_FIGURES as f64 {
-            if let (Some(m), Some(p)) = (
-                f.fit.get(&format!("loo_{family}_{g}_median_abs_pct")),
-                f.fit.get(&format!("loo_{family}_{g}_p90_abs_pct")),
-            ) {
+        if let Some((n, m, p)) = f.regime_band(family, regime) {
+            if n >= crate::calibrate::MIN_REGIME_FIGURES as f64 {
                 return Some(Band {
-                    median_abs_pct: *m,
-                    p90_abs_pct: *p,
+                    median_abs_pct: m,
+                    p90_abs_pct: p,
                     regime: Some(regime),
                     borrowed: false,
                 });
@@ -527,10 +534,7 @@ impl Calibration {
         crate::calibrate::Regime::ALL
             .iter()
             .filter_map(|r| {
-                let g = r.name();
-                let n = *f.fit.get(&format!("loo_{family}_{g}_figures"))?;
-                let m = f.fit.get(&format!("loo_{family}_{g}_median_abs_pct"))?;
-                let p = f.fit.get(&format!("loo_{family}_{g}_p90_abs_pct"))?;
+                let (n, m, p) = f.regime_band(family, *r)?;
                 let own = n >= crate::calibrate::MIN_REGIME_FIGURES as f64;
                 Some(format!(
                     "{}: +-{m:.0}% median, +-{p:.0}% p90 ({n:.0} figures{})",
