@@ -6,9 +6,13 @@ use crate::dtype::{FloatDtype, KvCacheDtype, MambaDtype};
 use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::quant::{QuantMethod, WeightQuant};
-use crate::units::{format_tokens, parse_tokens};
 use crate::version::VllmVersion;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
+
+// The harness settings were engine.rs's: their paths stay.
+pub use crate::harness::{
+    harness_defaults, parse_count_list, parse_token_list, Harness, HarnessSettings, TokenCount,
+};
 
 /// Defaults that do not change between releases (the ones that do are
 /// `crate::version`'s: utilization, batch limits, prefix caching, async
@@ -183,17 +187,9 @@ pub const MAX_CONCURRENCY: u64 = 1 << 24;
 /// The most cells a matrix may have (contexts x concurrencies + prefill rows).
 pub const MAX_CELLS: u64 = 4096;
 
-fn positive(label: Label, field: &str, v: Option<i64>, default: u64) -> Result<u64> {
-    match v {
-        None => Ok(default),
-        Some(x) if x > 0 && (x as u64) <= MAX_COUNT => Ok(x as u64),
-        Some(x) if x > 0 => Err(Error::field(
-            &label(field),
-            x,
-            format!("a positive whole number up to {MAX_COUNT}"),
-        )),
-        Some(x) => Err(Error::field(&label(field), x, "a positive whole number")),
-    }
+/// A count the flag table has checked (`flags::Valid::Count`), or `default`.
+fn count(v: Option<i64>, default: u64) -> u64 {
+    v.and_then(|x| u64::try_from(x).ok()).unwrap_or(default)
 }
 
 impl EngineSettings {
@@ -222,7 +218,9 @@ impl EngineSettings {
         )
     }
 
-    /// [`EngineSettings::resolve`] naming fields with `label`.
+    /// [`EngineSettings::resolve`] naming fields with `label`. What a value
+    /// may be on its own is the flag table's rule (`check_ranges`); what
+    /// depends on the model, the GPU or the release is checked here.
     pub fn resolve_labelled(
         &self,
         model_max_position_tokens: u64,
@@ -235,22 +233,7 @@ impl EngineSettings {
             None => crate::version::MODELLED,
             Some(t) => VllmVersion::parse_capacity(&label("vllm_version"), t)?,
         };
-        let util = self
-            .gpu_memory_utilization
-            .unwrap_or_else(|| version.gpu_memory_utilization_default());
-        if !(util.is_finite() && util > 0.0 && util <= 1.0) {
-            return Err(Error::field(
-                &label("gpu_memory_utilization"),
-                util,
-                "a fraction in (0, 1], such as 0.9",
-            ));
-        }
-        let max_model_len = positive(
-            label,
-            "max_model_len",
-            self.max_model_len,
-            model_max_position_tokens,
-        )?;
+        let max_model_len = count(self.max_model_len, model_max_position_tokens);
         if max_model_len > model_max_position_tokens {
             return Err(Error::field(
                 &label("max_model_len"),
@@ -267,23 +250,8 @@ impl EngineSettings {
             gpu_name,
             max_model_len,
         );
-        let max_num_seqs = positive(label, "max_num_seqs", self.max_num_seqs, default_seqs)?;
-        let at_most = |field: &str, v: u64, max: u64| {
-            if v > max {
-                Err(Error::field(&label(field), v, format!("at most {max}")))
-            } else {
-                Ok(v)
-            }
-        };
-        let max_num_seqs = at_most("max_num_seqs", max_num_seqs, 1 << 24)?;
-        let max_num_batched_tokens = positive(
-            label,
-            "max_num_batched_tokens",
-            self.max_num_batched_tokens,
-            default_tokens,
-        )?;
-        let max_num_batched_tokens =
-            at_most("max_num_batched_tokens", max_num_batched_tokens, 1 << 24)?;
+        let max_num_seqs = count(self.max_num_seqs, default_seqs);
+        let max_num_batched_tokens = count(self.max_num_batched_tokens, default_tokens);
         // vLLM's SchedulerConfig refuses a token budget below the sequence
         // count (`vllm/config/scheduler.py`, `_verify_args`).
         if self.max_num_batched_tokens.is_some() && max_num_batched_tokens < max_num_seqs {
@@ -293,38 +261,15 @@ impl EngineSettings {
                 format!("at least max_num_seqs ({max_num_seqs}), as vLLM requires"),
             ));
         }
-        let block_size =
-            match self.block_size {
-                None => None,
-                Some(b) if b > 0 && b % 16 == 0 && b <= 1 << 20 => Some(b as u64),
-                Some(b) => return Err(Error::field(
-                    &label("block_size"),
-                    b,
-                    "a positive multiple of 16 tokens up to 1,048,576 (vLLM's kernel alignment), such as 16 or 32",
-                )),
-            };
-        let quantization = match self.quantization.as_deref() {
-            None | Some("auto") => None,
-            Some(q) => Some(QuantMethod::parse(&label("quantization"), q)?),
-        };
         Ok(EngineArgs {
-            quantization,
-            kv_cache_dtype: match self.kv_cache_dtype.as_deref() {
-                None => KvCacheDtype::Auto,
-                Some(t) => {
-                    let d = KvCacheDtype::parse(&label("kv_cache_dtype"), t)?;
-                    let since = crate::version::kv_cache_dtype_since(d);
-                    if version < since {
-                        return Err(Error::field(
-                            &label("kv_cache_dtype"),
-                            t,
-                            format!("a KV dtype vLLM {version} accepts: `{t}` exists from {since} (config/cache.py); or a later --vllm-version"),
-                        ));
-                    }
-                    d
-                }
+            quantization: match self.quantization.as_deref() {
+                None | Some("auto") => None,
+                Some(q) => Some(QuantMethod::parse(&label("quantization"), q)?),
             },
-            gpu_memory_utilization: util,
+            kv_cache_dtype: self.kv_cache_dtype_at(version, label)?,
+            gpu_memory_utilization: self
+                .gpu_memory_utilization
+                .unwrap_or_else(|| version.gpu_memory_utilization_default()),
             max_model_len_tokens: max_model_len,
             max_num_seqs,
             max_num_batched_tokens,
@@ -333,68 +278,83 @@ impl EngineSettings {
             enable_prefix_caching: self
                 .enable_prefix_caching
                 .unwrap_or_else(|| version.prefix_caching_default(false)),
-            block_size_tokens: block_size,
-            mamba_ssm_cache_dtype: match self.mamba_ssm_cache_dtype.as_deref() {
-                None => MambaDtype::Auto,
-                Some(t) => MambaDtype::parse(&label("mamba_ssm_cache_dtype"), t)?,
-            },
-            mamba_cache_dtype: match self.mamba_cache_dtype.as_deref() {
-                None => MambaDtype::Auto,
-                Some(t) => MambaDtype::parse(&label("mamba_cache_dtype"), t)?,
-            },
+            block_size_tokens: self.block_size.and_then(|b| u64::try_from(b).ok()),
+            mamba_ssm_cache_dtype: mamba_dtype(self.mamba_ssm_cache_dtype.as_deref(), || {
+                label("mamba_ssm_cache_dtype")
+            })?,
+            mamba_cache_dtype: mamba_dtype(self.mamba_cache_dtype.as_deref(), || {
+                label("mamba_cache_dtype")
+            })?,
             kv_cache_memory_bytes: match self.kv_cache_memory_bytes {
-                None => None,
                 Some(_) if version < crate::version::KV_CACHE_MEMORY_BYTES_FLAG => {
                     return Err(Error::new(format!(
                         "--kv-cache-memory-bytes: vLLM {version} has no such flag (it exists from {})",
                         crate::version::KV_CACHE_MEMORY_BYTES_FLAG
                     ))
-                    .with_hint("set the pool through --gpu-memory-utilization, or give --vllm-version 0.10.2 or later"));
+                    .with_hint("set the pool through --gpu-memory-utilization, or give --vllm-version 0.10.2 or later")
+                    .of_kind(crate::ErrorKind::InvalidValue)
+                    .about(label("kv_cache_memory_bytes")));
                 }
-                Some(b) => Some(positive(label, "kv_cache_memory_bytes", Some(b), 0)?),
+                b => b.and_then(|b| u64::try_from(b).ok()),
             },
-            tensor_parallel_size: positive(
-                label,
-                "tensor_parallel_size",
-                self.tensor_parallel_size,
-                1,
-            )?,
+            tensor_parallel_size: count(self.tensor_parallel_size, 1),
             dtype: match self.dtype.as_deref() {
                 None => ServeDtype::Auto,
                 Some(t) => ServeDtype::parse(&label("dtype"), t)?,
             },
             // vLLM needs at least one stage; whether the model has a layer
             // for every stage is checked against the model (`Model::pipeline_stages`).
-            pipeline_parallel_size: positive(
-                label,
-                "pipeline_parallel_size",
-                self.pipeline_parallel_size,
-                1,
-            )?,
-            attention_backend: match self.attention_backend.as_deref() {
-                None => None,
-                Some(b) => {
-                    let name = attention_backend(&label("attention_backend"), b)?;
-                    if !version.has_attention_backend(&name) {
-                        return Err(Error::field(
-                            &label("attention_backend"),
-                            b,
-                            format!("a backend vLLM {version} has (v1/attention/backends/registry.py): `{name}` is not in that release"),
-                        ));
-                    }
-                    Some(name)
-                }
-            },
+            pipeline_parallel_size: count(self.pipeline_parallel_size, 1),
+            attention_backend: self.attention_backend_at(version, label)?,
             async_scheduling: self
                 .async_scheduling
                 .unwrap_or_else(|| version.async_scheduling_default()),
             enforce_eager: self.enforce_eager.unwrap_or(false),
-            max_seq_len_to_capture_tokens: match self.max_seq_len_to_capture {
-                None => None,
-                Some(n) => Some(positive(label, "max_seq_len_to_capture", Some(n), 0)?),
-            },
+            max_seq_len_to_capture_tokens: self
+                .max_seq_len_to_capture
+                .and_then(|n| u64::try_from(n).ok()),
             vllm_version: version,
         })
+    }
+
+    /// `--kv-cache-dtype`, refused where `version` does not have it yet.
+    fn kv_cache_dtype_at(&self, version: VllmVersion, label: Label) -> Result<KvCacheDtype> {
+        let Some(t) = self.kv_cache_dtype.as_deref() else {
+            return Ok(KvCacheDtype::Auto);
+        };
+        let d = KvCacheDtype::parse(&label("kv_cache_dtype"), t)?;
+        let since = crate::version::kv_cache_dtype_since(d);
+        if version < since {
+            return Err(Error::field(
+                &label("kv_cache_dtype"),
+                t,
+                format!("a KV dtype vLLM {version} accepts: `{t}` exists from {since} (config/cache.py); or a later --vllm-version"),
+            ));
+        }
+        Ok(d)
+    }
+
+    /// `--attention-backend`, refused where `version` does not have it.
+    fn attention_backend_at(&self, version: VllmVersion, label: Label) -> Result<Option<String>> {
+        let Some(b) = self.attention_backend.as_deref() else {
+            return Ok(None);
+        };
+        let name = attention_backend(&label("attention_backend"), b)?;
+        if !version.has_attention_backend(&name) {
+            return Err(Error::field(
+                &label("attention_backend"),
+                b,
+                format!("a backend vLLM {version} has (v1/attention/backends/registry.py): `{name}` is not in that release"),
+            ));
+        }
+        Ok(Some(name))
+    }
+}
+
+fn mamba_dtype(text: Option<&str>, field: impl Fn() -> String) -> Result<MambaDtype> {
+    match text {
+        None => Ok(MambaDtype::Auto),
+        Some(t) => MambaDtype::parse(&field(), t),
     }
 }
 
@@ -460,298 +420,6 @@ impl EngineArgs {
         // The release's layout of the weights it repacks.
         q.release = Some(self.vllm_version);
         q
-    }
-}
-
-/// Harness settings (docs/reference/harness.md), partial form.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HarnessSettings {
-    /// Prompt lengths; `16k` = 16,384 tokens.
-    pub contexts: Option<Vec<TokenCount>>,
-    /// Prompt lengths of the cold-prefill rows; default: the non-zero contexts.
-    pub prefill_contexts: Option<Vec<TokenCount>>,
-    pub concurrency: Option<Vec<i64>>,
-    pub max_tokens: Option<i64>,
-    /// Length of the sustained-decode measurement window, seconds.
-    pub window_s: Option<f64>,
-    /// Prompt tokens the server sees per nominal context token (the harness
-    /// sizes its document by a characters-per-token estimate).
-    pub prompt_scale: Option<f64>,
-    /// Prompt tokens beyond the document: the fixed request, the chat template.
-    pub prompt_extra_tokens: Option<i64>,
-}
-
-/// A token count as written in a file: a number or a string such as "16k".
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(untagged)]
-pub enum TokenCount {
-    Number(i64),
-    Text(String),
-}
-
-impl TokenCount {
-    pub fn tokens(&self, field: &str) -> Result<u64> {
-        let bad = |v: &dyn std::fmt::Display| {
-            Error::field(
-                field,
-                v.to_string(),
-                "a non-negative token count up to 2^40, such as 0, 8192 or 16k (k = 1024)",
-            )
-        };
-        let n = match self {
-            TokenCount::Number(n) if *n >= 0 => *n as u64,
-            TokenCount::Number(n) => return Err(bad(n)),
-            TokenCount::Text(t) => parse_tokens(t).ok_or_else(|| bad(t))?,
-        };
-        if n > MAX_COUNT {
-            return Err(bad(&n));
-        }
-        Ok(n)
-    }
-}
-
-/// A comma-separated list of token counts as a flag or form field gives it
-/// (`0,16k,32k`); `flag` names it in errors.
-pub fn parse_token_list(flag: &str, text: &str) -> Result<Vec<TokenCount>> {
-    if text.trim().is_empty() {
-        return Err(Error::new(format!("{flag} is empty")).with_hint(format!(
-            "give a comma-separated list, such as {flag} 0,16k,32k"
-        )));
-    }
-    Ok(text
-        .split(',')
-        .map(|s| TokenCount::Text(s.trim().to_string()))
-        .collect())
-}
-
-/// A comma-separated list of request counts (`1,2,4,8`).
-pub fn parse_count_list(flag: &str, text: &str) -> Result<Vec<i64>> {
-    if text.trim().is_empty() {
-        return Err(Error::new(format!("{flag} is empty")).with_hint(format!(
-            "give a comma-separated list, such as {flag} 1,2,4,8"
-        )));
-    }
-    text.split(',')
-        .map(|s| {
-            s.trim().parse::<i64>().map_err(|_| {
-                Error::field(
-                    flag,
-                    s.trim(),
-                    "whole numbers separated by commas, such as 1,2,4,8",
-                )
-            })
-        })
-        .collect()
-}
-
-/// The harness's settings for a run, resolved.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Harness {
-    pub contexts_tokens: Vec<u64>,
-    pub prefill_contexts_tokens: Vec<u64>,
-    pub concurrency: Vec<u64>,
-    pub max_tokens: u64,
-    pub window_s: f64,
-    pub prompt_scale: f64,
-    pub prompt_extra_tokens: u64,
-}
-
-impl Harness {
-    /// Prompt tokens the server sees for a nominal context:
-    /// `round(context * prompt_scale) + prompt_extra_tokens`.
-    pub fn prompt_tokens(&self, context_tokens: u64) -> u64 {
-        crate::units::saturating_u64((context_tokens as f64 * self.prompt_scale).round())
-            .saturating_add(self.prompt_extra_tokens)
-    }
-}
-
-/// Default harness grid: the reference run's (contexts 0..120K, 1..128
-/// requests, 8,192 output tokens, a 30 s window; harness.md).
-pub mod harness_defaults {
-    pub const CONTEXTS_TOKENS: [u64; 5] = [0, 16_384, 32_768, 65_536, 122_880];
-    pub const CONCURRENCY: [u64; 8] = [1, 2, 4, 8, 16, 32, 64, 128];
-    pub const MAX_TOKENS: u64 = 8192;
-    pub const WINDOW_S: f64 = 30.0;
-    pub const PROMPT_SCALE: f64 = 1.0;
-    /// llm-inference-bench's fixed request and chat template, 160 tokens on
-    /// the reference run's tokenizer (its prefill rows: prompt tokens =
-    /// 1.00415 x context + 160, exact to a token at all five contexts).
-    pub const PROMPT_EXTRA_TOKENS: u64 = 160;
-}
-
-impl HarnessSettings {
-    pub fn overlay(&self, other: &HarnessSettings) -> HarnessSettings {
-        HarnessSettings {
-            contexts: other.contexts.clone().or(self.contexts.clone()),
-            prefill_contexts: other
-                .prefill_contexts
-                .clone()
-                .or(self.prefill_contexts.clone()),
-            concurrency: other.concurrency.clone().or(self.concurrency.clone()),
-            max_tokens: other.max_tokens.or(self.max_tokens),
-            window_s: other.window_s.or(self.window_s),
-            prompt_scale: other.prompt_scale.or(self.prompt_scale),
-            prompt_extra_tokens: other.prompt_extra_tokens.or(self.prompt_extra_tokens),
-        }
-    }
-
-    /// Check each value that is set on its own, naming fields with `label`.
-    pub fn validate(&self, label: Label) -> Result<()> {
-        self.resolve_labelled(None, label).map(|_| ())
-    }
-
-    /// Resolve and check against the engine: every context plus `max_tokens`
-    /// must fit in `max_model_len` (vLLM rejects longer requests).
-    pub fn resolve(&self, engine: &EngineArgs) -> Result<Harness> {
-        self.resolve_labelled(Some(engine.max_model_len_tokens), &plain)
-    }
-
-    fn resolve_labelled(&self, max_model_len: Option<u64>, label: Label) -> Result<Harness> {
-        // Defaults fit the engine: max_tokens at most half of max_model_len,
-        // and only the default contexts that leave room for it.
-        let max_tokens_default = match max_model_len {
-            Some(len) => harness_defaults::MAX_TOKENS.min((len / 2).max(1)),
-            None => harness_defaults::MAX_TOKENS,
-        };
-        let max_tokens = positive(label, "max_tokens", self.max_tokens, max_tokens_default)?;
-        let contexts_tokens = match &self.contexts {
-            None => harness_defaults::CONTEXTS_TOKENS
-                .iter()
-                .copied()
-                .filter(|&c| max_model_len.is_none_or(|len| c + max_tokens <= len))
-                .collect(),
-            Some(list) => list
-                .iter()
-                .map(|c| c.tokens(&label("contexts")))
-                .collect::<Result<Vec<u64>>>()?,
-        };
-        if contexts_tokens.is_empty() {
-            return Err(Error::new(format!("`{}` is empty", label("contexts")))
-                .with_hint("give at least one context length, such as 0,16k,32k"));
-        }
-        let prefill_contexts_tokens = match &self.prefill_contexts {
-            None => contexts_tokens.iter().copied().filter(|&c| c > 0).collect(),
-            Some(list) => list
-                .iter()
-                .map(|c| c.tokens(&label("prefill_contexts")))
-                .collect::<Result<Vec<u64>>>()?,
-        };
-        let concurrency = match &self.concurrency {
-            None => harness_defaults::CONCURRENCY.to_vec(),
-            Some(list) => list
-                .iter()
-                .map(|&c| {
-                    if c > 0 && c as u64 <= MAX_CONCURRENCY {
-                        Ok(c as u64)
-                    } else {
-                        Err(Error::field(
-                            &label("concurrency"),
-                            c,
-                            "positive request counts up to 16,777,216, such as 1,2,4,8",
-                        ))
-                    }
-                })
-                .collect::<Result<Vec<u64>>>()?,
-        };
-        if concurrency.is_empty() {
-            return Err(Error::new(format!("`{}` is empty", label("concurrency")))
-                .with_hint("give at least one request count, such as 1,2,4,8"));
-        }
-        for (name, list) in [
-            ("contexts", &contexts_tokens),
-            ("prefill_contexts", &prefill_contexts_tokens),
-            ("concurrency", &concurrency),
-        ] {
-            if let Some(dup) = list
-                .iter()
-                .enumerate()
-                .find(|(i, v)| list.get(..*i).is_some_and(|before| before.contains(v)))
-                .map(|(_, v)| *v)
-            {
-                return Err(
-                    Error::new(format!("`{}` lists {dup} twice", label(name))).with_hint(
-                        "give each value once; every value is a row or column of the matrix",
-                    ),
-                );
-            }
-        }
-        let cells = (contexts_tokens.len() as u64) * (concurrency.len() as u64)
-            + prefill_contexts_tokens.len() as u64;
-        if cells > MAX_CELLS {
-            return Err(Error::new(format!(
-                "{} contexts x {} concurrencies (+ {} prefill rows) is {cells} cells, more than the {MAX_CELLS} a matrix may have",
-                contexts_tokens.len(),
-                concurrency.len(),
-                prefill_contexts_tokens.len()
-            ))
-            .with_hint("ask for fewer contexts or concurrencies"));
-        }
-        let window_s = self.window_s.unwrap_or(harness_defaults::WINDOW_S);
-        if !(window_s.is_finite() && window_s > 0.0 && window_s <= 1e6) {
-            return Err(Error::field(
-                &label("window_s"),
-                window_s,
-                "a positive number of seconds",
-            ));
-        }
-        let prompt_scale = self.prompt_scale.unwrap_or(harness_defaults::PROMPT_SCALE);
-        if !(prompt_scale.is_finite() && (0.5..=2.0).contains(&prompt_scale)) {
-            return Err(Error::field(
-                &label("prompt_scale"),
-                prompt_scale,
-                "a ratio between 0.5 and 2, such as 1.0",
-            ));
-        }
-        let prompt_extra_tokens = match self.prompt_extra_tokens {
-            None => harness_defaults::PROMPT_EXTRA_TOKENS,
-            Some(t) if (0..=1 << 24).contains(&t) => t as u64,
-            Some(t) => {
-                return Err(Error::field(
-                    &label("prompt_extra_tokens"),
-                    t,
-                    "a non-negative token count",
-                ))
-            }
-        };
-        let harness = Harness {
-            contexts_tokens,
-            prefill_contexts_tokens,
-            concurrency,
-            max_tokens,
-            window_s,
-            prompt_scale,
-            prompt_extra_tokens,
-        };
-        let Some(max_model_len) = max_model_len else {
-            return Ok(harness);
-        };
-        for &ctx in &harness.prefill_contexts_tokens {
-            if ctx > max_model_len {
-                return Err(Error::new(format!(
-                    "prefill context {} exceeds max_model_len {}",
-                    format_tokens(ctx),
-                    max_model_len
-                ))
-                .with_hint("use prefill contexts up to max_model_len, or raise --max-model-len"));
-            }
-        }
-        for &ctx in &harness.contexts_tokens {
-            let need = ctx.saturating_add(harness.max_tokens);
-            if need > max_model_len {
-                return Err(Error::new(format!(
-                    "context {} + max_tokens {} = {need} tokens exceeds max_model_len {}",
-                    format_tokens(ctx),
-                    harness.max_tokens,
-                    max_model_len
-                ))
-                .with_hint(format!(
-                    "use contexts up to {} tokens, lower --max-tokens, or raise --max-model-len",
-                    max_model_len.saturating_sub(harness.max_tokens)
-                )));
-            }
-        }
-        Ok(harness)
     }
 }
 

@@ -8,6 +8,7 @@
 //! the launch-line and log readers (`command::apply_flag`) look flags up in
 //! [`ENGINE_FLAGS`]. Adding a flag is one row here.
 
+use crate::engine::{MAX_CONCURRENCY, MAX_COUNT};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -52,7 +53,52 @@ pub struct EngineFlag {
     /// ([`EngineSettings::check_ranges`]); None where the rule is
     /// `EngineSettings::resolve_labelled`'s (it depends on the model, the
     /// GPU or the release).
-    pub range: Option<(f64, f64)>,
+    pub valid: Option<Valid>,
+}
+
+/// The values a number flag takes, where the table alone decides them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Valid {
+    /// From the first to the second, both included.
+    Range(f64, f64),
+    /// Above 0, at most 1.
+    Fraction,
+    /// A whole number from 1 to this.
+    Count(u64),
+    /// A positive multiple of the first, at most the second.
+    MultipleOf(u64, u64),
+}
+
+impl Valid {
+    pub fn admits(self, v: f64) -> bool {
+        v.is_finite()
+            && match self {
+                Valid::Range(lo, hi) => v >= lo && v <= hi,
+                Valid::Fraction => v > 0.0 && v <= 1.0,
+                Valid::Count(max) => v >= 1.0 && v <= max as f64 && v.fract() == 0.0,
+                Valid::MultipleOf(step, max) => {
+                    v >= 1.0 && v <= max as f64 && v.fract() == 0.0 && (v % step as f64) == 0.0
+                }
+            }
+    }
+
+    /// What is valid, in words, for a hint (`unit` follows the numbers).
+    pub fn describe(self, unit: &str) -> String {
+        let unit = if unit.is_empty() || unit == "fraction" {
+            String::new()
+        } else {
+            format!(" {unit}")
+        };
+        match self {
+            Valid::Range(lo, hi) => format!("a number from {lo} to {hi}{unit}"),
+            Valid::Fraction => "a fraction in (0, 1], such as 0.9".to_string(),
+            Valid::Count(max) => format!("a positive whole number up to {max}{unit}"),
+            Valid::MultipleOf(step, max) => {
+                format!("a positive multiple of {step}{unit} up to {max}")
+            }
+        }
+    }
 }
 
 /// A flag's value type: how its text is read.
@@ -131,7 +177,7 @@ macro_rules! engine_flags {
         $(#[$doc:meta])*
         $field:ident: $ty:ty = $flag:literal $([$($alias:literal),*])? $(short $short:literal)?,
             $kind:ident, unit $unit:literal, default $default:literal, vllm $vllm:literal,
-            $(range $lo:literal to $hi:literal,)?
+            $(valid $valid:expr,)?
             $help:literal;
     )*) => {
         /// Engine flags as a scenario file or the command line gives them:
@@ -156,7 +202,7 @@ macro_rules! engine_flags {
                 default: $default,
                 help: $help,
                 vllm: $vllm,
-                range: engine_flags!(@range $($lo, $hi)?),
+                valid: engine_flags!(@valid $($valid)?),
             }, )*
         ];
 
@@ -197,8 +243,8 @@ macro_rules! engine_flags {
             }
         }
     };
-    (@range $lo:literal, $hi:literal) => { Some(($lo, $hi)) };
-    (@range) => { None };
+    (@valid $valid:expr) => { Some($valid) };
+    (@valid) => { None };
     (@short $c:literal) => { Some($c) };
     (@short) => { None };
 }
@@ -208,17 +254,16 @@ impl EngineSettings {
     /// with `label` (the flag on the command line, the field in a file).
     pub fn check_ranges(&self, label: crate::engine::Label) -> Result<()> {
         for f in ENGINE_FLAGS {
-            let (Some((lo, hi)), Some(v)) = (f.range, self.number(f.field)) else {
+            let (Some(valid), Some(v)) = (f.valid, self.number(f.field)) else {
                 continue;
             };
-            if !(v.is_finite() && v >= lo && v <= hi) {
+            if !valid.admits(v) {
                 return Err(Error::field(
                     &label(f.field),
                     v,
                     format!(
-                        "a number from {lo} to {hi}{}{} (vLLM refuses others): {}",
-                        if f.unit.is_empty() { "" } else { " " },
-                        f.unit,
+                        "{} (vLLM refuses others): {}",
+                        valid.describe(f.unit),
                         f.help
                     ),
                 ));
@@ -237,21 +282,26 @@ engine_flags! {
         "KV cache element type: auto, fp8, int4_per_token_head, ... (bytes per token follow from it)";
     gpu_memory_utilization: f64 = "gpu-memory-utilization", Float, unit "fraction",
         default "0.92 (0.9 before 0.20)", vllm true,
+        valid Valid::Fraction,
         "Share of the GPU's memory vLLM may take for weights, activations, CUDA graphs and the KV cache";
     max_model_len: i64 = "max-model-len", Int, unit "tokens",
         default "the model's max_position_embeddings", vllm true,
+        valid Valid::Count(MAX_COUNT),
         "Longest prompt + output a request may have";
     max_num_seqs: i64 = "max-num-seqs", Int, unit "sequences",
         default "256 (1024 on GPUs of 70 GiB or more, but A100s)", vllm true,
+        valid Valid::Count(MAX_CONCURRENCY),
         "Most requests the scheduler runs at once";
     max_num_batched_tokens: i64 = "max-num-batched-tokens", Int, unit "tokens",
         default "2048 (8192 from 70 GiB, 16384 from 160 GiB; A100s 2048)", vllm true,
+        valid Valid::Count(MAX_CONCURRENCY),
         "Tokens one engine step may process (decode tokens plus prompt chunks)";
     enable_prefix_caching: bool = "enable-prefix-caching", Switch, unit "",
         default "on (hybrid models: from 0.26)", vllm true,
         "Reuse KV blocks of prompts seen before";
     block_size: i64 = "block-size", Int, unit "tokens",
         default "16 (hybrid models: raised to fit a Mamba state page)", vllm true,
+        valid Valid::MultipleOf(16, 1 << 20),
         "Tokens per KV cache block";
     mamba_ssm_cache_dtype: String = "mamba-ssm-cache-dtype", Text, unit "",
         default "auto (the model's or float32 where it says so)", vllm true,
@@ -267,10 +317,12 @@ engine_flags! {
     /// longer sizes the pool).
     kv_cache_memory_bytes: i64 = "kv-cache-memory-bytes", Int, unit "bytes",
         default "none: the pool is what the utilization leaves", vllm true,
+        valid Valid::Count(MAX_COUNT),
         "KV pool size outright (from 0.10.2)";
     /// GPUs one model is split across.
     tensor_parallel_size: i64 = "tensor-parallel-size" ["tp"] short 't', Int, unit "GPUs",
         default "1", vllm true,
+        valid Valid::Count(MAX_COUNT),
         "GPUs each layer is split across";
     /// auto, bfloat16, float16 (half), float32 (float).
     dtype: String = "dtype", Text, unit "",
@@ -279,6 +331,7 @@ engine_flags! {
     /// Stages the layers are split across.
     pipeline_parallel_size: i64 = "pipeline-parallel-size" ["pp"], Int, unit "stages",
         default "1", vllm true,
+        valid Valid::Count(MAX_COUNT),
         "Pipeline stages the layers are split across";
     async_scheduling: bool = "async-scheduling", Switch, unit "",
         default "on from 0.14", vllm true,
@@ -293,7 +346,7 @@ engine_flags! {
     /// preempts by recomputation, and host memory is not a GPU figure, so
     /// nothing decodecalc computes depends on it.
     swap_space: f64 = "swap-space", Float, unit "GiB", default "4", vllm true,
-        range 0.0 to 65536.0,
+        valid Valid::Range(0.0, 65536.0),
         "CPU swap space per GPU (host memory: no GPU figure changes)";
     enforce_eager: bool = "enforce-eager", Set, unit "",
         default "off (CUDA graphs)", vllm true,
@@ -302,6 +355,7 @@ engine_flags! {
     /// captures every decode step; `version` sets it for V0 runs).
     max_seq_len_to_capture: i64 = "max-seq-len-to-capture", Int, unit "tokens",
         default "8192 (V0 only)", vllm true,
+        valid Valid::Count(MAX_COUNT),
         "Longest context a decode step runs as a CUDA graph (V0)";
     /// The release whose defaults and memory accounting apply
     /// (`crate::version`); 0.32.0 when not given.
@@ -309,6 +363,131 @@ engine_flags! {
         default "0.32.0", vllm false,
         "The vLLM release modelled (0.10.0 to 0.33.0)";
 }
+
+/// Which group of a form or help text a request flag belongs in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlagGroup {
+    /// What runs: the scenario, model, GPU, launch line, calibration.
+    Setup,
+    /// What the benchmark harness sends: contexts, concurrencies, output length.
+    Workload,
+}
+
+/// A flag of a request besides the engine's: what to run and the harness's
+/// workload. With [`ENGINE_FLAGS`], every flag both faces take;
+/// `scenario::Request::set` reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct RequestFlag {
+    /// Without the dashes, as the CLI and the web form's element ids spell it.
+    pub flag: &'static str,
+    pub group: FlagGroup,
+    /// A switch (`--estimate-non-kv`) takes no value.
+    pub switch: bool,
+    pub unit: &'static str,
+    /// What decodecalc does without it.
+    pub default: &'static str,
+    pub help: &'static str,
+}
+
+const fn request_flag(
+    flag: &'static str,
+    group: FlagGroup,
+    unit: &'static str,
+    default: &'static str,
+    help: &'static str,
+) -> RequestFlag {
+    RequestFlag {
+        flag,
+        group,
+        switch: false,
+        unit,
+        default,
+        help,
+    }
+}
+
+/// The request flags, in the order forms and help list them.
+pub const REQUEST_FLAGS: &[RequestFlag] = &[
+    request_flag(
+        "scenario",
+        FlagGroup::Setup,
+        "",
+        "the reference run when no model, GPU or launch line is given",
+        "Scenario preset or file: a model, a GPU, flags and a measured run",
+    ),
+    request_flag(
+        "model",
+        FlagGroup::Setup,
+        "",
+        "the scenario's",
+        "Model preset, Hugging Face repo of a preset, config.json, or a folder holding one",
+    ),
+    request_flag(
+        "gpu",
+        FlagGroup::Setup,
+        "",
+        "the scenario's, else rtx3090",
+        "GPU preset (id or alias) or a GPU file",
+    ),
+    request_flag(
+        "vllm-command",
+        FlagGroup::Setup,
+        "",
+        "none",
+        "A `vllm serve ...` line: its model and flags, under the explicit ones",
+    ),
+    request_flag(
+        "vllm-log",
+        FlagGroup::Setup,
+        "",
+        "none",
+        "vLLM's start-up log: pins the KV pool to its available memory and checks each logged figure",
+    ),
+    request_flag(
+        "calibration",
+        FlagGroup::Setup,
+        "",
+        "the scenario's, else the fit of the GPU's class",
+        "Timing calibration: a preset, a file, or none",
+    ),
+    request_flag(
+        "contexts",
+        FlagGroup::Workload,
+        "tokens",
+        "0,16K,32K,64K,120K (those that fit max_model_len)",
+        "Prompt lengths, one matrix row each (16K = 16,384; 16k = 16,000)",
+    ),
+    request_flag(
+        "prefill-contexts",
+        FlagGroup::Workload,
+        "tokens",
+        "the non-zero contexts",
+        "Prompt lengths of the cold-prefill rows (one request each)",
+    ),
+    request_flag(
+        "concurrency",
+        FlagGroup::Workload,
+        "requests",
+        "1,2,4,8,16,32,64,128",
+        "Simultaneous requests, one matrix column each",
+    ),
+    request_flag(
+        "max-tokens",
+        FlagGroup::Workload,
+        "tokens",
+        "8192 (at most half of max_model_len)",
+        "Output tokens each request asks for",
+    ),
+    RequestFlag {
+        flag: "estimate-non-kv",
+        group: FlagGroup::Setup,
+        switch: true,
+        unit: "",
+        default: "off: a scenario's measured non-KV figure is used",
+        help: "Use the first-principles non-KV estimate even where the scenario pins a measured one",
+    },
+];
 
 /// The row of a flag as vLLM spells it (or one of its short forms), or as
 /// its `--no-` form for a switch: (row, on).
@@ -351,6 +530,24 @@ mod tests {
             assert_eq!(EngineSettings::default().overlay(&s), s);
             assert!(!f.help.is_empty() && !f.default.is_empty());
         }
+    }
+
+    #[test]
+    fn the_workload_defaults_are_the_harness_constants() {
+        use crate::harness::harness_defaults as d;
+        let row = |f: &str| REQUEST_FLAGS.iter().find(|r| r.flag == f).unwrap();
+        let contexts: Vec<String> = d::CONTEXTS_TOKENS
+            .iter()
+            .map(|&c| crate::units::format_tokens(c))
+            .collect();
+        assert!(row("contexts").default.starts_with(&contexts.join(",")));
+        let conc: Vec<String> = d::CONCURRENCY.iter().map(u64::to_string).collect();
+        assert_eq!(row("concurrency").default, conc.join(","));
+        assert!(row("max-tokens")
+            .default
+            .starts_with(&d::MAX_TOKENS.to_string()));
+        // No request flag is also an engine flag.
+        assert!(REQUEST_FLAGS.iter().all(|r| find(r.flag).is_none()));
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod engine;
 pub mod error;
 pub mod flags;
 pub mod gpu;
+pub mod harness;
 pub mod matrix;
 pub mod measured;
 pub mod memory;
@@ -36,7 +37,7 @@ pub mod units;
 pub mod version;
 pub mod vllm_log;
 
-pub use error::Error;
+pub use error::{Error, ErrorKind};
 
 /// The vLLM release whose behaviour this crate models. Every formula that
 /// depends on the engine's version cites `docs/reference/vllm-memory-model.md`.

@@ -77,6 +77,7 @@ pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
         };
         Error::new(format!("{place}: {message}"))
             .with_hint("see data/README.md for the fields each kind of file takes")
+            .of_kind(crate::ErrorKind::Parse)
     })
 }
 

@@ -37,6 +37,19 @@ impl Kind {
             Kind::Runs => "measured runs",
         }
     }
+
+    /// The flag that names a preset of this kind.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Kind::Gpu => "--gpu",
+            Kind::Model => "--model",
+            Kind::Scenario => "--scenario",
+            Kind::Measured | Kind::Runs => "--measured",
+            Kind::Calibration => "--calibration",
+            Kind::Prices => "--prices",
+            Kind::StartupLogs => "--vllm-log",
+        }
+    }
 }
 
 /// One embedded file of `data/`.
@@ -195,10 +208,13 @@ pub fn find(kind: Kind, id: &str) -> Result<&'static Embedded> {
         })
         .ok_or_else(|| {
             let known: Vec<&str> = ids(kind).collect();
-            Error::new(format!("unknown {} preset `{id}`", kind.name())).with_hint(format!(
-                "known: {}; or give a path to a .toml file",
-                known.join(", ")
-            ))
+            Error::new(format!("unknown {} preset `{id}`", kind.name()))
+                .with_hint(format!(
+                    "known: {}; or give a path to a .toml file",
+                    known.join(", ")
+                ))
+                .of_kind(crate::ErrorKind::UnknownPreset)
+                .about(kind.flag())
         })
 }
 

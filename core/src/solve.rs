@@ -218,7 +218,11 @@ impl Predictor<'_> {
 fn fits_with(plan: &Plan, ctx: u64, c: u64, speed: SpeedTarget) -> Result<bool> {
     let cap = plan.capacity()?;
     if cap.startup_failure.is_some()
-        || ctx.saturating_add(plan.harness.max_tokens) > plan.engine.max_model_len_tokens
+        || !crate::harness::fits_model_len(
+            ctx,
+            plan.harness.max_tokens,
+            plan.engine.max_model_len_tokens,
+        )
     {
         return Ok(false);
     }

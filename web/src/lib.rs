@@ -7,9 +7,7 @@
 mod view;
 
 use decodecalc_core::compare::{compare, Comparison};
-use decodecalc_core::engine::{
-    parse_count_list, parse_token_list, EngineSettings, HarnessSettings,
-};
+use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Matrix, Predictor};
 use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
@@ -114,24 +112,11 @@ impl FieldError {
     }
 }
 
-/// The field an error message names: a flag (`--max-num-seqs`) or a preset kind.
+/// The form field an error is about: the flag core's error names (its
+/// `field`), when the form has that field.
 pub fn field_of(e: &Error) -> Option<&'static str> {
-    let m = &e.message;
-    // Longest first, so `--max-model-len` is not taken for `--model`.
-    let mut by_len = FIELDS;
-    by_len.sort_by_key(|f| std::cmp::Reverse(f.len()));
-    if let Some(f) = by_len.iter().find(|f| m.contains(&format!("--{f}"))) {
-        return Some(f);
-    }
-    [
-        ("model preset", "model"),
-        ("GPU preset", "gpu"),
-        ("calibration preset", "calibration"),
-        ("exceeds max_model_len", "contexts"),
-    ]
-    .into_iter()
-    .find(|(needle, _)| m.contains(needle))
-    .map(|(_, f)| f)
+    let flag = e.flag()?.trim_start_matches('-');
+    FIELDS.iter().copied().find(|f| *f == flag)
 }
 
 /// What the page shows, all computed by core.
@@ -180,13 +165,12 @@ fn answers(state: &State, plan: &Plan, predictor: &Predictor) -> Option<Result<A
         let speed = SpeedTarget {
             min_per_request_tok_s: number(&state.fields, "plan-min-per-request-tok-s")?,
         };
-        if ctx.saturating_add(plan.harness.max_tokens) > plan.engine.max_model_len_tokens {
-            return Err(Error::new(format!(
-                "--plan-context: {ctx} + max_tokens exceeds max_model_len {}",
-                plan.engine.max_model_len_tokens
-            ))
-            .with_hint("choose a smaller context or raise --max-model-len"));
-        }
+        check_model_len(
+            "--plan-context",
+            ctx,
+            plan.harness.max_tokens,
+            plan.engine.max_model_len_tokens,
+        )?;
         let request = request(&state.fields)?;
         let gpus: Vec<_> = presets::ids(Kind::Gpu)
             .map(presets::gpu)
@@ -236,41 +220,17 @@ fn number<T: std::str::FromStr>(
     }
 }
 
-/// The request the form describes: the same structure the CLI builds from flags.
+/// The request the form describes: every field is named as its flag and set
+/// through core's one request builder (`Request::set`), as the CLI's flags are.
 pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
-    let text = |id: &str| fields.get(id).cloned();
-    // Every engine field of the form is named as its flag in core's table
-    // and read by the table's parser, as the CLI and a launch line are.
-    let mut engine = EngineSettings::default();
-    for f in decodecalc_core::flags::ENGINE_FLAGS {
-        if let Some(v) = fields.get(f.flag) {
-            engine.set_flag(f, Some(v), true)?;
-        }
+    let mut request = Request::default();
+    for (id, text) in fields.iter().filter(|(id, _)| !id.starts_with("plan-")) {
+        request.set(id, text)?;
     }
-    let harness = HarnessSettings {
-        contexts: text("contexts")
-            .map(|t| parse_token_list("--contexts", &t))
-            .transpose()?,
-        prefill_contexts: None,
-        concurrency: text("concurrency")
-            .map(|t| parse_count_list("--concurrency", &t))
-            .transpose()?,
-        max_tokens: number(fields, "max-tokens")?,
-        window_s: None,
-        prompt_scale: None,
-        prompt_extra_tokens: None,
-    };
-    Ok(Request {
-        scenario: None,
-        model: text("model"),
-        gpu: text("gpu"),
-        engine,
-        harness,
-        estimate_non_kv: false,
-        calibration: text("calibration"),
-        vllm_command: text("vllm-command"),
-        vllm_log: text("vllm-log").map(|t| ("the pasted log".to_string(), t)),
-    })
+    if let Some((_, text)) = request.vllm_log.take() {
+        request.vllm_log = Some(("the pasted log".to_string(), text));
+    }
+    Ok(request)
 }
 
 /// The page's files: a model's config.json the user loaded, if any.

@@ -1,0 +1,246 @@
+//! A plan's memory breakdown and allocator figures ([`Capacity`]).
+
+use super::*;
+
+/// MXFP4 MoE weights on the Triton kernels vLLM 0.32 picks for gpt-oss on
+/// CUDA pad each GPU's expert intermediate size to a multiple of 64
+/// (`vllm/model_executor/layers/fused_moe/oracle/mxfp4.py`,
+/// `mxfp4_round_up_hidden_size_and_intermediate_size`): 1,440 per GPU at
+/// TP 2 becomes 1,472.
+const MXFP4_INTERMEDIATE_ALIGN: u64 = 64;
+
+/// Running requests the engine admits at one context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RunningAtContext {
+    pub context_tokens: u64,
+    /// Distinct prompts (no prefix sharing), capped by max_num_seqs.
+    pub max_running_requests: u64,
+    /// Identical prompts as the harness sends them (full prompt blocks shared
+    /// under prefix caching), capped by max_num_seqs.
+    pub max_running_identical_prompts: u64,
+    pub blocks_per_request: u64,
+}
+
+/// The memory breakdown and allocator figures of a plan.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Capacity {
+    pub scenario: String,
+    pub vllm_version: String,
+    pub total_bytes: u64,
+    pub gpu_memory_utilization: f64,
+    pub requested_bytes: u64,
+    /// The model's parameters (embedding and untied lm_head included).
+    pub model_params: u64,
+    /// GPUs the model is split across; every byte figure here is per GPU.
+    pub tensor_parallel_size: u64,
+    /// Pipeline stages; the byte figures are those of `kv_stage` (the stage
+    /// with the fewest KV blocks, which sets every stage's count).
+    pub pipeline_parallel_size: u64,
+    pub kv_stage: crate::model::PipelineStage,
+    /// The dtype the weights are served in (`--dtype` resolved).
+    pub dtype: &'static str,
+    pub weights_bytes: u64,
+    pub activation_bytes: u64,
+    pub cudagraph_bytes: u64,
+    pub non_torch_bytes: u64,
+    pub non_kv_estimate_bytes: u64,
+    pub non_kv_bytes: u64,
+    pub non_kv_source: NonKvSource,
+    pub kv_pool_bytes: u64,
+    pub kv_unallocated_bytes: u64,
+    pub kv_cache_dtype: &'static str,
+    pub attention_bytes_per_token_per_layer: u64,
+    pub mamba_state_bytes_per_layer: u64,
+    pub block_size_tokens: u64,
+    pub page_bytes: u64,
+    pub bytes_per_block: u64,
+    pub num_blocks: u64,
+    pub usable_blocks: u64,
+    pub kv_groups: Vec<KvGroup>,
+    pub padding_slots: u64,
+    pub kv_cache_tokens: u64,
+    pub max_model_len_tokens: u64,
+    pub max_concurrency: f64,
+    pub max_num_seqs: u64,
+    pub max_running_requests: Vec<RunningAtContext>,
+    pub startup_failure: Option<String>,
+    /// A start-up log's figures against the prediction (`--vllm-log`).
+    pub log_check: Vec<crate::vllm_log::LogFigure>,
+    pub layout: KvLayout,
+    pub pool: KvPool,
+}
+
+impl Capacity {
+    /// The error every subcommand reports for a setup vLLM would refuse to
+    /// start (no KV memory, a request that does not fit), None otherwise.
+    pub fn startup_error(&self) -> Option<Error> {
+        self.startup_failure.as_ref().map(|why| {
+            Error::new(format!("vLLM would not start: {why}"))
+                .with_hint(
+                    "lower --max-model-len (or --kv-cache-memory-bytes), raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
+                )
+                .of_kind(crate::ErrorKind::WouldNotStart)
+        })
+    }
+
+    /// Non-KV memory besides weights, activation peak and CUDA graphs: the
+    /// non-torch estimate, plus whatever a pinned measured figure adds.
+    pub fn other_non_kv_bytes(&self) -> u64 {
+        self.non_kv_bytes
+            .saturating_sub(self.weights_bytes + self.activation_bytes + self.cudagraph_bytes)
+    }
+
+    /// Device memory vLLM does not request (`total - requested`).
+    pub fn unrequested_bytes(&self) -> u64 {
+        self.total_bytes.saturating_sub(self.requested_bytes)
+    }
+}
+
+impl Plan {
+    /// A plan from parts already loaded and resolved, with the
+    /// first-principles non-KV estimate (no scenario, no pin). The ranking
+    /// sweep builds hundreds of these without parsing a file.
+    pub fn assemble(
+        model: LoadedModel,
+        gpu: Gpu,
+        engine: EngineArgs,
+        harness: Harness,
+        calibration: Calibration,
+    ) -> Result<Plan> {
+        let quant = engine.weight_quant(&model.quant);
+        // The served dtype replaces the checkpoint's (`--dtype`).
+        let dtype = engine.dtype.resolve(
+            model.model.dtype,
+            &model.model.architecture,
+            crate::engine::gpu_supports_bf16(&gpu),
+        )?;
+        // Fp8Config's activation dtypes are bfloat16 and float16
+        // (vllm/model_executor/layers/quantization/fp8.py); vLLM refuses
+        // another model dtype for the method.
+        if quant.method == crate::quant::QuantMethod::Fp8
+            && dtype == crate::dtype::FloatDtype::Float32
+        {
+            return Err(Error::new(
+                "--dtype float32 is not supported with fp8 weights: vLLM's fp8 method runs in bfloat16 or float16",
+            )
+            .with_hint("use --dtype auto, bfloat16 or float16 with --quantization fp8"));
+        }
+        let mut per_gpu = model.model.shard(engine.tensor_parallel_size)?;
+        per_gpu.dtype = dtype;
+        if quant.method == crate::quant::QuantMethod::Mxfp4 {
+            per_gpu.pad_expert_intermediate(MXFP4_INTERMEDIATE_ALIGN);
+        }
+        let stages = per_gpu.pipeline_stages(engine.pipeline_parallel_size)?;
+        // Each stage's estimate and block count; the fewest blocks win.
+        let mut best: Option<(
+            u64,
+            crate::model::PipelineStage,
+            crate::model::Model,
+            NonKvEstimate,
+        )> = None;
+        for stage in &stages {
+            let m = per_gpu.stage(stage);
+            let est = NonKvEstimate::for_stage(&m, stage, &quant, &engine, &gpu);
+            let blocks = KvLayout::new(&m, &engine)
+                .map(|l| KvPool::new(&l, &engine, gpu.memory_bytes, est.total_bytes()).num_blocks)
+                .unwrap_or(0);
+            if best.as_ref().is_none_or(|b| blocks < b.0) {
+                best = Some((blocks, *stage, m, est));
+            }
+        }
+        let Some((_, kv_stage, kv_stage_model, estimate)) = best else {
+            return Err(Error::new("the model has no layers to place")
+                .with_hint("check the model's num_hidden_layers"));
+        };
+        Ok(Plan {
+            scenario_id: format!("{} on {}", model.id, gpu.id),
+            measured: None,
+            non_kv_bytes: estimate.total_bytes(),
+            non_kv_source: NonKvSource::Estimated,
+            model,
+            per_gpu,
+            stages,
+            kv_stage,
+            kv_stage_model,
+            gpu,
+            engine,
+            harness,
+            estimate,
+            calibration,
+            warnings: Vec::new(),
+            log_check: Vec::new(),
+        })
+    }
+
+    /// The KV layout of the stage that sizes the cache (every stage gets the
+    /// same number of blocks).
+    pub fn layout(&self) -> Result<KvLayout> {
+        KvLayout::new(&self.kv_stage_model, &self.engine)
+    }
+
+    pub fn capacity(&self) -> Result<Capacity> {
+        let layout = self.layout()?;
+        let pool = KvPool::new(
+            &layout,
+            &self.engine,
+            self.gpu.memory_bytes,
+            self.non_kv_bytes,
+        );
+        let running = self
+            .harness
+            .contexts_tokens
+            .iter()
+            .map(|&ctx| {
+                let tokens = ctx + 1;
+                let d = admit(&layout, &pool, &self.engine, ctx, tokens, u64::MAX, false);
+                let same = admit(&layout, &pool, &self.engine, ctx, tokens, u64::MAX, true);
+                RunningAtContext {
+                    context_tokens: ctx,
+                    max_running_requests: d.running,
+                    max_running_identical_prompts: same.running,
+                    blocks_per_request: layout.request_blocks(tokens),
+                }
+            })
+            .collect();
+        Ok(Capacity {
+            scenario: self.scenario_id.clone(),
+            vllm_version: self.engine.vllm_version.to_string(),
+            total_bytes: self.gpu.memory_bytes,
+            gpu_memory_utilization: self.engine.gpu_memory_utilization,
+            requested_bytes: pool.requested_bytes,
+            model_params: self.model.model.params(),
+            tensor_parallel_size: self.engine.tensor_parallel_size,
+            pipeline_parallel_size: self.engine.pipeline_parallel_size,
+            kv_stage: self.kv_stage,
+            dtype: self.per_gpu.dtype.name(),
+            weights_bytes: self.estimate.weights_bytes,
+            activation_bytes: self.estimate.activation_bytes,
+            cudagraph_bytes: self.estimate.cudagraph_bytes,
+            non_torch_bytes: self.estimate.non_torch_bytes,
+            non_kv_estimate_bytes: self.estimate.total_bytes(),
+            non_kv_bytes: self.non_kv_bytes,
+            non_kv_source: self.non_kv_source.clone(),
+            kv_pool_bytes: pool.kv_pool_bytes,
+            kv_unallocated_bytes: pool.kv_unallocated_bytes,
+            kv_cache_dtype: layout.kv_cache_dtype.name(),
+            attention_bytes_per_token_per_layer: layout.attention_bytes_per_token_per_layer,
+            mamba_state_bytes_per_layer: layout.mamba_state_bytes_per_layer,
+            block_size_tokens: layout.block_size_tokens,
+            page_bytes: layout.page_bytes,
+            bytes_per_block: layout.bytes_per_block,
+            num_blocks: pool.num_blocks,
+            usable_blocks: pool.usable_blocks,
+            kv_groups: layout.groups.clone(),
+            padding_slots: layout.padding_slots(),
+            kv_cache_tokens: pool.kv_cache_tokens,
+            max_model_len_tokens: self.engine.max_model_len_tokens,
+            max_concurrency: pool.max_concurrency,
+            max_num_seqs: self.engine.max_num_seqs,
+            max_running_requests: running,
+            startup_failure: pool.startup_failure(),
+            log_check: self.log_check.clone(),
+            layout,
+            pool,
+        })
+    }
+}

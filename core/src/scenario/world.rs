@@ -1,0 +1,183 @@
+//! The boundary to the outside world: files through [`World`], presets by id.
+
+use super::*;
+
+/// Where files come from. The CLI reads the file system; the web page has no
+/// files but the ones a user drops in.
+pub trait World {
+    /// The text of the file at `path`, or a one-line reason it cannot be read.
+    fn read(&self, path: &str) -> std::result::Result<String, String>;
+
+    /// What is at `path`: nothing, a regular file, or something else (a
+    /// directory, FIFO, socket or device). A world without files has nothing.
+    fn entry(&self, _path: &str) -> Entry {
+        Entry::Missing
+    }
+}
+
+/// What a path names ([`World::entry`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    Missing,
+    File,
+    Directory,
+    /// A FIFO, socket or device: never read (it could block or never end).
+    Special,
+}
+
+/// A world with no files: only embedded presets resolve.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoFiles;
+
+impl World for NoFiles {
+    fn read(&self, path: &str) -> std::result::Result<String, String> {
+        Err(format!("cannot read `{path}`: no file access here"))
+    }
+}
+
+/// A name is a path when it has a path separator or a file extension.
+pub fn is_path(name: &str) -> bool {
+    name.contains('/')
+        || name.contains('\\')
+        || [".toml", ".csv", ".json"].iter().any(|e| name.ends_with(e))
+}
+
+/// The text of a preset of `kind` or of a file: its origin (the path, or the
+/// preset's embedded path) and text.
+pub fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, String)> {
+    // A bare name is a preset, unless no preset has it and something of that
+    // name exists (then reading it says what it is).
+    let path_like = is_path(name)
+        || (presets::find(kind, name).is_err() && world.entry(name) != Entry::Missing);
+    if path_like {
+        let text = world.read(name).map_err(|why| {
+            Error::new(why)
+                .with_hint(format!(
+                    "give an existing file or a {} preset: {}",
+                    kind.name(),
+                    presets::ids(kind).collect::<Vec<_>>().join(", ")
+                ))
+                .about(kind.flag())
+        })?;
+        Ok((name.to_string(), text))
+    } else {
+        let f = presets::find(kind, name)?;
+        Ok((f.path.to_string(), f.text.to_string()))
+    }
+}
+
+/// A model by preset id, Hugging Face repo id of a preset, model file
+/// (`.toml`), `config.json`, or a folder holding a `config.json`. A bare name
+/// is tried as a preset first, a path-like one (`org/name`, `./dir`) as a
+/// file or folder first; the other is tried next, and an error names both.
+pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
+    if name.ends_with(".toml") {
+        let (origin, text) = load_text(world, Kind::Model, name)?;
+        return ModelFile::parse(&origin, &text)?.load(&origin);
+    }
+    if !is_path(name) {
+        if let Ok(f) = presets::find(Kind::Model, name) {
+            return presets::model(f.id);
+        }
+    }
+    // A config.json by any name, or a folder holding one; a FIFO or a
+    // device is read as itself, so the error says what it is.
+    let path = match world.entry(name) {
+        Entry::File | Entry::Special => name.to_string(),
+        _ if name.ends_with(".json") => name.to_string(),
+        _ => format!("{}/config.json", name.trim_end_matches('/')),
+    };
+    match world.read(&path) {
+        Ok(text) => {
+            let mut m = loaded_from_config_json(&path, &text)?;
+            if m.quant.method == crate::quant::QuantMethod::None {
+                if let Some(q) = hf_quant_beside(world, &path)? {
+                    m.quant = q;
+                }
+            }
+            Ok(m)
+        }
+        // Something is there but cannot be read as a config.json.
+        Err(why) if world.entry(&path) != Entry::Missing => Err(Error::new(why).with_hint(
+            "give a regular config.json file (UTF-8, at most 8 MiB) or a folder holding one",
+        )),
+        // No such file or folder: a preset's id or Hugging Face repo.
+        Err(why) => match presets::find(Kind::Model, name) {
+            Ok(f) => presets::model(f.id),
+            Err(_) => Err(Error::new(format!(
+                "{why}; and `{name}` is no model preset (id or Hugging Face repo)"
+            ))
+            .with_hint(format!(
+                "give a config.json, a folder holding one, a model file or a preset: {}",
+                presets::ids(Kind::Model).collect::<Vec<_>>().join(", ")
+            ))
+            .of_kind(crate::ErrorKind::UnknownPreset)
+            .about("--model")),
+        },
+    }
+}
+
+/// A ModelOpt checkpoint's `hf_quant_config.json` beside its config.json
+/// (vLLM 0.32 reads it when config.json has no `quantization_config`:
+/// `vllm/transformers_utils/config.py`, `get_hf_file_to_dict` of
+/// `hf_quant_config.json`), also as `NAME.hf_quant_config.json` beside
+/// `NAME.json`. None when there is neither.
+pub(super) fn hf_quant_beside(world: &dyn World, config_path: &str) -> Result<Option<WeightQuant>> {
+    let dir = match config_path.rfind('/') {
+        Some(i) => &config_path[..=i],
+        None => "",
+    };
+    let mut candidates = vec![format!("{dir}hf_quant_config.json")];
+    if let Some(stem) = config_path.strip_suffix(".json") {
+        candidates.push(format!("{stem}.hf_quant_config.json"));
+    }
+    for path in candidates {
+        let Ok(text) = world.read(&path) else {
+            continue;
+        };
+        parse::check_size(&path, &text)?;
+        let v = crate::config::parse_json(&path, &text)?;
+        let Some(inner) = v.get("quantization").and_then(serde_json::Value::as_object) else {
+            return Err(Error::new(format!("{path}: missing field `quantization`"))
+                .with_hint("a ModelOpt hf_quant_config.json holds {\"quantization\": {\"quant_algo\": ...}}"));
+        };
+        let mut qc = inner.clone();
+        qc.insert("quant_method".into(), "modelopt".into());
+        let q = crate::quant::from_hf_config(&serde_json::Value::Object(qc))
+            .map_err(|e| e.context(&path))?;
+        return Ok(Some(q));
+    }
+    Ok(None)
+}
+
+/// A model from the text of a Hugging Face `config.json`, with its
+/// `quantization_config` if it has one.
+pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> {
+    parse::check_size(origin, text)?;
+    let v = crate::config::parse_json(origin, text)?;
+    let model = crate::config::model_from_config(&v).map_err(|e| e.context(origin))?;
+    let quant = match v.get("quantization_config").filter(|q| !q.is_null()) {
+        Some(qc) => crate::quant::from_hf_config(qc).map_err(|e| e.context(origin))?,
+        None => crate::quant::WeightQuant::none(),
+    };
+    let name = v
+        .get("_name_or_path")
+        .and_then(serde_json::Value::as_str)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(origin)
+        .to_string();
+    Ok(LoadedModel {
+        id: origin.to_string(),
+        name,
+        model,
+        quant,
+        published_params: None,
+        checkpoint_bytes: None,
+        config: v,
+    })
+}
+
+pub fn load_gpu(world: &dyn World, name: &str) -> Result<Gpu> {
+    let (origin, text) = load_text(world, Kind::Gpu, name)?;
+    presets::parse_gpu(&origin, &text)
+}
