@@ -21,6 +21,7 @@
 //! their window).
 
 use crate::error::{Error, Result};
+use crate::stats::weighted_percentile;
 use crate::timing::{Batch, TimingParams, Work};
 use serde::Serialize;
 
@@ -194,34 +195,10 @@ impl Stats {
             / n;
         Stats {
             mean_ms: mean,
-            median_ms: percentile(values, n, 50.0),
+            median_ms: weighted_percentile(values, n, 50.0),
             std_ms: var.sqrt(),
-            p99_ms: percentile(values, n, 99.0),
+            p99_ms: weighted_percentile(values, n, 99.0),
         }
-    }
-}
-
-/// numpy's linear percentile over sorted weighted values: the order
-/// statistic at rank `q/100 (n - 1)`, interpolated.
-fn percentile(sorted: &[(f64, f64)], n: f64, q: f64) -> f64 {
-    let rank = q / 100.0 * (n - 1.0);
-    let at = |r: f64| {
-        let mut seen = 0.0;
-        for &(v, w) in sorted {
-            seen += w;
-            if r < seen {
-                return v;
-            }
-        }
-        sorted.last().map_or(0.0, |v| v.0)
-    };
-    let lo = rank.floor();
-    let frac = rank - lo;
-    let a = at(lo);
-    if frac == 0.0 {
-        a
-    } else {
-        a + frac * (at(lo + 1.0) - a)
     }
 }
 
@@ -333,7 +310,7 @@ pub fn simulate_lengths(
         Arrival::Offline => (None, n, 0.0),
     };
     let max_running = max_running.clamp(1, n.max(1));
-    let budget = work.max_num_batched_tokens.max(1);
+    let budget = work.schedule.max_num_batched_tokens.max(1);
     let due = |i: u64| {
         schedule
             .as_ref()
@@ -585,39 +562,45 @@ fn decode_batch(work: &Work, running: &[Seq], ahead: f64) -> Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timing::AttnKernel;
+    use crate::timing::{AttnKernel, Machine, ModelCost, Schedule};
 
     /// A GPU and model on which every step, prefill or decode, takes 10 ms:
     /// no weights, no KV, 1,000 layers at 10 us.
     fn ten_ms_steps() -> (Work, TimingParams) {
         let work = Work {
-            dense_weight_bytes: 0,
-            fp8_weight_bytes: 0,
-            quant_weight_bytes: 0,
-            layers: 1000,
-            quant_gemms: 0,
-            decode_flops_per_token: 0.0,
-            prefill_flops_per_token: 0.0,
-            state_bytes_per_seq: 0,
-            kv_bytes_per_token: 0,
-            sliding_kv: Vec::new(),
-            attn_flops_per_pair: 0.0,
-            attention_kernel: AttnKernel::Flash,
-            async_scheduling: true,
-            cuda_graph_max_context_tokens: None,
-            bandwidth_bytes_s: 1e12,
-            peak_flops: 1e14,
-            max_num_batched_tokens: 2048,
-            max_num_seqs: 256,
-            block_size_tokens: 16,
-            enable_prefix_caching: true,
-            tensor_parallel_size: 1,
-            allreduce_layers: 0,
-            hidden_size: 1024,
-            interconnect_bytes_s: 32e9,
-            allreduce_latency_s: 0.0,
-            moe_layers: Vec::new(),
-            pipeline_parallel_size: 1,
+            model: ModelCost {
+                dense_weight_bytes: 0,
+                fp8_weight_bytes: 0,
+                quant_weight_bytes: 0,
+                layers: 1000,
+                quant_gemms: 0,
+                decode_flops_per_token: 0.0,
+                prefill_flops_per_token: 0.0,
+                state_bytes_per_seq: 0,
+                kv_bytes_per_token: 0,
+                sliding_kv: Vec::new(),
+                attn_flops_per_pair: 0.0,
+                allreduce_layers: 0,
+                hidden_size: 1024,
+                moe_layers: Vec::new(),
+            },
+            machine: Machine {
+                bandwidth_bytes_s: 1e12,
+                peak_flops: 1e14,
+                attention_kernel: AttnKernel::Flash,
+                tensor_parallel_size: 1,
+                interconnect_bytes_s: 32e9,
+                allreduce_latency_s: 0.0,
+                pipeline_parallel_size: 1,
+            },
+            schedule: Schedule {
+                async_scheduling: true,
+                cuda_graph_max_context_tokens: None,
+                max_num_batched_tokens: 2048,
+                max_num_seqs: 256,
+                block_size_tokens: 16,
+                enable_prefix_caching: true,
+            },
         };
         let p = TimingParams {
             layer_us: 10.0,
@@ -694,8 +677,8 @@ mod tests {
         // Prefill time with attention growing along the prompt: the stretch
         // of identical chunks must cost what the chunks one by one cost.
         let (mut work, mut p) = ten_ms_steps();
-        work.max_num_batched_tokens = 512;
-        work.attn_flops_per_pair = 1e6;
+        work.schedule.max_num_batched_tokens = 512;
+        work.model.attn_flops_per_pair = 1e6;
         p.prefill_attn_eff_flash = 0.5;
         let w = Workload {
             input_tokens: 129_024,
@@ -718,7 +701,7 @@ mod tests {
     #[test]
     fn chunked_prefill_shares_steps_with_decodes() {
         let (mut work, p) = ten_ms_steps();
-        work.max_num_batched_tokens = 64;
+        work.schedule.max_num_batched_tokens = 64;
         // A 100-token prompt needs two chunks (64 + 36): TTFT two steps.
         let w = Workload {
             input_tokens: 100,
