@@ -1100,21 +1100,6 @@ pub struct JointReport {
     pub transfer_classes: usize,
 }
 
-/// Linear-interpolated percentile of `v` (sorted here).
-fn pct(v: &mut [f64], q: f64) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n == 0 {
-        return 0.0;
-    }
-    let rank = q / 100.0 * (n - 1) as f64;
-    let lo = crate::units::saturating_u64(rank.floor());
-    let i = usize::try_from(lo).unwrap_or(0);
-    let a = v.get(i).copied().unwrap_or(0.0);
-    let b = v.get(i + 1).copied().unwrap_or(a);
-    a + (rank - rank.floor()) * (b - a)
-}
-
 /// (figure, in-sample error, leave-one-out error, first-principles error
 /// (%), the point's regime).
 type Errors = (&'static str, f64, f64, f64, Regime);
@@ -1139,8 +1124,8 @@ fn family_errors(errors: &[Errors]) -> Vec<FamilyErrors> {
                 first_principles_mape_pct: e.iter().map(|x| x.2.abs()).sum::<f64>() / n,
                 in_sample_mape_pct: e.iter().map(|x| x.0.abs()).sum::<f64>() / n,
                 loo_mape_pct: loo.iter().sum::<f64>() / n,
-                loo_median_abs_pct: pct(&mut loo, 50.0),
-                loo_p90_abs_pct: pct(&mut loo, 90.0),
+                loo_median_abs_pct: crate::stats::percentile(&mut loo, 50.0),
+                loo_p90_abs_pct: crate::stats::percentile(&mut loo, 90.0),
             })
         })
         .collect()

@@ -32,6 +32,7 @@ pub mod runs;
 pub mod scenario;
 pub mod serve;
 pub mod solve;
+mod stats;
 pub mod timing;
 pub mod units;
 pub mod version;

@@ -21,6 +21,7 @@
 //! their window).
 
 use crate::error::{Error, Result};
+use crate::stats::weighted_percentile;
 use crate::timing::{Batch, TimingParams, Work};
 use serde::Serialize;
 
@@ -194,34 +195,10 @@ impl Stats {
             / n;
         Stats {
             mean_ms: mean,
-            median_ms: percentile(values, n, 50.0),
+            median_ms: weighted_percentile(values, n, 50.0),
             std_ms: var.sqrt(),
-            p99_ms: percentile(values, n, 99.0),
+            p99_ms: weighted_percentile(values, n, 99.0),
         }
-    }
-}
-
-/// numpy's linear percentile over sorted weighted values: the order
-/// statistic at rank `q/100 (n - 1)`, interpolated.
-fn percentile(sorted: &[(f64, f64)], n: f64, q: f64) -> f64 {
-    let rank = q / 100.0 * (n - 1.0);
-    let at = |r: f64| {
-        let mut seen = 0.0;
-        for &(v, w) in sorted {
-            seen += w;
-            if r < seen {
-                return v;
-            }
-        }
-        sorted.last().map_or(0.0, |v| v.0)
-    };
-    let lo = rank.floor();
-    let frac = rank - lo;
-    let a = at(lo);
-    if frac == 0.0 {
-        a
-    } else {
-        a + frac * (at(lo + 1.0) - a)
     }
 }
 
@@ -286,6 +263,13 @@ pub fn simulate_lengths(
     lengths: &[(u64, u64)],
     max_running: u64,
 ) -> Result<ServeResult> {
+    Sim::new(work, p, w, lengths, max_running)?.run()
+}
+
+/// The number of requests a run sends: `lengths`' count, or `w`'s without
+/// them; refused when over [`MAX_PROMPTS`] or when a request has no prompt
+/// token or an output length out of range.
+fn request_count(w: &Workload, lengths: &[(u64, u64)]) -> Result<u64> {
     w.validate()?;
     let n = if lengths.is_empty() {
         w.num_prompts
@@ -311,250 +295,400 @@ pub fn simulate_lengths(
             "every request has at least 1 prompt token and 1 to {MAX_OUTPUT_TOKENS} output tokens"
         )));
     }
-    let length = |i: u64| {
+    Ok(n)
+}
+
+/// What the run measures as requests finish: the samples of each figure
+/// (value ms, weight) and the counts.
+#[derive(Debug, Default)]
+struct Tally {
+    ttft: Vec<(f64, f64)>,
+    tpot: Vec<(f64, f64)>,
+    itl: Vec<(f64, f64)>,
+    e2el: Vec<(f64, f64)>,
+    steps: u64,
+    prefill_steps: u64,
+    completed: u64,
+    last_finish_s: f64,
+    total_input_tokens: u64,
+    total_output_tokens: u64,
+}
+
+/// A serving run in progress: the client's sending, the engine's waiting
+/// and running requests, the clock and what has been measured.
+struct Sim<'a> {
+    work: &'a Work,
+    p: &'a TimingParams,
+    /// Each request's (prompt, output) lengths; empty: all at `default_lengths`.
+    lengths: &'a [(u64, u64)],
+    default_lengths: (u64, u64),
+    /// Requests to send.
+    n: u64,
+    /// When each request is due (None: all at once).
+    schedule: Option<crate::arrivals::Schedule>,
+    /// The client's concurrency limit.
+    max_conc: u64,
+    /// What the server adds to a request before the engine sees it, s.
+    overhead_s: f64,
+    /// The engine's running limit.
+    max_running: u64,
+    /// Tokens a step may compute (`max_num_batched_tokens`).
+    budget: u64,
+    now: f64,
+    /// The next request to send.
+    next: u64,
+    /// Sent, not finished.
+    in_flight: u64,
+    waiting: std::collections::VecDeque<Seq>,
+    running: Vec<Seq>,
+    /// When the client last had a slot freed while it was at its limit.
+    slot_freed_s: f64,
+    tally: Tally,
+}
+
+impl<'a> Sim<'a> {
+    fn new(
+        work: &'a Work,
+        p: &'a TimingParams,
+        w: &Workload,
+        lengths: &'a [(u64, u64)],
+        max_running: u64,
+    ) -> Result<Sim<'a>> {
+        let n = request_count(w, lengths)?;
+        let (schedule, max_conc, overhead_s) = match w.arrival {
+            Arrival::Serve {
+                request_rate,
+                max_concurrency,
+                burstiness,
+                seed,
+                pacing,
+            } => (
+                request_rate.map(|r| crate::arrivals::schedule(n, r, burstiness, seed, pacing)),
+                max_concurrency.unwrap_or(n).max(1),
+                p.serve_request_ms / 1e3,
+            ),
+            Arrival::Offline => (None, n, 0.0),
+        };
+        Ok(Sim {
+            work,
+            p,
+            lengths,
+            default_lengths: (w.input_tokens, w.output_tokens),
+            n,
+            schedule,
+            max_conc,
+            overhead_s,
+            max_running: max_running.clamp(1, n.max(1)),
+            budget: work.schedule.max_num_batched_tokens.max(1),
+            now: 0.0,
+            next: 0,
+            in_flight: 0,
+            waiting: std::collections::VecDeque::new(),
+            running: Vec::new(),
+            slot_freed_s: 0.0,
+            tally: Tally::default(),
+        })
+    }
+
+    /// Request `i`'s (prompt, output) lengths.
+    fn length(&self, i: u64) -> (u64, u64) {
         usize::try_from(i)
             .ok()
-            .and_then(|i| lengths.get(i))
+            .and_then(|i| self.lengths.get(i))
             .copied()
-            .unwrap_or((w.input_tokens, w.output_tokens))
-    };
-    let (schedule, max_conc, overhead_s) = match w.arrival {
-        Arrival::Serve {
-            request_rate,
-            max_concurrency,
-            burstiness,
-            seed,
-            pacing,
-        } => (
-            request_rate.map(|r| crate::arrivals::schedule(n, r, burstiness, seed, pacing)),
-            max_concurrency.unwrap_or(n).max(1),
-            p.serve_request_ms / 1e3,
-        ),
-        Arrival::Offline => (None, n, 0.0),
-    };
-    let max_running = max_running.clamp(1, n.max(1));
-    let budget = work.max_num_batched_tokens.max(1);
-    let due = |i: u64| {
-        schedule
+            .unwrap_or(self.default_lengths)
+    }
+
+    /// When request `i` is due.
+    fn due(&self, i: u64) -> f64 {
+        self.schedule
             .as_ref()
             .and_then(|s| s.due_s.get(usize::try_from(i).ok()?).copied())
             .unwrap_or(0.0)
-    };
-    // The client ends no sooner than its schedule (a last gap through 0.9.2).
-    let client_end_s = schedule.as_ref().map_or(0.0, |s| s.end_s);
+    }
 
-    let mut now = 0.0_f64;
-    let mut next = 0u64; // next request to send
-    let mut in_flight = 0u64; // sent, not finished
-    let mut waiting: std::collections::VecDeque<Seq> = Default::default();
-    let mut running: Vec<Seq> = Vec::new();
-    let (mut ttft, mut tpot, mut itl, mut e2el) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut steps, mut prefill_steps, mut completed) = (0u64, 0u64, 0u64);
-    let mut last_finish = 0.0_f64;
-    let (mut total_input_tokens, mut total_output_tokens) = (0u64, 0u64);
-    // When the client last had a slot freed while it was at its limit.
-    let mut slot_freed_s = 0.0_f64;
+    /// The time a step of `batch` takes.
+    fn step_s(&self, batch: &Batch) -> f64 {
+        self.work.step(self.p, batch).total_s().max(1e-9)
+    }
 
-    while completed < n {
-        // Send what is due while the client's concurrency allows; a request
-        // held back by it is sent when a slot frees.
-        while next < n && in_flight < max_conc && due(next) <= now {
-            let sent_s = due(next).max(slot_freed_s);
-            let (input, output) = length(next);
-            waiting.push_back(Seq {
+    /// Steps at the first one's time, `dt0`, until `t` (at least one).
+    fn steps_until(&self, t: f64, dt0: f64) -> u64 {
+        crate::units::saturating_u64(((t - self.now).max(0.0) / dt0).ceil()).max(1)
+    }
+
+    /// The scheduler's loop: send, admit, run one step (or a stretch of
+    /// identical ones), retire, until every request has finished.
+    fn run(mut self) -> Result<ServeResult> {
+        while self.tally.completed < self.n {
+            self.send_due();
+            self.admit();
+            if self.running.is_empty() {
+                if self.wait_idle() {
+                    continue;
+                }
+                break;
+            }
+            if self.tally.steps >= MAX_STEPS {
+                return Err(Error::new(format!(
+                    "the run needs more than {MAX_STEPS} engine steps to simulate"
+                ))
+                .with_hint("use fewer --num-prompts or shorter requests"));
+            }
+            let next_event = self.next_event();
+            let prompt_pending = self.running.iter().any(|s| s.prefilled < s.input);
+            let lone_chunks = self.lone_chunks(next_event);
+            if lone_chunks > 1 {
+                self.lone_prefill_stretch(lone_chunks);
+            } else if prompt_pending {
+                self.chunked_prefill_step();
+            } else {
+                self.decode_stretch(next_event);
+            }
+            self.retire_finished();
+        }
+        Ok(self.result())
+    }
+
+    /// Send what is due while the client's concurrency allows; a request
+    /// held back by it is sent when a slot frees.
+    fn send_due(&mut self) {
+        while self.next < self.n
+            && self.in_flight < self.max_conc
+            && self.due(self.next) <= self.now
+        {
+            let sent_s = self.due(self.next).max(self.slot_freed_s);
+            let (input, output) = self.length(self.next);
+            self.waiting.push_back(Seq {
                 input,
                 output,
                 sent_s,
-                ready_s: sent_s + overhead_s,
+                ready_s: sent_s + self.overhead_s,
                 prefilled: 0,
                 generated: 0,
                 first_token_s: 0.0,
             });
-            next += 1;
-            in_flight += 1;
+            self.next += 1;
+            self.in_flight += 1;
         }
-        // Admit the requests the engine has seen into free running slots.
-        while (running.len() as u64) < max_running
-            && waiting.front().is_some_and(|s| s.ready_s <= now)
+    }
+
+    /// Admit the requests the engine has seen into free running slots.
+    fn admit(&mut self) {
+        while (self.running.len() as u64) < self.max_running
+            && self.waiting.front().is_some_and(|s| s.ready_s <= self.now)
         {
-            if let Some(s) = waiting.pop_front() {
-                running.push(s);
+            if let Some(s) = self.waiting.pop_front() {
+                self.running.push(s);
             }
         }
-        // The next moment something new can reach the engine.
-        let next_event = {
-            let send = (next < n && in_flight < max_conc).then(|| due(next) + overhead_s);
-            let seen = waiting.front().map(|s| s.ready_s);
-            match (send, seen) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            }
-        };
-        if running.is_empty() {
-            // Idle until the engine sees the next request, or the next is sent.
-            if let Some(s) = waiting.front() {
-                now = now.max(s.ready_s);
-            } else if next < n {
-                now = now.max(due(next));
-            } else {
-                break;
-            }
-            continue;
+    }
+
+    /// Nothing runs: idle until the engine sees the next request, or the
+    /// next is sent. False when nothing is left to come.
+    fn wait_idle(&mut self) -> bool {
+        if let Some(s) = self.waiting.front() {
+            self.now = self.now.max(s.ready_s);
+        } else if self.next < self.n {
+            self.now = self.now.max(self.due(self.next));
+        } else {
+            return false;
         }
-        if steps >= MAX_STEPS {
-            return Err(Error::new(format!(
-                "the run needs more than {MAX_STEPS} engine steps to simulate"
-            ))
-            .with_hint("use fewer --num-prompts or shorter requests"));
+        true
+    }
+
+    /// The next moment something new can reach the engine.
+    fn next_event(&self) -> Option<f64> {
+        let send = (self.next < self.n && self.in_flight < self.max_conc)
+            .then(|| self.due(self.next) + self.overhead_s);
+        let seen = self.waiting.front().map(|s| s.ready_s);
+        match (send, seen) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
-        let prompt_pending = running.iter().any(|s| s.prefilled < s.input);
-        // A lone request's long prompt: its full chunks before the last are
-        // identical steps but for where they start, which the attention
-        // pairs grow with linearly, so a stretch of them is one step at the
-        // middle chunk, times their number (as `Work::prefill` sums them).
-        let lone_chunks = match running.as_slice() {
+    }
+
+    /// A lone request's long prompt: its full chunks before the last are
+    /// identical steps but for where they start, which the attention pairs
+    /// grow with linearly, so a stretch of them is one step at the middle
+    /// chunk, times their number (as `Work::prefill` sums them). How many
+    /// chunks the stretch takes (until something new can arrive), 0 when
+    /// there is no such prompt.
+    fn lone_chunks(&self, next_event: Option<f64>) -> u64 {
+        let budget = self.budget;
+        match self.running.as_slice() {
             [s] if s.input - s.prefilled.min(s.input) > 2 * budget => {
                 let full = (s.input - s.prefilled - 1) / budget;
-                let probe = chunk_batch(s.prefilled, budget, 0.0);
-                let dt0 = work.step(p, &probe).total_s().max(1e-9);
+                let dt0 = self.step_s(&chunk_batch(s.prefilled, budget, 0.0));
                 match next_event {
-                    Some(t) if max_running > 1 => full.min(
-                        crate::units::saturating_u64(((t - now).max(0.0) / dt0).ceil()).max(1),
-                    ),
+                    Some(t) if self.max_running > 1 => full.min(self.steps_until(t, dt0)),
                     _ => full,
                 }
             }
             _ => 0,
-        };
-        if lone_chunks > 1 {
-            if let Some(s) = running.first_mut() {
-                let mid = chunk_batch(s.prefilled, budget, (lone_chunks as f64 - 1.0) / 2.0);
-                let dt = work.step(p, &mid).total_s().max(1e-9);
-                now += lone_chunks as f64 * dt;
-                steps += lone_chunks;
-                prefill_steps += lone_chunks;
-                s.prefilled += lone_chunks * budget;
-            }
-        } else if prompt_pending {
-            // One step: decodes first, then prompt chunks in order.
-            let mut left = budget;
-            let mut batch = Batch::default();
-            for s in running.iter().filter(|s| s.prefilled >= s.input) {
-                let ctx = (s.input + s.generated) as f64;
-                batch.decode_seqs += 1.0;
-                batch.decode_kv_bytes += work.kv_bytes(ctx);
-                batch.max_context_tokens = batch.max_context_tokens.max(ctx);
-                left = left.saturating_sub(1);
-            }
-            let mut chunks: Vec<(usize, u64)> = Vec::new();
-            for (i, s) in running.iter().enumerate() {
-                if left == 0 {
-                    break;
-                }
-                if s.prefilled < s.input {
-                    let c = (s.input - s.prefilled).min(left);
-                    left -= c;
-                    let at = s.prefilled as f64;
-                    batch.prefill_tokens += c as f64;
-                    batch.prefill_seqs += 1.0;
-                    batch.prefill_pairs += c as f64 * (2.0 * at + c as f64 + 1.0) / 2.0;
-                    chunks.push((i, c));
-                }
-            }
-            let dt = work.step(p, &batch).total_s().max(1e-9);
-            now += dt;
-            steps += 1;
-            prefill_steps += 1;
-            let mut decoded = 0.0;
-            for s in running.iter_mut().filter(|s| s.prefilled >= s.input) {
-                s.generated += 1;
-                decoded += 1.0;
-            }
-            if decoded > 0.0 {
-                itl.push((dt * 1e3, decoded));
-            }
-            for (i, c) in chunks {
-                if let Some(s) = running.get_mut(i) {
-                    s.prefilled += c;
-                    if s.prefilled >= s.input {
-                        // The last chunk's step samples the first token.
-                        s.generated = 1;
-                        s.first_token_s = now;
-                    }
-                }
-            }
-        } else {
-            // A stretch of identical decode steps: until the first request
-            // finishes, or (with a slot free) the next one reaches the engine.
-            let k_finish = running
-                .iter()
-                .map(|s| s.output.saturating_sub(s.generated))
-                .min()
-                .unwrap_or(1)
-                .max(1);
-            let probe = decode_batch(work, &running, 0.0);
-            let dt0 = work.step(p, &probe).total_s().max(1e-9);
-            let k_arrival = match next_event {
-                Some(t) if (running.len() as u64) < max_running => {
-                    crate::units::saturating_u64(((t - now).max(0.0) / dt0).ceil()).max(1)
-                }
-                _ => u64::MAX,
-            };
-            let k = k_finish.min(k_arrival).min(MAX_STEPS);
-            let mid = decode_batch(work, &running, (k as f64 - 1.0) / 2.0);
-            let dt = work.step(p, &mid).total_s().max(1e-9);
-            now += k as f64 * dt;
-            steps += k;
-            for s in running.iter_mut() {
-                s.generated += k;
-            }
-            itl.push((dt * 1e3, k as f64 * running.len() as f64));
         }
-        // Finished requests leave; their slots free.
+    }
+
+    /// `chunks` full prompt chunks of the lone running request, as one stretch.
+    fn lone_prefill_stretch(&mut self, chunks: u64) {
+        let Some(prefilled) = self.running.first().map(|s| s.prefilled) else {
+            return;
+        };
+        let mid = chunk_batch(prefilled, self.budget, (chunks as f64 - 1.0) / 2.0);
+        let dt = self.step_s(&mid);
+        self.now += chunks as f64 * dt;
+        self.tally.steps += chunks;
+        self.tally.prefill_steps += chunks;
+        if let Some(s) = self.running.first_mut() {
+            s.prefilled += chunks * self.budget;
+        }
+    }
+
+    /// One step: decodes first, then prompt chunks in order, within the
+    /// budget.
+    fn chunked_prefill_step(&mut self) {
+        let mut left = self.budget;
+        let mut batch = Batch::default();
+        for s in self.running.iter().filter(|s| s.prefilled >= s.input) {
+            let ctx = (s.input + s.generated) as f64;
+            batch.decode_seqs += 1.0;
+            batch.decode_kv_bytes += self.work.kv_bytes(ctx);
+            batch.max_context_tokens = batch.max_context_tokens.max(ctx);
+            left = left.saturating_sub(1);
+        }
+        let mut chunks: Vec<(usize, u64)> = Vec::new();
+        for (i, s) in self.running.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            if s.prefilled < s.input {
+                let c = (s.input - s.prefilled).min(left);
+                left -= c;
+                let at = s.prefilled as f64;
+                batch.prefill_tokens += c as f64;
+                batch.prefill_seqs += 1.0;
+                batch.prefill_pairs += c as f64 * (2.0 * at + c as f64 + 1.0) / 2.0;
+                chunks.push((i, c));
+            }
+        }
+        let dt = self.step_s(&batch);
+        self.now += dt;
+        self.tally.steps += 1;
+        self.tally.prefill_steps += 1;
+        let mut decoded = 0.0;
+        for s in self.running.iter_mut().filter(|s| s.prefilled >= s.input) {
+            s.generated += 1;
+            decoded += 1.0;
+        }
+        if decoded > 0.0 {
+            self.tally.itl.push((dt * 1e3, decoded));
+        }
+        for (i, c) in chunks {
+            if let Some(s) = self.running.get_mut(i) {
+                s.prefilled += c;
+                if s.prefilled >= s.input {
+                    // The last chunk's step samples the first token.
+                    s.generated = 1;
+                    s.first_token_s = self.now;
+                }
+            }
+        }
+    }
+
+    /// A stretch of identical decode steps: until the first request
+    /// finishes, or (with a slot free) the next one reaches the engine.
+    fn decode_stretch(&mut self, next_event: Option<f64>) {
+        let k_finish = self
+            .running
+            .iter()
+            .map(|s| s.output.saturating_sub(s.generated))
+            .min()
+            .unwrap_or(1)
+            .max(1);
+        let dt0 = self.step_s(&decode_batch(self.work, &self.running, 0.0));
+        let k_arrival = match next_event {
+            Some(t) if (self.running.len() as u64) < self.max_running => self.steps_until(t, dt0),
+            _ => u64::MAX,
+        };
+        let k = k_finish.min(k_arrival).min(MAX_STEPS);
+        let dt = self.step_s(&decode_batch(
+            self.work,
+            &self.running,
+            (k as f64 - 1.0) / 2.0,
+        ));
+        self.now += k as f64 * dt;
+        self.tally.steps += k;
+        for s in self.running.iter_mut() {
+            s.generated += k;
+        }
+        self.tally
+            .itl
+            .push((dt * 1e3, k as f64 * self.running.len() as f64));
+    }
+
+    /// Finished requests leave, their figures recorded; their slots free.
+    fn retire_finished(&mut self) {
         let mut i = 0;
-        while i < running.len() {
-            let done = running
+        while i < self.running.len() {
+            let done = self
+                .running
                 .get(i)
                 .is_some_and(|s| s.prefilled >= s.input && s.generated >= s.output);
             if done {
-                let s = running.swap_remove(i);
-                let t_first = s.first_token_s - s.sent_s;
-                let t_all = now - s.sent_s;
-                ttft.push((t_first * 1e3, 1.0));
-                e2el.push((t_all * 1e3, 1.0));
-                if s.output > 1 {
-                    tpot.push(((t_all - t_first) / (s.output - 1) as f64 * 1e3, 1.0));
-                }
-                total_input_tokens += s.input;
-                total_output_tokens += s.output;
-                completed += 1;
-                if in_flight >= max_conc {
-                    slot_freed_s = now;
-                }
-                in_flight = in_flight.saturating_sub(1);
-                last_finish = now;
+                let s = self.running.swap_remove(i);
+                self.record(&s);
             } else {
                 i += 1;
             }
         }
     }
-    let duration_s = last_finish.max(client_end_s).max(1e-12);
-    Ok(ServeResult {
-        completed,
-        duration_s,
-        total_input_tokens,
-        total_output_tokens,
-        request_throughput: completed as f64 / duration_s,
-        output_throughput: total_output_tokens as f64 / duration_s,
-        total_token_throughput: (total_input_tokens + total_output_tokens) as f64 / duration_s,
-        ttft: Stats::of(&mut ttft),
-        tpot: Stats::of(&mut tpot),
-        itl: Stats::of(&mut itl),
-        e2el: Stats::of(&mut e2el),
-        max_running,
-        steps,
-        prefill_steps,
-    })
+
+    /// A request that finished now: its TTFT, end-to-end latency and TPOT.
+    fn record(&mut self, s: &Seq) {
+        let now = self.now;
+        let t = &mut self.tally;
+        let t_first = s.first_token_s - s.sent_s;
+        let t_all = now - s.sent_s;
+        t.ttft.push((t_first * 1e3, 1.0));
+        t.e2el.push((t_all * 1e3, 1.0));
+        if s.output > 1 {
+            t.tpot
+                .push(((t_all - t_first) / (s.output - 1) as f64 * 1e3, 1.0));
+        }
+        t.total_input_tokens += s.input;
+        t.total_output_tokens += s.output;
+        t.completed += 1;
+        if self.in_flight >= self.max_conc {
+            self.slot_freed_s = now;
+        }
+        self.in_flight = self.in_flight.saturating_sub(1);
+        t.last_finish_s = now;
+    }
+
+    /// The figures as `vllm bench serve` prints them.
+    fn result(mut self) -> ServeResult {
+        // The client ends no sooner than its schedule (a last gap through 0.9.2).
+        let client_end_s = self.schedule.as_ref().map_or(0.0, |s| s.end_s);
+        let t = &mut self.tally;
+        let duration_s = t.last_finish_s.max(client_end_s).max(1e-12);
+        ServeResult {
+            completed: t.completed,
+            duration_s,
+            total_input_tokens: t.total_input_tokens,
+            total_output_tokens: t.total_output_tokens,
+            request_throughput: t.completed as f64 / duration_s,
+            output_throughput: t.total_output_tokens as f64 / duration_s,
+            total_token_throughput: (t.total_input_tokens + t.total_output_tokens) as f64
+                / duration_s,
+            ttft: Stats::of(&mut t.ttft),
+            tpot: Stats::of(&mut t.tpot),
+            itl: Stats::of(&mut t.itl),
+            e2el: Stats::of(&mut t.e2el),
+            max_running: self.max_running,
+            steps: t.steps,
+            prefill_steps: t.prefill_steps,
+        }
+    }
 }
 
 /// One prompt chunk of `budget` tokens, `ahead` chunks after the one that
@@ -585,39 +719,45 @@ fn decode_batch(work: &Work, running: &[Seq], ahead: f64) -> Batch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::timing::AttnKernel;
+    use crate::timing::{AttnKernel, Machine, ModelCost, Schedule};
 
     /// A GPU and model on which every step, prefill or decode, takes 10 ms:
     /// no weights, no KV, 1,000 layers at 10 us.
     fn ten_ms_steps() -> (Work, TimingParams) {
         let work = Work {
-            dense_weight_bytes: 0,
-            fp8_weight_bytes: 0,
-            quant_weight_bytes: 0,
-            layers: 1000,
-            quant_gemms: 0,
-            decode_flops_per_token: 0.0,
-            prefill_flops_per_token: 0.0,
-            state_bytes_per_seq: 0,
-            kv_bytes_per_token: 0,
-            sliding_kv: Vec::new(),
-            attn_flops_per_pair: 0.0,
-            attention_kernel: AttnKernel::Flash,
-            async_scheduling: true,
-            cuda_graph_max_context_tokens: None,
-            bandwidth_bytes_s: 1e12,
-            peak_flops: 1e14,
-            max_num_batched_tokens: 2048,
-            max_num_seqs: 256,
-            block_size_tokens: 16,
-            enable_prefix_caching: true,
-            tensor_parallel_size: 1,
-            allreduce_layers: 0,
-            hidden_size: 1024,
-            interconnect_bytes_s: 32e9,
-            allreduce_latency_s: 0.0,
-            moe_layers: Vec::new(),
-            pipeline_parallel_size: 1,
+            model: ModelCost {
+                dense_weight_bytes: 0,
+                fp8_weight_bytes: 0,
+                quant_weight_bytes: 0,
+                layers: 1000,
+                quant_gemms: 0,
+                decode_flops_per_token: 0.0,
+                prefill_flops_per_token: 0.0,
+                state_bytes_per_seq: 0,
+                kv_bytes_per_token: 0,
+                sliding_kv: Vec::new(),
+                attn_flops_per_pair: 0.0,
+                allreduce_layers: 0,
+                hidden_size: 1024,
+                moe_layers: Vec::new(),
+            },
+            machine: Machine {
+                bandwidth_bytes_s: 1e12,
+                peak_flops: 1e14,
+                attention_kernel: AttnKernel::Flash,
+                tensor_parallel_size: 1,
+                interconnect_bytes_s: 32e9,
+                allreduce_latency_s: 0.0,
+                pipeline_parallel_size: 1,
+            },
+            schedule: Schedule {
+                async_scheduling: true,
+                cuda_graph_max_context_tokens: None,
+                max_num_batched_tokens: 2048,
+                max_num_seqs: 256,
+                block_size_tokens: 16,
+                enable_prefix_caching: true,
+            },
         };
         let p = TimingParams {
             layer_us: 10.0,
@@ -694,8 +834,8 @@ mod tests {
         // Prefill time with attention growing along the prompt: the stretch
         // of identical chunks must cost what the chunks one by one cost.
         let (mut work, mut p) = ten_ms_steps();
-        work.max_num_batched_tokens = 512;
-        work.attn_flops_per_pair = 1e6;
+        work.schedule.max_num_batched_tokens = 512;
+        work.model.attn_flops_per_pair = 1e6;
         p.prefill_attn_eff_flash = 0.5;
         let w = Workload {
             input_tokens: 129_024,
@@ -718,7 +858,7 @@ mod tests {
     #[test]
     fn chunked_prefill_shares_steps_with_decodes() {
         let (mut work, p) = ten_ms_steps();
-        work.max_num_batched_tokens = 64;
+        work.schedule.max_num_batched_tokens = 64;
         // A 100-token prompt needs two chunks (64 + 36): TTFT two steps.
         let w = Workload {
             input_tokens: 100,

@@ -1,0 +1,193 @@
+//! The machine a step runs on: the GPU's bandwidth and tensor peak, the
+//! kernel families that read the weights ([`WeightKernel`]) and the KV cache
+//! ([`AttnKernel`]), and the link between the GPUs of a parallel group.
+
+use crate::dtype::KvCacheDtype;
+use crate::engine::EngineArgs;
+use crate::gpu::Gpu;
+use crate::quant::WeightQuant;
+use serde::Serialize;
+
+/// The decode attention kernel family a setup runs, which sets how much of
+/// the bandwidth reading KV reaches (docs/reference/vllm-decode-kernels.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttnKernel {
+    /// FLASH_ATTN, FLASHINFER and the MLA kernels: tiled, split-KV kernels
+    /// on 16-bit or fp8 KV.
+    Flash,
+    /// TRITON_ATTN (unified Triton attention): the only backend for the
+    /// per-token-head quantized KV caches, and the one GPUs without
+    /// FlashAttention (before compute capability 8.0) get.
+    Triton,
+}
+
+impl AttnKernel {
+    /// The family of `--attention-backend NAME` if given, else of the backend
+    /// vLLM 0.32 picks for this KV dtype on this GPU class.
+    pub fn select(backend: Option<&str>, kv: KvCacheDtype, gpu: &Gpu) -> AttnKernel {
+        if let Some(b) = backend {
+            return if b.to_ascii_uppercase().starts_with("TRITON") {
+                AttnKernel::Triton
+            } else {
+                AttnKernel::Flash
+            };
+        }
+        let quantized_per_token_head = matches!(
+            kv,
+            KvCacheDtype::Fp8PerTokenHead
+                | KvCacheDtype::Int8PerTokenHead
+                | KvCacheDtype::Int4PerTokenHead
+        );
+        let pre_ampere = gpu
+            .calibration_class
+            .as_deref()
+            .is_some_and(|c| c.starts_with("volta") || c.starts_with("turing"));
+        if quantized_per_token_head || pre_ampere {
+            AttnKernel::Triton
+        } else {
+            AttnKernel::Flash
+        }
+    }
+}
+
+/// Latency of one small all-reduce over PCIe (an estimate of NCCL ring
+/// latency on 2-8 GPUs; the bandwidth term comes from the GPU preset).
+pub const ALLREDUCE_LATENCY_PCIE_S: f64 = 20e-6;
+/// Latency of one small all-reduce over NVLink (or AMD's Infinity Fabric);
+/// an estimate like [`ALLREDUCE_LATENCY_PCIE_S`].
+pub const ALLREDUCE_LATENCY_NVLINK_S: f64 = 8e-6;
+
+/// Per-GPU link bandwidth assumed when a GPU preset names none: PCIe 4.0 x16,
+/// GB/s one way.
+pub const DEFAULT_LINK_GB_S: f64 = 32.0;
+
+/// How the `interconnect` of a GPU preset names the links that take
+/// [`ALLREDUCE_LATENCY_NVLINK_S`] (`nvlink2` .. `nvlink5`, AMD's
+/// `infinity-fabric`); any other link (`pcie3`, `pcie4`, ...) takes
+/// [`ALLREDUCE_LATENCY_PCIE_S`].
+pub const FAST_LINK_PREFIXES: [&str; 2] = ["nvlink", "infinity"];
+
+/// How a linear layer's weights are read each step, which sets the
+/// bandwidth the kernel reaches (docs/reference/vllm-decode-kernels.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeightKernel {
+    /// 16-bit weights: cuBLAS.
+    Dense,
+    /// fp8 or NVFP4 weights multiplied as such (W x A kernels).
+    LowPrecision,
+    /// Weight-only integer (and MXFP4 weight-only) formats, dequantized in
+    /// the kernel: Marlin, AWQ, GPTQ, bitsandbytes.
+    Dequantizing,
+}
+
+/// Which low-precision W x A GEMMs a GPU runs as such. vLLM's kernel
+/// choosers (docs/reference/vllm-decode-kernels.md, section 2) run fp8
+/// weights through CUTLASS `scaled_mm` from compute capability 8.9 (Ada,
+/// Hopper; AMD's CDNA3 too) and NVFP4 through FlashInfer / CUTLASS from
+/// Blackwell; on older GPUs both fall back to Marlin's weight-only kernels,
+/// which dequantize.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NativeLowPrecision {
+    pub fp8: bool,
+    pub fp4: bool,
+}
+
+impl NativeLowPrecision {
+    /// From the GPU's kernel generation (its calibration class); a GPU of
+    /// no class is taken to be recent.
+    pub fn of(gpu: &Gpu) -> NativeLowPrecision {
+        let generation = gpu.calibration_class.as_deref().and_then(|c| {
+            crate::gpu::CALIBRATION_CLASSES
+                .iter()
+                .find(|x| x.0 == c)
+                .map(|x| x.2)
+        });
+        match generation {
+            // Volta 0, Turing 1, Ampere 2, Ada 3, Hopper and CDNA3 4, Blackwell and CDNA4 5.
+            Some(g) => NativeLowPrecision {
+                fp8: g >= 3,
+                fp4: g >= 5,
+            },
+            None => NativeLowPrecision {
+                fp8: true,
+                fp4: true,
+            },
+        }
+    }
+}
+
+impl WeightKernel {
+    pub fn of(
+        quant: &WeightQuant,
+        m: &crate::model::Module,
+        native: NativeLowPrecision,
+    ) -> WeightKernel {
+        if quant.dequantizes(m) {
+            return WeightKernel::Dequantizing;
+        }
+        if !quant.quantizes(m) {
+            return WeightKernel::Dense;
+        }
+        let runs_natively = if quant.method == crate::quant::QuantMethod::Nvfp4 {
+            native.fp4
+        } else {
+            native.fp8
+        };
+        if runs_natively {
+            WeightKernel::LowPrecision
+        } else {
+            WeightKernel::Dequantizing
+        }
+    }
+}
+
+/// The machine's figures a step's time divides by: what the GPU peaks at,
+/// the decode attention kernel it runs, and the GPUs a step spans.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Machine {
+    /// Peak DRAM bandwidth, bytes per second.
+    pub bandwidth_bytes_s: f64,
+    /// The GEMMs' tensor peak, FLOP/s.
+    pub peak_flops: f64,
+    /// The decode attention kernel family.
+    pub attention_kernel: AttnKernel,
+    /// Tensor parallelism: GPUs, and the link's bandwidth (bytes/s) and
+    /// latency (s) its all-reduces pay.
+    pub tensor_parallel_size: u64,
+    pub interconnect_bytes_s: f64,
+    pub allreduce_latency_s: f64,
+    /// Pipeline stages a step runs through in turn: each boundary a
+    /// point-to-point send of the hidden states and residual (vLLM's
+    /// `IntermediateTensors`), 1/tp of them per GPU of the TP group.
+    pub pipeline_parallel_size: u64,
+}
+
+impl Machine {
+    /// `gpu` as `engine` runs it: its attention backend and parallel sizes.
+    pub fn of(gpu: &Gpu, engine: &EngineArgs) -> Machine {
+        let fast_link = gpu
+            .interconnect
+            .as_deref()
+            .is_some_and(|i| FAST_LINK_PREFIXES.iter().any(|p| i.starts_with(p)));
+        let link_gb_s = gpu.interconnect_gb_s.unwrap_or(DEFAULT_LINK_GB_S);
+        Machine {
+            bandwidth_bytes_s: gpu.bandwidth_bytes_s(),
+            peak_flops: gpu.gemm_peak_flops(),
+            attention_kernel: AttnKernel::select(
+                engine.attention_backend.as_deref(),
+                engine.kv_cache_dtype,
+                gpu,
+            ),
+            tensor_parallel_size: engine.tensor_parallel_size.max(1),
+            interconnect_bytes_s: link_gb_s * crate::units::GB as f64,
+            allreduce_latency_s: if fast_link {
+                ALLREDUCE_LATENCY_NVLINK_S
+            } else {
+                ALLREDUCE_LATENCY_PCIE_S
+            },
+            pipeline_parallel_size: engine.pipeline_parallel_size.max(1),
+        }
+    }
+}

@@ -1,0 +1,358 @@
+//! One engine step's time: a [`Batch`] of decoding sequences and prefill
+//! chunks, its bytes and FLOPs ([`super::ModelCost`]) over the machine's
+//! bandwidth and peak ([`super::Machine`]) at the fitted efficiencies, plus
+//! the host's share as the schedule settings ([`super::Schedule`]) overlap it.
+
+use super::params::TimingParams;
+use super::work::Work;
+use serde::Serialize;
+
+/// Bytes of one activation value that GPUs exchange (bf16).
+pub const ACTIVATION_BYTES: f64 = 2.0;
+
+/// What one engine step computes: decoding sequences and prefill chunks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Batch {
+    /// Sequences producing one token each.
+    pub decode_seqs: f64,
+    /// KV bytes those sequences read, summed ([`Work::kv_bytes`] of each context).
+    pub decode_kv_bytes: f64,
+    /// Prompt tokens computed in this step, over all chunks.
+    pub prefill_tokens: f64,
+    /// Sequences those chunks belong to.
+    pub prefill_seqs: f64,
+    /// (query, key) pairs of the chunks' causal attention.
+    pub prefill_pairs: f64,
+    /// The longest context among the decoding sequences (CUDA graphs cover
+    /// decode steps up to a context in V0).
+    pub max_context_tokens: f64,
+}
+
+impl Work {
+    /// All-reduces of one step over `tokens` tokens: per layer, a ring
+    /// all-reduce of `tokens x hidden` bf16 values,
+    /// `latency + 2 (tp - 1) / tp x bytes / bandwidth`. Zero without tensor parallelism.
+    pub fn allreduce_s(&self, tokens: f64) -> f64 {
+        let tp = self.machine.tensor_parallel_size as f64;
+        // Pipeline boundaries: two tensors (hidden states and residual) of
+        // bf16 activations, 1/tp of them per GPU.
+        let boundaries = self.machine.pipeline_parallel_size.saturating_sub(1) as f64;
+        let p2p = boundaries
+            * (self.machine.allreduce_latency_s
+                + tokens * self.model.hidden_size as f64 * ACTIVATION_BYTES * 2.0
+                    / tp
+                    / self.machine.interconnect_bytes_s);
+        if tp <= 1.0 {
+            return p2p;
+        }
+        let bytes = tokens * self.model.hidden_size as f64 * ACTIVATION_BYTES;
+        p2p + self.model.allreduce_layers as f64
+            * (self.machine.allreduce_latency_s
+                + 2.0 * (tp - 1.0) / tp * bytes / self.machine.interconnect_bytes_s)
+    }
+
+    fn weights_s(&self, p: &TimingParams, tokens: f64) -> f64 {
+        let (moe_dense, moe_quant, moe_fp8) = self.model.moe_read_bytes(tokens);
+        let quant = ((self.model.quant_weight_bytes as f64 + moe_quant)
+            / (self.machine.bandwidth_bytes_s * p.quant_weight_bw_eff))
+            .max(self.model.quant_gemms as f64 * p.quant_gemm_floor_us / 1e6);
+        (self.model.dense_weight_bytes as f64 + moe_dense)
+            / (self.machine.bandwidth_bytes_s * p.weight_bw_eff)
+            + (self.model.fp8_weight_bytes as f64 + moe_fp8)
+                / (self.machine.bandwidth_bytes_s * p.fp8_weight_bw_eff)
+            + quant
+    }
+
+    /// One engine step over `batch`.
+    pub fn step(&self, p: &TimingParams, b: &Batch) -> StepTerms {
+        let tokens = b.decode_seqs + b.prefill_tokens;
+        let seqs = b.decode_seqs + b.prefill_seqs;
+        let peak = self.machine.peak_flops;
+        let compute_s = b.decode_seqs * self.model.decode_flops_per_token
+            / (peak * p.gemm_compute_eff)
+            + b.prefill_tokens * self.model.prefill_flops_per_token / (peak * p.prefill_gemm_eff);
+        let kernel = self.machine.attention_kernel;
+        let decode_attention_s = if b.decode_seqs > 0.0 {
+            let mean = b.decode_kv_bytes / b.decode_seqs;
+            (b.decode_kv_bytes + p.attn_half_batch * mean)
+                / (self.machine.bandwidth_bytes_s * p.attn_bw_eff(kernel))
+        } else {
+            0.0
+        };
+        let prefill_attention_s =
+            b.prefill_pairs * self.model.attn_flops_per_pair / (peak * p.prefill_attn_eff(kernel));
+        let eager = b.prefill_tokens == 0.0
+            && b.decode_seqs > 0.0
+            && self
+                .schedule
+                .cuda_graph_max_context_tokens
+                .is_some_and(|limit| b.max_context_tokens > limit as f64);
+        StepTerms {
+            launch_s: if eager {
+                self.model.layers as f64 * p.eager_layer_us / 1e6
+            } else {
+                0.0
+            },
+            host_s: if seqs > 0.0 {
+                p.host_step_ms / 1e3 + seqs * p.host_per_seq_us / 1e6
+            } else {
+                0.0
+            },
+            async_scheduling: self.schedule.async_scheduling,
+            weights_s: if tokens > 0.0 {
+                self.weights_s(p, tokens)
+            } else {
+                0.0
+            },
+            compute_s,
+            state_s: seqs * self.model.state_bytes_per_seq as f64
+                / (self.machine.bandwidth_bytes_s * p.state_bw_eff),
+            attention_s: decode_attention_s + prefill_attention_s,
+            allreduce_s: if tokens > 0.0 {
+                self.allreduce_s(tokens)
+            } else {
+                0.0
+            },
+            layers_s: if tokens > 0.0 {
+                self.model.layers as f64 * p.layer_us / 1e6
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// One decode step with `running` sequences at `context_tokens` each.
+    pub fn decode_step(&self, p: &TimingParams, running: f64, context_tokens: f64) -> StepTerms {
+        self.step(
+            p,
+            &Batch {
+                decode_seqs: running,
+                decode_kv_bytes: running * self.kv_bytes(context_tokens),
+                max_context_tokens: context_tokens,
+                ..Batch::default()
+            },
+        )
+    }
+
+    /// Prefill of `tail_tokens` tokens whose last token is at `context_tokens`
+    /// (a cold prefill has `tail == context`), alone, in
+    /// max_num_batched_tokens chunks.
+    pub fn prefill(&self, p: &TimingParams, tail_tokens: f64, context_tokens: f64) -> PrefillTerms {
+        let tail = tail_tokens.max(0.0).min(context_tokens.max(0.0));
+        let chunk = self.schedule.max_num_batched_tokens as f64;
+        let full = (tail / chunk).floor();
+        let rest = tail - full * chunk;
+        let start = context_tokens - tail;
+        let mut out = PrefillTerms::default();
+        let mut add = |n: f64, at: f64, count: f64| {
+            // Token i (1-based, absolute) attends to i keys: a chunk of n
+            // tokens after `at` cached ones has n (2 at + n + 1) / 2 pairs.
+            let s = self.step(
+                p,
+                &Batch {
+                    prefill_tokens: n,
+                    prefill_seqs: 1.0,
+                    prefill_pairs: n * (2.0 * at + n + 1.0) / 2.0,
+                    ..Batch::default()
+                },
+            );
+            out.chunks += count;
+            out.host_s += count * s.host_s;
+            out.gemm_s += count * (s.gemm_s() + s.state_s + s.allreduce_s + s.layers_s);
+            out.attention_s += count * s.attention_s;
+            out.total += count * s.total_s();
+        };
+        if full > 0.0 {
+            // The full chunks' pairs grow linearly with their start: their
+            // sum is `full` chunks at the mean start.
+            add(chunk, start + (full - 1.0) / 2.0 * chunk, full);
+        }
+        if rest > 0.0 {
+            add(rest, start + full * chunk, 1.0);
+        }
+        out
+    }
+}
+
+/// The terms of one engine step, seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StepTerms {
+    /// The host's share: scheduling, input preparation, sampling, output.
+    pub host_s: f64,
+    /// Whether the host's share overlaps the GPU's.
+    pub async_scheduling: bool,
+    /// Streaming the weights once.
+    pub weights_s: f64,
+    /// GEMM FLOPs for the batch; the GEMMs take the larger of the two.
+    pub compute_s: f64,
+    /// Mamba states read and written.
+    pub state_s: f64,
+    /// Attention: decode KV reads and prefill's quadratic part.
+    pub attention_s: f64,
+    /// All-reduces across tensor-parallel GPUs.
+    pub allreduce_s: f64,
+    /// The layers' fixed kernel time.
+    pub layers_s: f64,
+    /// Launching every kernel from the host, when the step runs eagerly:
+    /// the GPU's share is at least this.
+    pub launch_s: f64,
+}
+
+impl StepTerms {
+    pub fn gemm_s(&self) -> f64 {
+        self.weights_s.max(self.compute_s)
+    }
+
+    /// The GPU's share.
+    pub fn gpu_s(&self) -> f64 {
+        (self.gemm_s() + self.state_s + self.attention_s + self.allreduce_s + self.layers_s)
+            .max(self.launch_s)
+    }
+
+    pub fn total_s(&self) -> f64 {
+        if self.async_scheduling {
+            self.gpu_s().max(self.host_s)
+        } else {
+            self.gpu_s() + self.host_s
+        }
+    }
+
+    /// The name of the largest term.
+    pub fn dominant(&self) -> &'static str {
+        let gemm = if self.compute_s > self.weights_s {
+            ("GEMM compute", self.compute_s)
+        } else {
+            ("weight reads", self.weights_s)
+        };
+        [
+            ("host (scheduler, sampler, launch)", self.host_s),
+            gemm,
+            ("Mamba state traffic", self.state_s),
+            ("attention KV reads", self.attention_s),
+            ("tensor-parallel all-reduce", self.allreduce_s),
+            ("per-layer kernels", self.layers_s),
+            ("eager kernel launches", self.launch_s),
+        ]
+        .into_iter()
+        .fold(("host (scheduler, sampler, launch)", f64::MIN), |a, b| {
+            if b.1 > a.1 {
+                b
+            } else {
+                a
+            }
+        })
+        .0
+    }
+}
+
+/// The terms of a prefill, seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct PrefillTerms {
+    pub chunks: f64,
+    /// The host's share over all chunks.
+    pub host_s: f64,
+    /// GEMMs (weights or compute), Mamba states and all-reduces.
+    pub gemm_s: f64,
+    pub attention_s: f64,
+    /// The chunks' step times summed (host overlapped when asynchronous).
+    pub total: f64,
+}
+
+impl PrefillTerms {
+    pub fn total_s(&self) -> f64 {
+        self.total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::timing::test_support::reference_work;
+    use approx::assert_relative_eq;
+
+    #[test]
+    fn decode_step_terms_by_hand() {
+        let (_, w) = reference_work();
+        let p = TimingParams::FIRST_PRINCIPLES;
+        let s = w.decode_step(&p, 1.0, 0.0);
+        let weights = 2_101_832_704.0 / (936e9 * 0.8) + 5_500_794_880.0 / (936e9 * 0.7);
+        assert_relative_eq!(s.weights_s, weights, max_relative = 1e-12);
+        assert_relative_eq!(
+            s.compute_s,
+            23_273_144_320.0 / (142e12 * 0.5),
+            max_relative = 1e-12
+        );
+        assert_relative_eq!(
+            s.state_s,
+            297_730_048.0 / (936e9 * 0.8),
+            max_relative = 1e-12
+        );
+        assert_eq!(s.attention_s, 0.0);
+        // 62 layers at 5 us of small kernels each.
+        assert_relative_eq!(s.layers_s, 62.0 * 5e-6, max_relative = 1e-12);
+        // Host: 1 ms + 20 us for the one sequence, hidden under the GPU's
+        // 11.5 ms by asynchronous scheduling; added to it without.
+        assert_relative_eq!(s.host_s, 1.02e-3, max_relative = 1e-12);
+        let gpu = weights + 297_730_048.0 / (936e9 * 0.8) + 62.0 * 5e-6;
+        assert_relative_eq!(s.total_s(), gpu, max_relative = 1e-12);
+        let sync = StepTerms {
+            async_scheduling: false,
+            ..s
+        };
+        assert_relative_eq!(sync.total_s(), gpu + 1.02e-3, max_relative = 1e-12);
+        assert_eq!(s.dominant(), "weight reads");
+        // 64 sequences at 16K: compute-bound GEMMs; attention pays (64 + 1)
+        // sequences' KV at the Triton kernel's efficiency.
+        let s = w.decode_step(&p, 64.0, 16_384.0);
+        assert!(s.compute_s > s.weights_s);
+        assert_relative_eq!(
+            s.attention_s,
+            65.0 * 6_528.0 * 16_384.0 / (936e9 * 0.25),
+            max_relative = 1e-12
+        );
+        assert_eq!(s.dominant(), "attention KV reads");
+    }
+
+    #[test]
+    fn eager_decode_steps_pay_their_kernel_launches() {
+        let (_, mut w) = reference_work();
+        let p = TimingParams {
+            eager_layer_us: 300.0,
+            ..TimingParams::FIRST_PRINCIPLES
+        };
+        // CUDA graphs: no launch term.
+        assert_eq!(w.decode_step(&p, 1.0, 9_000.0).launch_s, 0.0);
+        // V0's limit: graphs up to 8,192 tokens of context, eager past it,
+        // where 62 layers x 300 us = 18.6 ms outlasts the GPU's 11.5 ms.
+        w.schedule.cuda_graph_max_context_tokens = Some(8192);
+        assert_eq!(w.decode_step(&p, 1.0, 8_000.0).launch_s, 0.0);
+        let s = w.decode_step(&p, 1.0, 9_000.0);
+        assert_relative_eq!(s.launch_s, 62.0 * 300e-6, max_relative = 1e-12);
+        assert_relative_eq!(s.gpu_s(), 62.0 * 300e-6, max_relative = 1e-12);
+        assert_eq!(s.dominant(), "eager kernel launches");
+        // Prefill steps are not decode steps: no launch term.
+        let chunk = w.prefill(&p, 1000.0, 1000.0);
+        assert!(chunk.total > 0.0 && chunk.chunks == 1.0);
+    }
+
+    #[test]
+    fn prefill_attention_counts_causal_pairs() {
+        let (_, w) = reference_work();
+        let p = TimingParams::FIRST_PRINCIPLES;
+        let cold = w.prefill(&p, 8_192.0, 8_192.0);
+        assert_eq!(cold.chunks, 4.0);
+        assert_relative_eq!(
+            cold.attention_s,
+            8_192.0 * 8_193.0 / 2.0 * 122_880.0 / (142e12 * 0.15),
+            max_relative = 1e-12
+        );
+        // A 1,928-token tail at 16,616: pairs t (2P - t + 1) / 2.
+        let tail = w.prefill(&p, 1_928.0, 16_616.0);
+        assert_eq!(tail.chunks, 1.0);
+        assert_relative_eq!(
+            tail.attention_s,
+            1_928.0 * (2.0 * 16_616.0 - 1_928.0 + 1.0) / 2.0 * 122_880.0 / (142e12 * 0.15),
+            max_relative = 1e-12
+        );
+    }
+}

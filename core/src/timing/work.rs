@@ -1,0 +1,417 @@
+//! The model's work: what one token costs a model on a GPU in bytes read
+//! and FLOPs, from its shapes, its weights as the checkpoint quantizes them
+//! (each read by a [`WeightKernel`] family), its experts and its KV layout;
+//! and [`Work`], that cost with the machine and the schedule settings a
+//! step's time also depends on.
+
+use super::machine::{Machine, NativeLowPrecision, WeightKernel};
+use super::schedule::Schedule;
+use crate::allocator::{GroupKind, KvLayout};
+use crate::engine::EngineArgs;
+use crate::gpu::Gpu;
+use crate::model::Model;
+use crate::model::{Layer, ModuleKind};
+use crate::quant::WeightQuant;
+use serde::Serialize;
+
+/// One MoE layer's experts as a step reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MoeRead {
+    pub experts: u64,
+    pub top_k: u64,
+    /// Bytes of one expert.
+    pub expert_bytes: u64,
+    /// The GEMM kernel family its weights stream through.
+    pub kernel: WeightKernel,
+}
+
+/// What one token costs a model, from its shapes, weights and KV layout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelCost {
+    /// Bytes read once per step by 16-bit GEMMs: every weight but the
+    /// embedding table, encoders, buffers and the quantized layers.
+    pub dense_weight_bytes: u64,
+    /// Bytes read once per step by dequantizing weight-only GEMMs.
+    pub quant_weight_bytes: u64,
+    /// Bytes read once per step by fp8 / NVFP4 GEMMs.
+    pub fp8_weight_bytes: u64,
+    /// Layers a step runs through (each pays `layer_us`).
+    pub layers: u64,
+    /// Dequantizing GEMM kernels per step (each at least `quant_gemm_floor_us`):
+    /// two per layer whose projections are quantized (vLLM fuses q/k/v and
+    /// gate/up).
+    pub quant_gemms: u64,
+    /// FLOPs per decoded token in linear layers (lm_head included).
+    pub decode_flops_per_token: f64,
+    /// FLOPs per prefilled token: linear layers without lm_head, plus the Mamba scan.
+    pub prefill_flops_per_token: f64,
+    /// Mamba state bytes read and written per sequence per step.
+    pub state_bytes_per_seq: u64,
+    /// KV bytes read per token of context in full-attention layers.
+    pub kv_bytes_per_token: u64,
+    /// KV bytes per token in sliding-window layers, with their windows.
+    pub sliding_kv: Vec<(u64, u64)>,
+    /// Attention FLOPs per (query, key) pair summed over attention layers.
+    pub attn_flops_per_pair: f64,
+    /// Layers that end in an all-reduce under tensor parallelism, and the
+    /// hidden size reduced (also what a pipeline boundary sends).
+    pub allreduce_layers: u64,
+    pub hidden_size: u64,
+    pub moe_layers: Vec<MoeRead>,
+}
+
+/// What one token costs a model on a GPU: the model's cost, the machine it
+/// runs on and the engine's schedule settings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Work {
+    #[serde(flatten)]
+    pub model: ModelCost,
+    #[serde(flatten)]
+    pub machine: Machine,
+    #[serde(flatten)]
+    pub schedule: Schedule,
+}
+
+impl Work {
+    /// `model` is what one GPU holds (`Plan::per_gpu`).
+    pub fn new(
+        model: &Model,
+        quant: &WeightQuant,
+        engine: &EngineArgs,
+        gpu: &Gpu,
+        layout: &KvLayout,
+    ) -> Work {
+        Work {
+            model: ModelCost::new(model, quant, engine, layout, NativeLowPrecision::of(gpu)),
+            machine: Machine::of(gpu, engine),
+            schedule: Schedule::of(engine, layout),
+        }
+    }
+
+    /// The work of a resolved plan: what one GPU holds, in the weight layout
+    /// in force, on the plan's KV layout.
+    pub fn of_plan(plan: &crate::scenario::Plan, cap: &crate::scenario::Capacity) -> Work {
+        let quant = plan.engine.weight_quant(&plan.model.quant);
+        Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout)
+    }
+
+    /// Bytes a one-token step reads in weights (every kernel family).
+    pub fn weight_read_bytes(&self) -> u64 {
+        self.model.weight_read_bytes()
+    }
+
+    /// KV bytes one sequence at `context_tokens` reads per step.
+    pub fn kv_bytes(&self, context_tokens: f64) -> f64 {
+        self.model.kv_bytes(context_tokens)
+    }
+}
+
+impl ModelCost {
+    /// The cost of `model` (what one GPU holds) in `quant`'s weight layout,
+    /// on `layout`, its low-precision GEMMs run as `native` says.
+    pub fn new(
+        model: &Model,
+        quant: &WeightQuant,
+        engine: &EngineArgs,
+        layout: &KvLayout,
+        native: NativeLowPrecision,
+    ) -> ModelCost {
+        let WeightReads {
+            dense: dense_weight_bytes,
+            dequantized: quant_weight_bytes,
+            low_precision: fp8_weight_bytes,
+            linear_params,
+            lm_head_params,
+        } = weight_reads(model, quant, native);
+        let (moe_layers, active_expert_params) = moe_reads(model, quant, native);
+        let LayerCosts {
+            state_bytes_per_seq,
+            scan_flops,
+            attn_flops_per_pair,
+        } = layer_costs(model, layout);
+        let (kv_bytes_per_token, sliding_kv) = kv_reads(model, engine, layout);
+        let linear = (linear_params as f64 + active_expert_params) * 2.0;
+        ModelCost {
+            dense_weight_bytes,
+            quant_weight_bytes,
+            fp8_weight_bytes,
+            layers: model.layers.len() as u64,
+            quant_gemms: quant_gemm_count(model, quant),
+            decode_flops_per_token: linear + 2.0 * lm_head_params as f64,
+            prefill_flops_per_token: linear + scan_flops,
+            state_bytes_per_seq,
+            kv_bytes_per_token,
+            sliding_kv,
+            attn_flops_per_pair,
+            // Each mixer and each feed-forward block ends in a row-parallel
+            // projection, reduced across the GPUs.
+            allreduce_layers: model.layers.len() as u64,
+            hidden_size: model.hidden_size,
+            moe_layers,
+        }
+    }
+
+    /// Bytes a one-token step reads in weights (every kernel family).
+    pub fn weight_read_bytes(&self) -> u64 {
+        self.dense_weight_bytes + self.quant_weight_bytes + self.fp8_weight_bytes
+    }
+
+    /// KV bytes one sequence at `context_tokens` reads per step.
+    pub fn kv_bytes(&self, context_tokens: f64) -> f64 {
+        let sliding: f64 = self
+            .sliding_kv
+            .iter()
+            .map(|&(bytes, w)| bytes as f64 * context_tokens.min(w as f64))
+            .sum();
+        self.kv_bytes_per_token as f64 * context_tokens + sliding
+    }
+
+    /// Expert bytes a step over `tokens` tokens reads, (16-bit,
+    /// dequantized, fp8 / NVFP4): per MoE layer the expected number of
+    /// distinct experts top-k routing touches, `E * (1 - (1 - k/E)^tokens)`.
+    pub(super) fn moe_read_bytes(&self, tokens: f64) -> (f64, f64, f64) {
+        let mut out = (0.0, 0.0, 0.0);
+        for m in &self.moe_layers {
+            let e = m.experts.max(1) as f64;
+            let touched = e * (1.0 - (1.0 - (m.top_k as f64 / e).min(1.0)).powf(tokens));
+            let bytes = touched * m.expert_bytes as f64;
+            match m.kernel {
+                WeightKernel::Dense => out.0 += bytes,
+                WeightKernel::Dequantizing => out.1 += bytes,
+                WeightKernel::LowPrecision => out.2 += bytes,
+            }
+        }
+        out
+    }
+}
+
+/// Per-layer costs other than the linear layers': Mamba states, the scan's
+/// FLOPs, attention's FLOPs per (query, key) pair.
+struct LayerCosts {
+    state_bytes_per_seq: u64,
+    scan_flops: f64,
+    attn_flops_per_pair: f64,
+}
+
+fn layer_costs(model: &Model, layout: &KvLayout) -> LayerCosts {
+    let mut state_bytes_per_seq = 0;
+    let mut scan_flops = 0.0;
+    let mut attn_flops_per_pair = 0.0;
+    for l in &model.layers {
+        if let Some(state) = l.state() {
+            state_bytes_per_seq += 2 * layout.mamba_state_bytes_per_layer;
+            // Chunked scan: about three multiply-adds per state element per token.
+            scan_flops += 6.0 * state.ssm_elems as f64;
+        }
+        if let Layer::Attention(a) = l {
+            attn_flops_per_pair += a.flops_per_pair() as f64;
+        }
+    }
+    LayerCosts {
+        state_bytes_per_seq,
+        scan_flops,
+        attn_flops_per_pair,
+    }
+}
+
+/// Weights a step streams, by kernel family, and the parameter counts the
+/// FLOPs come from.
+struct WeightReads {
+    dense: u64,
+    dequantized: u64,
+    low_precision: u64,
+    /// Linear parameters without experts.
+    linear_params: u64,
+    lm_head_params: u64,
+}
+
+/// Embeddings are gathered, not streamed; encoders run on images at
+/// prefill; buffers are read by position.
+fn weight_reads(model: &Model, quant: &WeightQuant, native: NativeLowPrecision) -> WeightReads {
+    let (mut dense, mut dequant, mut lowp, mut linear, mut lm_head) = (0, 0, 0, 0, 0);
+    for m in &model.modules() {
+        let bytes = quant.module_bytes(m, model.dtype);
+        match m.kind {
+            ModuleKind::Embedding
+            | ModuleKind::Encoder
+            | ModuleKind::Buffer
+            | ModuleKind::ExpertLinear => continue,
+            ModuleKind::LmHead => lm_head += m.params(),
+            ModuleKind::AttentionLinear | ModuleKind::MambaLinear | ModuleKind::MlpLinear => {
+                linear += m.params()
+            }
+            ModuleKind::Other => {}
+        }
+        match WeightKernel::of(quant, m, native) {
+            WeightKernel::Dense => dense += bytes,
+            WeightKernel::Dequantizing => dequant += bytes,
+            WeightKernel::LowPrecision => lowp += bytes,
+        }
+    }
+    WeightReads {
+        dense,
+        dequantized: dequant,
+        low_precision: lowp,
+        linear_params: linear,
+        lm_head_params: lm_head,
+    }
+}
+
+/// Dequantizing GEMM kernels a step launches: two per layer whose
+/// projections the checkpoint quantizes with a weight-only format.
+fn quant_gemm_count(model: &Model, quant: &WeightQuant) -> u64 {
+    let probe = |name, kind| crate::model::Module {
+        name,
+        kind,
+        in_features: 1,
+        out_features: 1,
+        count: 1,
+    };
+    model
+        .layers
+        .iter()
+        .filter(|l| {
+            let m = match l {
+                Layer::Attention(_) => probe("o_proj", ModuleKind::AttentionLinear),
+                Layer::Mlp(_) => probe("down_proj", ModuleKind::MlpLinear),
+                Layer::Moe(_) => probe("expert_down_proj", ModuleKind::ExpertLinear),
+                Layer::Mamba2(_) | Layer::Mamba1(_) | Layer::DeltaNet(_) => {
+                    probe("out_proj", ModuleKind::MambaLinear)
+                }
+            };
+            quant.dequantizes(&m)
+        })
+        .count() as u64
+        * 2
+}
+
+/// Experts: all held, top_k of num_experts computed per token; the bytes an
+/// expert step reads depend on the batch (`Work::moe_read_bytes`).
+fn moe_reads(
+    model: &Model,
+    quant: &WeightQuant,
+    native: NativeLowPrecision,
+) -> (Vec<MoeRead>, f64) {
+    let mut active_expert_params = 0.0;
+    let mut out = Vec::new();
+    for l in &model.layers {
+        let Layer::Moe(e) = l else { continue };
+        // Latent experts work in their latent width.
+        let (h, i) = (
+            e.latent_dim.unwrap_or(model.hidden_size),
+            e.expert_intermediate,
+        );
+        let linear = |name, in_features, out_features| crate::model::Module {
+            name,
+            kind: ModuleKind::ExpertLinear,
+            in_features,
+            out_features,
+            count: 1,
+        };
+        let mut expert = vec![
+            linear("expert_up_proj", h, i),
+            linear("expert_down_proj", i, h),
+        ];
+        if e.gated {
+            expert.push(linear("expert_gate_proj", h, i));
+        }
+        let params: u64 = expert.iter().map(crate::model::Module::params).sum();
+        let bytes = expert
+            .iter()
+            .map(|m| quant.module_bytes(m, model.dtype))
+            .sum();
+        active_expert_params += (e.top_k * params) as f64;
+        out.push(MoeRead {
+            experts: e.num_experts,
+            top_k: e.top_k,
+            expert_bytes: bytes,
+            kernel: expert
+                .first()
+                .map_or(WeightKernel::Dense, |m| WeightKernel::of(quant, m, native)),
+        });
+    }
+    (out, active_expert_params)
+}
+
+/// KV bytes per token a step reads: full-attention layers, and sliding-window
+/// layers with their windows. Under pipeline parallelism `layout` is one
+/// stage's; a step reads the KV cache of every stage's layers.
+fn kv_reads(model: &Model, engine: &EngineArgs, layout: &KvLayout) -> (u64, Vec<(u64, u64)>) {
+    let whole = if engine.pipeline_parallel_size > 1 {
+        KvLayout::new(model, engine).ok()
+    } else {
+        None
+    };
+    let kv_layout = whole.as_ref().unwrap_or(layout);
+    let mut full = 0;
+    let mut sliding = Vec::new();
+    for g in &kv_layout.groups {
+        let bytes = g.layers * g.bytes_per_token;
+        match (g.kind, g.window_tokens) {
+            (GroupKind::FullAttention, _) => full += bytes,
+            (GroupKind::SlidingWindow, Some(w)) => sliding.push((bytes, w)),
+            _ => {}
+        }
+    }
+    (full, sliding)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::timing::test_support::{fp8_work, reference_work};
+    use crate::timing::AttnKernel;
+    use approx::assert_relative_eq;
+
+    #[test]
+    fn fp8_weights_stream_through_scaled_mm_from_ada_and_marlin_before() {
+        // Hopper: CUTLASS scaled_mm reads the fp8 weights as such.
+        let h100 = fp8_work("h100-sxm");
+        assert!(
+            h100.model.fp8_weight_bytes > 6_000_000_000,
+            "{}",
+            h100.model.fp8_weight_bytes
+        );
+        assert_eq!(h100.model.quant_weight_bytes, 0);
+        // Ampere has no fp8 tensor cores: Marlin's weight-only FP8 kernel
+        // dequantizes the same bytes.
+        let a100 = fp8_work("a100-80gb");
+        assert_eq!(a100.model.fp8_weight_bytes, 0);
+        assert_eq!(a100.model.quant_weight_bytes, h100.model.fp8_weight_bytes);
+        // The lm_head and the norms stay 16-bit on both.
+        assert_eq!(a100.model.dense_weight_bytes, h100.model.dense_weight_bytes);
+        assert_eq!(
+            h100.model.dense_weight_bytes,
+            4096 * 128_256 * 2 + (2 * 32 + 1) * 4096 * 2
+        );
+    }
+
+    #[test]
+    fn work_per_token_of_the_reference_model() {
+        let (_, w) = reference_work();
+        // Weights 8,944,804,864 B less the 131,072 x 5,120 bf16 embedding table.
+        assert_eq!(w.weight_read_bytes(), 8_944_804_864 - 1_342_177_280);
+        // Streamed by dense GEMMs: the six attention layers' bf16 projections
+        // (6 x 62,914,560 x 2 B), the bf16 lm_head (131,072 x 5,120 x 2 B)
+        // and 4,680,704 B of norms, conv1d and SSM parameters; the rest is int4.
+        assert_eq!(
+            w.model.dense_weight_bytes,
+            754_974_720 + 1_342_177_280 + 4_680_704
+        );
+        assert_eq!(w.model.quant_weight_bytes, 5_500_794_880);
+        assert_eq!(w.machine.attention_kernel, AttnKernel::Triton);
+        // 28 Mamba and 28 MLP layers quantized, the 6 attention layers not:
+        // two dequantizing GEMMs each.
+        assert_eq!((w.model.layers, w.model.quant_gemms), (62, 112));
+        assert!(w.schedule.async_scheduling);
+        // 2 x (6 x 62,914,560 + 28 x 168,427,520 + 28 x 209,715,200 + 671,088,640).
+        assert_relative_eq!(w.model.decode_flops_per_token, 23_273_144_320.0);
+        // Read and written: 2 x 28 x 5,316,608 B (the real state, not the padded page).
+        assert_eq!(w.model.state_bytes_per_seq, 297_730_048);
+        // 6 attention layers x 8 heads x (128 + 8) B.
+        assert_eq!(w.model.kv_bytes_per_token, 6_528);
+        // 4 x 40 heads x 128 x 6 layers.
+        assert_relative_eq!(w.model.attn_flops_per_pair, 122_880.0);
+        assert_relative_eq!(w.machine.peak_flops, 142e12);
+        assert_relative_eq!(w.machine.bandwidth_bytes_s, 936e9);
+    }
+}
