@@ -388,3 +388,43 @@ impl Capacity {
         rows
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use crate::scenario::{NoFiles, Request};
+
+    /// The memory bar's segments partition the GPU's memory, in the bar's
+    /// order, and the table's rows are each figure once.
+    #[test]
+    fn the_segments_add_up_to_the_gpus_memory() {
+        for model in [None, Some("llama-3.1-8b")] {
+            let request = Request {
+                model: model.map(str::to_string),
+                gpu: model.map(|_| "h100".to_string()),
+                ..Request::default()
+            };
+            let plan = request.resolve(&NoFiles).unwrap();
+            let cap = plan.capacity().unwrap();
+            let rows = cap.breakdown(&plan);
+            let segments: Vec<(Segment, u64)> = rows
+                .iter()
+                .filter_map(|r| match (r.segment, r.amount) {
+                    (Some(s), Amount::Bytes(b)) => Some((s, b)),
+                    _ => None,
+                })
+                .collect();
+            let order: Vec<Segment> = segments.iter().map(|s| s.0).collect();
+            assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+            assert_eq!(order.len(), 6);
+            let sum: u64 = segments.iter().map(|s| s.1).sum();
+            assert_eq!(sum, cap.total_bytes, "{model:?}");
+            let mut names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+            let all = names.len();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), all);
+        }
+    }
+}
