@@ -1,17 +1,18 @@
 //! Rendering core's results. No arithmetic beyond unit conversion for display.
 
+use crate::args::{ExplainCell, Format};
+use crate::cmd::presets::PresetsArgs;
 use crate::table::Table;
-use crate::{Format, PresetsArgs};
-use decodecalc_core::allocator::{GroupKind, RunningLimit};
+use decodecalc_core::allocator::RunningLimit;
+use decodecalc_core::breakdown::{grouped, Amount, BreakdownRow};
 use decodecalc_core::calibrate::{prompt_relation, FitReport};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
 use decodecalc_core::matrix::{Matrix, Phase, Predictor};
 use decodecalc_core::measured::MeasuredRow;
 use decodecalc_core::presets::{self, Kind};
-use decodecalc_core::quant::QuantMethod;
-use decodecalc_core::scenario::{Capacity, NonKvSource, Plan};
-use decodecalc_core::timing::prefill_row;
-use decodecalc_core::units::{format_tokens, gib, mib, parse_tokens, MIB};
+use decodecalc_core::scenario::{Capacity, Plan};
+use decodecalc_core::timing::{prefill_row, DecodeTiming};
+use decodecalc_core::units::{format_tokens, gib, mib, MIB};
 use decodecalc_core::Error;
 use serde::Serialize;
 
@@ -30,19 +31,6 @@ fn emit(table: &Table, format: Format) -> Result<String, Error> {
             .map_err(|e| Error::new(format!("cannot write CSV: {e}"))),
         Format::Json => Err(Error::new("internal: JSON is rendered from core's values")),
     }
-}
-
-/// Thousands separators for byte and token counts.
-fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[derive(Serialize)]
@@ -163,216 +151,8 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
         ("Unit", false),
         ("Note", false),
     ]);
-    fn bytes(t: &mut Table, name: &str, v: u64, note: String) {
-        t.push(vec![
-            name.into(),
-            grouped(v),
-            "bytes".into(),
-            match (v >= MIB, note.is_empty()) {
-                (true, true) => format!("{:.3} GiB", gib(v)),
-                (true, false) => format!("{:.3} GiB; {note}", gib(v)),
-                (false, _) => note,
-            },
-        ]);
-    }
-    bytes(
-        &mut t,
-        "total_bytes",
-        cap.total_bytes,
-        format!("{} as the CUDA runtime reports it", plan.gpu.id),
-    );
-    bytes(
-        &mut t,
-        "requested_bytes",
-        cap.requested_bytes,
-        format!("ceil(total x {})", cap.gpu_memory_utilization),
-    );
-    bytes(&mut t, "weights_bytes", cap.weights_bytes, {
-        let q = plan.engine.weight_quant(&plan.model.quant);
-        // The served dtype, and the checkpoint's when --dtype changed it.
-        let dtype = if plan.per_gpu.dtype == plan.model.model.dtype {
-            cap.dtype.to_string()
-        } else {
-            format!(
-                "{} (checkpoint {})",
-                cap.dtype,
-                plan.model.model.dtype.name()
-            )
-        };
-        let what = match (q.method, q.group_size) {
-            (QuantMethod::None, _) => format!("{}, {dtype}", plan.model.name),
-            (QuantMethod::Fp8, None) if q.per_tensor => {
-                format!(
-                    "{}, fp8 online (per-tensor scales), rest {dtype}",
-                    plan.model.name
-                )
-            }
-            (m, Some(g)) => format!("{}, {} int{} group {g}", plan.model.name, m.name(), q.bits),
-            (m, None) => format!("{}, {} {}-bit", plan.model.name, m.name(), q.bits),
-        };
-        if cap.pipeline_parallel_size > 1 {
-            format!(
-                "{what}; pipeline stage {} of {} (layers {}-{})",
-                cap.kv_stage.rank + 1,
-                cap.pipeline_parallel_size,
-                cap.kv_stage.start_layer,
-                cap.kv_stage.end_layer.saturating_sub(1)
-            )
-        } else {
-            what
-        }
-    });
-    bytes(
-        &mut t,
-        "activation_bytes",
-        cap.activation_bytes,
-        format!(
-            "profile run of {} tokens",
-            plan.engine.max_num_batched_tokens
-        ),
-    );
-    bytes(
-        &mut t,
-        "cudagraph_bytes",
-        cap.cudagraph_bytes,
-        format!(
-            "{} piecewise + {} full graphs (estimate)",
-            plan.estimate.cudagraphs.piecewise_graphs, plan.estimate.cudagraphs.full_graphs
-        ),
-    );
-    bytes(
-        &mut t,
-        "non_torch_bytes",
-        cap.non_torch_bytes,
-        if plan.estimate.tp_comm_bytes > 0 {
-            format!(
-                "estimate, {} B of it NCCL and FlashInfer all-reduce buffers",
-                grouped(plan.estimate.tp_comm_bytes)
-            )
-        } else {
-            "estimate".into()
-        },
-    );
-    bytes(
-        &mut t,
-        "non_kv_estimate_bytes",
-        cap.non_kv_estimate_bytes,
-        "sum of the four above".into(),
-    );
-    let source = match &cap.non_kv_source {
-        NonKvSource::Estimated => "first-principles estimate".to_string(),
-        NonKvSource::Pinned { derivation } => format!("pinned by the scenario: {derivation}"),
-    };
-    bytes(&mut t, "non_kv_bytes", cap.non_kv_bytes, source);
-    bytes(
-        &mut t,
-        "kv_pool_bytes",
-        cap.kv_pool_bytes,
-        "requested - non-KV".into(),
-    );
-    bytes(
-        &mut t,
-        "attention_bytes_per_token_per_layer",
-        cap.attention_bytes_per_token_per_layer,
-        format!(
-            "{} KV heads per GPU at {}",
-            // The per-GPU shard: KV heads split under tensor parallelism.
-            plan.per_gpu
-                .attention_layers()
-                .next()
-                .map_or(0, |a| a.num_kv_heads),
-            cap.kv_cache_dtype
-        ),
-    );
-    if cap.mamba_state_bytes_per_layer > 0 {
-        bytes(
-            &mut t,
-            "mamba_state_bytes_per_layer",
-            cap.mamba_state_bytes_per_layer,
-            format!(
-                "conv {} B + SSM {} B",
-                grouped(cap.layout.mamba_conv_state_bytes_per_layer),
-                grouped(cap.layout.mamba_ssm_state_bytes_per_layer)
-            ),
-        );
-    }
-    t.push(vec![
-        "block_size_tokens".into(),
-        grouped(cap.block_size_tokens),
-        "tokens".into(),
-        if plan.model.model.is_hybrid() {
-            "raised so one attention page holds one Mamba state".into()
-        } else {
-            String::new()
-        },
-    ]);
-    bytes(&mut t, "page_bytes", cap.page_bytes, String::new());
-    let groups: Vec<String> = cap
-        .kv_groups
-        .iter()
-        .map(|g| {
-            let kind = match (g.kind, g.window_tokens) {
-                (GroupKind::FullAttention, _) => "attention".to_string(),
-                (GroupKind::SlidingWindow, w) => format!("window {}", w.unwrap_or(0)),
-                (GroupKind::Mamba, _) => "mamba".to_string(),
-            };
-            format!("{kind} {}/{}", g.layers, g.slots)
-        })
-        .collect();
-    t.push(vec![
-        "kv_groups".into(),
-        cap.kv_groups.len().to_string(),
-        "groups".into(),
-        format!(
-            "layers/slots: {}; {} padding slots",
-            groups.join(", "),
-            cap.padding_slots
-        ),
-    ]);
-    t.push(vec![
-        "bytes_per_block".into(),
-        grouped(cap.bytes_per_block),
-        "bytes".into(),
-        format!(
-            "{:.2} MiB = group size {} x page",
-            mib(cap.bytes_per_block),
-            cap.layout.group_size_layers
-        ),
-    ]);
-    t.push(vec![
-        "num_blocks".into(),
-        grouped(cap.num_blocks),
-        "blocks".into(),
-        format!(
-            "floor(KV pool / bytes per block); {} usable besides the null block",
-            cap.usable_blocks
-        ),
-    ]);
-    t.push(vec![
-        "kv_cache_tokens".into(),
-        grouped(cap.kv_cache_tokens),
-        "tokens".into(),
-        "the log's \"GPU KV cache size\"".into(),
-    ]);
-    t.push(vec![
-        "max_concurrency".into(),
-        format!("{:.2}", cap.max_concurrency),
-        "x".into(),
-        format!(
-            "the log's \"Maximum concurrency for {} tokens per request\"",
-            grouped(cap.max_model_len_tokens)
-        ),
-    ]);
-    for r in &cap.max_running_requests {
-        t.push(vec![
-            format!("max_running_requests @ {}", format_tokens(r.context_tokens)),
-            r.max_running_requests.to_string(),
-            "requests".into(),
-            format!(
-                "{} blocks each; {} with one shared prompt (prefix caching); max_num_seqs {}",
-                r.blocks_per_request, r.max_running_identical_prompts, cap.max_num_seqs
-            ),
-        ]);
+    for row in cap.breakdown(plan).iter().filter(|r| r.in_table) {
+        t.push(breakdown_cells(row));
     }
     let mut out = String::new();
     if format == Format::Table {
@@ -388,30 +168,56 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
         }
     }
     if !cap.log_check.is_empty() && matches!(format, Format::Table | Format::Markdown) {
-        let mut l = Table::new(&[
-            ("Start-up log figure", false),
-            ("Logged", true),
-            ("decodecalc", true),
-            ("Error %", true),
-            ("Agrees", false),
-        ]);
-        for f in &cap.log_check {
-            l.push(vec![
-                f.figure.into(),
-                format!("{}", f.logged),
-                format!("{:.2}", f.predicted),
-                format!("{:+.2}", f.error_pct),
-                if f.agrees {
-                    format!("yes (within {:.2}%)", f.tolerance_pct)
-                } else {
-                    format!("NO (beyond {:.2}%)", f.tolerance_pct)
-                },
-            ]);
-        }
         out.push('\n');
-        out.push_str(&emit(&l, format)?);
+        out.push_str(&emit(&log_check(cap), format)?);
     }
     Ok(out)
+}
+
+/// One row of the memory breakdown as the capacity table's cells: bytes of
+/// a MiB or more with their GiB in the note, a block's bytes in MiB.
+fn breakdown_cells(row: &BreakdownRow) -> Vec<String> {
+    let note = &row.note;
+    let (value, note) = match row.amount {
+        Amount::Bytes(v) => (
+            grouped(v),
+            match (v >= MIB, note.is_empty()) {
+                (true, true) => format!("{:.3} GiB", gib(v)),
+                (true, false) => format!("{:.3} GiB; {note}", gib(v)),
+                (false, _) => note.clone(),
+            },
+        ),
+        Amount::BlockBytes(v) => (grouped(v), format!("{:.2} MiB = {note}", mib(v))),
+        Amount::Tokens(v) | Amount::Blocks(v) => (grouped(v), note.clone()),
+        Amount::Groups(v) | Amount::Requests(v) => (v.to_string(), note.clone()),
+        Amount::Times(x) => (format!("{x:.2}"), note.clone()),
+    };
+    vec![row.name.clone(), value, row.amount.unit().into(), note]
+}
+
+/// A start-up log's figures against the prediction (`--vllm-log`).
+fn log_check(cap: &Capacity) -> Table {
+    let mut l = Table::new(&[
+        ("Start-up log figure", false),
+        ("Logged", true),
+        ("decodecalc", true),
+        ("Error %", true),
+        ("Agrees", false),
+    ]);
+    for f in &cap.log_check {
+        l.push(vec![
+            f.figure.into(),
+            format!("{}", f.logged),
+            format!("{:.2}", f.predicted),
+            format!("{:+.2}", f.error_pct),
+            if f.agrees {
+                format!("yes (within {:.2}%)", f.tolerance_pct)
+            } else {
+                format!("NO (beyond {:.2}%)", f.tolerance_pct)
+            },
+        ]);
+    }
+    l
 }
 
 #[derive(Serialize)]
@@ -466,211 +272,214 @@ fn versions(format: Format) -> Result<String, Error> {
     Ok(out)
 }
 
+/// One `name  value` line of an explanation.
+fn line(out: &mut String, k: &str, v: String) {
+    out.push_str(&format!("  {k:<34} {v}\n"));
+}
+
 /// `matrix --explain CONTEXT:CONCURRENCY` (or `CONTEXT` for a prefill row).
-pub fn explain(p: &Predictor, which: &str) -> Result<String, Error> {
-    let bad = || {
-        Error::field(
-            "--explain",
-            which,
-            "CONTEXT:CONCURRENCY such as 16K:32, or CONTEXT such as 8K for a prefill row",
-        )
-    };
-    let (ctx_text, c_text) = match which.split_once(':') {
-        Some((a, b)) => (a, Some(b)),
-        None => (which, None),
-    };
-    let ctx = parse_tokens(ctx_text).ok_or_else(bad)?;
+pub fn explain(p: &Predictor, which: &ExplainCell) -> Result<String, Error> {
+    let plan = p.plan;
+    let ctx = which.context_tokens;
+    match which.concurrency {
+        None if ctx > plan.engine.max_model_len_tokens => Err(which.invalid()),
+        None => Ok(explain_prefill(p, ctx)),
+        Some(_)
+            if ctx.saturating_add(plan.harness.max_tokens) > plan.engine.max_model_len_tokens =>
+        {
+            Err(Error::new(format!(
+                "context {} + max_tokens {} exceeds max_model_len {}",
+                format_tokens(ctx),
+                plan.harness.max_tokens,
+                plan.engine.max_model_len_tokens
+            ))
+            .with_hint("explain a context that fits, or raise --max-model-len"))
+        }
+        Some(c) => Ok(explain_decode(p, ctx, c)),
+    }
+}
+
+/// The cold prefill of one request at `ctx`: its terms.
+fn explain_prefill(p: &Predictor, ctx: u64) -> String {
+    let t = prefill_row(&p.work, &p.params, &p.plan.harness, ctx);
+    let mut out = format!(
+        "Prefill {} (cold, one request) | calibration {}\n",
+        format_tokens(ctx),
+        p.plan.calibration.label()
+    );
+    line(&mut out, "prompt tokens", grouped(t.prompt_tokens));
+    line(
+        &mut out,
+        "chunks of max_num_batched_tokens",
+        format!("{}", t.terms.chunks),
+    );
+    line(
+        &mut out,
+        "GEMMs (linear layers, Mamba scan)",
+        format!("{:.1} ms", t.terms.gemm_s * 1e3),
+    );
+    line(
+        &mut out,
+        "attention (quadratic)",
+        format!("{:.1} ms", t.terms.attention_s * 1e3),
+    );
+    line(
+        &mut out,
+        "host (scheduler, launch)",
+        format!("{:.1} ms", t.terms.host_s * 1e3),
+    );
+    line(&mut out, "TTFT", format!("{:.0} ms", t.ttft_ms));
+    line(&mut out, "prefill tok/s", format!("{:.1}", t.tok_s));
+    out
+}
+
+/// A decode cell: its memory, its step's terms, admission and what the
+/// harness reports.
+fn explain_decode(p: &Predictor, ctx: u64, c: u64) -> String {
     let plan = p.plan;
     let cap = p.capacity;
-    let h = &plan.harness;
-    let mut out = String::new();
-    let line = |out: &mut String, k: &str, v: String| out.push_str(&format!("  {k:<34} {v}\n"));
-    match c_text {
-        None => {
-            if ctx > plan.engine.max_model_len_tokens {
-                return Err(bad());
-            }
-            let t = prefill_row(&p.work, &p.params, h, ctx);
-            out.push_str(&format!(
-                "Prefill {} (cold, one request) | calibration {}\n",
-                format_tokens(ctx),
-                plan.calibration.label()
-            ));
-            line(&mut out, "prompt tokens", grouped(t.prompt_tokens));
-            line(
-                &mut out,
-                "chunks of max_num_batched_tokens",
-                format!("{}", t.terms.chunks),
-            );
-            line(
-                &mut out,
-                "GEMMs (linear layers, Mamba scan)",
-                format!("{:.1} ms", t.terms.gemm_s * 1e3),
-            );
-            line(
-                &mut out,
-                "attention (quadratic)",
-                format!("{:.1} ms", t.terms.attention_s * 1e3),
-            );
-            line(
-                &mut out,
-                "host (scheduler, launch)",
-                format!("{:.1} ms", t.terms.host_s * 1e3),
-            );
-            line(&mut out, "TTFT", format!("{:.0} ms", t.ttft_ms));
-            line(&mut out, "prefill tok/s", format!("{:.1}", t.tok_s));
-        }
-        Some(c) => {
-            let c: u64 = c.trim().parse().ok().filter(|&c| c > 0).ok_or_else(bad)?;
-            if ctx.saturating_add(h.max_tokens) > plan.engine.max_model_len_tokens {
-                return Err(Error::new(format!(
-                    "context {} + max_tokens {} exceeds max_model_len {}",
-                    format_tokens(ctx),
-                    h.max_tokens,
-                    plan.engine.max_model_len_tokens
-                ))
-                .with_hint("explain a context that fits, or raise --max-model-len"));
-            }
-            let cell = p.cell(Phase::Decode, ctx, c);
-            out.push_str(&format!(
-                "Sustained decode {} x {c} | {} | calibration {}\n\nMemory\n",
-                format_tokens(ctx),
-                cell.status.name(),
-                plan.calibration.label()
-            ));
-            line(
-                &mut out,
-                "prompt tokens (server side)",
-                grouped(cell.prompt_tokens),
-            );
-            line(
-                &mut out,
-                "block size",
-                format!("{} tokens", grouped(cap.block_size_tokens)),
-            );
-            line(
-                &mut out,
-                "blocks per running request",
-                format!(
-                    "{} (+{} shared by all)",
-                    cell.blocks_per_request, cell.shared_blocks
-                ),
-            );
-            line(
-                &mut out,
-                "blocks for all requests",
-                format!(
-                    "{} of {} usable",
-                    grouped(cell.blocks_needed),
-                    grouped(cell.usable_blocks)
-                ),
-            );
-            let limit = match cell.limit {
-                RunningLimit::None => "all of them",
-                RunningLimit::MaxNumSeqs => "capped by max_num_seqs",
-                RunningLimit::KvBlocks => "capped by free KV blocks",
-            };
-            line(
-                &mut out,
-                "requests running at once",
-                format!("{} of {c} ({limit})", cell.running_requests),
-            );
-            line(
-                &mut out,
-                "harness check C x (context + max_tokens)",
-                format!(
-                    "{} tokens vs KV cache {} tokens",
-                    grouped(cell.harness_tokens_needed),
-                    grouped(cell.harness_budget_tokens)
-                ),
-            );
-            if cell.running_requests == 0 {
-                out.push_str("\nNot run: over capacity.\n");
-                return Ok(out);
-            }
-            let t = p.decode_timing(ctx, c, cell.running_requests);
-            let s = t.step;
-            let total = s.total_s();
-            let share = |x: f64| format!("{:7.2} ms  {:5.1}%", x * 1e3, 100.0 * x / total);
-            out.push_str(&format!(
-                "\nDecode step with {} sequences at {:.0} tokens of context (window middle)\n",
-                cell.running_requests, t.window_context_tokens
-            ));
-            line(
-                &mut out,
-                if s.async_scheduling {
-                    "host (overlapped: async scheduling)"
-                } else {
-                    "host (scheduler, sampler, launch)"
-                },
-                share(s.host_s),
-            );
-            line(
-                &mut out,
-                if s.compute_s > s.weights_s {
-                    "GEMMs: compute-bound"
-                } else {
-                    "GEMMs: weight-read-bound"
-                },
-                format!(
-                    "{}  (weights {:.2} ms, compute {:.2} ms)",
-                    share(s.gemm_s()),
-                    s.weights_s * 1e3,
-                    s.compute_s * 1e3
-                ),
-            );
-            line(&mut out, "Mamba state read+write", share(s.state_s));
-            line(&mut out, "attention KV reads", share(s.attention_s));
-            if plan.engine.tensor_parallel_size > 1 || plan.engine.pipeline_parallel_size > 1 {
-                line(
-                    &mut out,
-                    &format!(
-                        "all-reduce over {} GPUs, {} pipeline sends",
-                        plan.engine.tensor_parallel_size,
-                        plan.engine.pipeline_parallel_size - 1
-                    ),
-                    share(s.allreduce_s),
-                );
-            }
-            line(
-                &mut out,
-                "step",
-                format!("{:7.2} ms  (dominant: {})", total * 1e3, s.dominant()),
-            );
-            out.push_str(
-                "\nAdmission (each request recomputes its prompt past the last cached block)\n",
-            );
-            line(
-                &mut out,
-                "recomputed tokens per request",
-                grouped(t.recomputed_tokens),
-            );
-            line(
-                &mut out,
-                "per request",
-                format!("{:.1} ms", t.admission.total_s() * 1e3),
-            );
-            line(
-                &mut out,
-                "window opens after",
-                format!("{:.1} s", t.window_start_s),
-            );
-            out.push_str("\nAs the harness reports it\n");
-            line(&mut out, "total tok/s", format!("{:.1}", t.total_tok_s));
-            line(
-                &mut out,
-                "per request tok/s",
-                format!("{:.1}", t.per_request_tok_s),
-            );
-            line(
-                &mut out,
-                "time between tokens",
-                format!("{:.1} ms", t.tbt_ms),
-            );
-            line(&mut out, "TTFT (median)", format!("{:.0} ms", t.ttft_ms));
-        }
+    let cell = p.cell(Phase::Decode, ctx, c);
+    let mut out = format!(
+        "Sustained decode {} x {c} | {} | calibration {}\n\nMemory\n",
+        format_tokens(ctx),
+        cell.status.name(),
+        plan.calibration.label()
+    );
+    line(
+        &mut out,
+        "prompt tokens (server side)",
+        grouped(cell.prompt_tokens),
+    );
+    line(
+        &mut out,
+        "block size",
+        format!("{} tokens", grouped(cap.block_size_tokens)),
+    );
+    line(
+        &mut out,
+        "blocks per running request",
+        format!(
+            "{} (+{} shared by all)",
+            cell.blocks_per_request, cell.shared_blocks
+        ),
+    );
+    line(
+        &mut out,
+        "blocks for all requests",
+        format!(
+            "{} of {} usable",
+            grouped(cell.blocks_needed),
+            grouped(cell.usable_blocks)
+        ),
+    );
+    let limit = match cell.limit {
+        RunningLimit::None => "all of them",
+        RunningLimit::MaxNumSeqs => "capped by max_num_seqs",
+        RunningLimit::KvBlocks => "capped by free KV blocks",
+    };
+    line(
+        &mut out,
+        "requests running at once",
+        format!("{} of {c} ({limit})", cell.running_requests),
+    );
+    line(
+        &mut out,
+        "harness check C x (context + max_tokens)",
+        format!(
+            "{} tokens vs KV cache {} tokens",
+            grouped(cell.harness_tokens_needed),
+            grouped(cell.harness_budget_tokens)
+        ),
+    );
+    if cell.running_requests == 0 {
+        out.push_str("\nNot run: over capacity.\n");
+        return out;
     }
-    Ok(out)
+    let t = p.decode_timing(ctx, c, cell.running_requests);
+    explain_step(&mut out, plan, &t, cell.running_requests);
+    explain_reported(&mut out, &t);
+    out
+}
+
+/// The decode step's terms, each with its share of the step.
+fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, running: u64) {
+    let s = t.step;
+    let total = s.total_s();
+    let share = |x: f64| format!("{:7.2} ms  {:5.1}%", x * 1e3, 100.0 * x / total);
+    out.push_str(&format!(
+        "\nDecode step with {running} sequences at {:.0} tokens of context (window middle)\n",
+        t.window_context_tokens
+    ));
+    line(
+        out,
+        if s.async_scheduling {
+            "host (overlapped: async scheduling)"
+        } else {
+            "host (scheduler, sampler, launch)"
+        },
+        share(s.host_s),
+    );
+    line(
+        out,
+        if s.compute_s > s.weights_s {
+            "GEMMs: compute-bound"
+        } else {
+            "GEMMs: weight-read-bound"
+        },
+        format!(
+            "{}  (weights {:.2} ms, compute {:.2} ms)",
+            share(s.gemm_s()),
+            s.weights_s * 1e3,
+            s.compute_s * 1e3
+        ),
+    );
+    line(out, "Mamba state read+write", share(s.state_s));
+    line(out, "attention KV reads", share(s.attention_s));
+    if plan.engine.tensor_parallel_size > 1 || plan.engine.pipeline_parallel_size > 1 {
+        line(
+            out,
+            &format!(
+                "all-reduce over {} GPUs, {} pipeline sends",
+                plan.engine.tensor_parallel_size,
+                plan.engine.pipeline_parallel_size - 1
+            ),
+            share(s.allreduce_s),
+        );
+    }
+    line(
+        out,
+        "step",
+        format!("{:7.2} ms  (dominant: {})", total * 1e3, s.dominant()),
+    );
+}
+
+/// Admission of a request, and the cell's figures as the harness reports them.
+fn explain_reported(out: &mut String, t: &DecodeTiming) {
+    out.push_str("\nAdmission (each request recomputes its prompt past the last cached block)\n");
+    line(
+        out,
+        "recomputed tokens per request",
+        grouped(t.recomputed_tokens),
+    );
+    line(
+        out,
+        "per request",
+        format!("{:.1} ms", t.admission.total_s() * 1e3),
+    );
+    line(
+        out,
+        "window opens after",
+        format!("{:.1} s", t.window_start_s),
+    );
+    out.push_str("\nAs the harness reports it\n");
+    line(out, "total tok/s", format!("{:.1}", t.total_tok_s));
+    line(
+        out,
+        "per request tok/s",
+        format!("{:.1}", t.per_request_tok_s),
+    );
+    line(out, "time between tokens", format!("{:.1} ms", t.tbt_ms));
+    line(out, "TTFT (median)", format!("{:.0} ms", t.ttft_ms));
 }
 
 /// `decodecalc calibrate`'s report.

@@ -10,6 +10,7 @@
 pub mod allocator;
 pub mod arrivals;
 pub mod bench_serve;
+pub mod breakdown;
 pub mod calibrate;
 pub mod command;
 pub mod compare;

@@ -9,7 +9,9 @@ use crate::gpu::Gpu;
 use crate::matrix::{Phase, Predictor};
 use crate::parse;
 use crate::presets::{self, Kind, LoadedModel};
-use crate::scenario::{load_calibration, nearest_calibration, Calibration, NoFiles, Plan};
+use crate::scenario::{
+    load_calibration, load_gpu, nearest_calibration, Calibration, NoFiles, Plan, World,
+};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -166,6 +168,69 @@ impl Sweep<'_> {
             }
         }
         Ok(out)
+    }
+}
+
+/// The tensor-parallel sizes a ranking tries unless told otherwise.
+pub const RANKED_TP_SIZES: [u64; 4] = [1, 2, 4, 8];
+
+/// A ranking as a face asks for it: the sweep is built here from the
+/// request's parts, so the CLI and the web page sweep alike.
+#[derive(Clone, Copy, Debug)]
+pub struct Question<'a> {
+    pub model: &'a LoadedModel,
+    /// GPU presets or files to consider; None: the whole catalog.
+    pub gpus: Option<&'a [String]>,
+    /// Tensor-parallel sizes to consider ([`RANKED_TP_SIZES`] by default).
+    pub tps: &'a [u64],
+    /// The engine flags: a `--kv-cache-dtype` among them is the only KV
+    /// dtype tried (else every one of [`RANKED_KV_DTYPES`]), a
+    /// `--tensor-parallel-size` is replaced by `tps`, the rest apply as given.
+    pub engine: &'a EngineSettings,
+    pub harness: &'a HarnessSettings,
+    pub workload: Workload,
+    /// `GPU=USD_PER_HOUR` overrides of the embedded price list.
+    pub price_overrides: &'a [String],
+}
+
+/// A ranking's answer and the price list it used.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ranking {
+    pub prices: Prices,
+    pub ranked: Vec<Ranked>,
+}
+
+impl Question<'_> {
+    /// Build the GPU x TP x KV dtype sweep (GPU files read through `world`)
+    /// and rank it.
+    pub fn answer(&self, world: &dyn World) -> Result<Ranking> {
+        let gpus: Vec<Gpu> = match self.gpus {
+            Some(list) => list
+                .iter()
+                .map(|g| load_gpu(world, g.trim()))
+                .collect::<Result<_>>()?,
+            None => presets::ids(Kind::Gpu)
+                .map(presets::gpu)
+                .collect::<Result<_>>()?,
+        };
+        let dtypes: Vec<KvCacheDtype> = match &self.engine.kv_cache_dtype {
+            Some(d) => vec![KvCacheDtype::parse("--kv-cache-dtype", d)?],
+            None => RANKED_KV_DTYPES.to_vec(),
+        };
+        let prices = Prices::embedded()?.with_overrides(self.price_overrides)?;
+        let mut engine = self.engine.clone();
+        engine.kv_cache_dtype = None;
+        engine.tensor_parallel_size = None;
+        let sweep = Sweep {
+            model: self.model,
+            gpus: &gpus,
+            tps: self.tps,
+            dtypes: &dtypes,
+            engine: &engine,
+            harness: self.harness,
+        };
+        let ranked = rank(&sweep, self.workload, &prices)?;
+        Ok(Ranking { prices, ranked })
     }
 }
 

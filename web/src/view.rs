@@ -3,6 +3,7 @@
 //! positions, percentages of a bar, colours).
 
 use crate::{Action, FieldError, Output, State, FIELDS};
+use decodecalc_core::breakdown::{Amount, Segment};
 use decodecalc_core::compare::{Comparison, Metric};
 use decodecalc_core::dtype::KvCacheDtype;
 use decodecalc_core::matrix::{Cell, Phase, Status};
@@ -288,17 +289,24 @@ fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
     out
 }
 
+/// The GPU's memory as a bar of core's breakdown rows that are segments
+/// ([`decodecalc_core::breakdown`]): each named in its hover title with its
+/// size and explanation, and listed in a legend.
 fn memory_bar(o: &Output) -> Html {
     let c = &o.capacity;
     let total = c.total_bytes.max(1) as f64;
-    let segments = [
-        ("weights", "Weights", c.weights_bytes),
-        ("activation", "Activation peak", c.activation_bytes),
-        ("cudagraphs", "CUDA graphs", c.cudagraph_bytes),
-        ("other", "Other non-KV", c.other_non_kv_bytes()),
-        ("kv", "KV pool", c.kv_pool_bytes),
-        ("free", "Not given to vLLM", c.unrequested_bytes()),
-    ];
+    let rows = c.breakdown(&o.plan);
+    let segments: Vec<(Segment, u64, String)> = rows
+        .iter()
+        .filter_map(|r| match (r.segment, r.amount) {
+            (Some(s), Amount::Bytes(b)) if b > 0 => {
+                let estimate = if r.estimate { " (estimate)" } else { "" };
+                let title = format!("{}: {:.2} GiB{estimate}; {}", s.label(), gib(b), r.note);
+                Some((s, b, title))
+            }
+            _ => None,
+        })
+        .collect();
     let per_request: Vec<String> = c
         .max_running_requests
         .iter()
@@ -314,16 +322,24 @@ fn memory_bar(o: &Output) -> Html {
         <section id="memory">
             <h2>{ "GPU memory" }</h2>
             <div class="bar">
-                { for segments.iter().filter(|s| s.2 > 0).map(|(id, label, bytes)| {
+                { for segments.iter().map(|(s, bytes, title)| {
                     let pct = 100.0 * *bytes as f64 / total;
                     html! {
-                        <div class={classes!("seg", *id)} style={format!("width:{pct:.3}%")}
-                             title={format!("{label}: {:.2} GiB", gib(*bytes))} data-bytes={bytes.to_string()}>
-                            { if pct > 7.0 { format!("{label} {:.2} GiB", gib(*bytes)) } else { String::new() } }
+                        <div class={classes!("seg", s.id())} style={format!("width:{pct:.3}%")}
+                             title={title.clone()} aria-label={title.clone()} data-bytes={bytes.to_string()}>
+                            { if pct > 7.0 { format!("{} {:.2} GiB", s.label(), gib(*bytes)) } else { String::new() } }
                         </div>
                     }
                 }) }
             </div>
+            <p class="legend" id="memory-legend">
+                { for segments.iter().map(|(s, bytes, title)| html! {
+                    <span title={title.clone()} data-segment={s.id()}>
+                        <span class={classes!("sw", s.id())}></span>
+                        { format!(" {} {:.2} GiB ", s.label(), gib(*bytes)) }
+                    </span>
+                }) }
+            </p>
             <p class="note">
                 { format!("{:.2} GiB total, {:.2} GiB requested. Block size {} tokens; blocks per request at {}.",
                     gib(c.total_bytes), gib(c.requested_bytes), c.block_size_tokens, per_request.join(", ")) }

@@ -1,0 +1,245 @@
+//! `decodecalc calibrate`: fit the timing model to one measured run (and
+//! write its calibration file), or to several jointly, per GPU class.
+
+use super::{resolve, Output};
+use crate::args::{CommonArgs, Format};
+use crate::files::{is_runs_file, measured_rows, write_file, Fs};
+use crate::render;
+use clap::Args;
+use decodecalc_core::calibrate::{fit, FitReport, Run};
+use decodecalc_core::compare::{check_rows, compare, Comparison};
+use decodecalc_core::matrix::Predictor;
+use decodecalc_core::measured::parse_measured;
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::scenario::{load_text, CalibrationFile, Plan};
+use decodecalc_core::Error;
+
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// A measured run: decodecalc's CSV, the harness's
+    /// benchmark_results.json, a runs CSV (data/runs), or a preset of either.
+    /// Default: the scenario's. Give it several times to fit them jointly
+    /// (per GPU class, with leave-one-run-out errors).
+    #[arg(long)]
+    pub measured: Vec<String>,
+    /// Write the calibration here (TOML); without it, print it. One harness run only.
+    #[arg(long, conflicts_with = "out_dir")]
+    pub out: Option<String>,
+    /// Fit jointly and write one calibration per GPU class into this directory
+    /// (`<class>.toml`).
+    #[arg(long)]
+    pub out_dir: Option<String>,
+    /// The calibration's id. Default: the file name of --out, else GPU-vllm0.32.
+    #[arg(long)]
+    pub id: Option<String>,
+}
+
+pub fn run(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> Output {
+    if joint_calibration(args) {
+        joint(args, argv, warnings)
+    } else {
+        single(args, argv, warnings)
+    }
+}
+
+/// The command line, as a calibration file records it.
+fn command_line(argv: &[String]) -> String {
+    format!(
+        "decodecalc {}",
+        argv.iter().skip(1).cloned().collect::<Vec<_>>().join(" ")
+    )
+}
+
+/// Several runs fitted jointly, one calibration per GPU class.
+fn joint(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> Output {
+    let mut runs = Vec::new();
+    let mut sources = Vec::new();
+    for m in &args.measured {
+        let (origin, mut r) = measured_runs(m, &args.common, warnings)?;
+        sources.push(origin);
+        runs.append(&mut r);
+    }
+    let report = decodecalc_core::calibrate::joint_report(&runs)?;
+    let files = decodecalc_core::calibrate::calibration_files(
+        &report,
+        &runs,
+        &sources,
+        &command_line(argv),
+    );
+    if let Some(dir) = &args.out_dir {
+        for f in &files {
+            write_file(&format!("{dir}/{}.toml", f.id), &f.to_toml()?)?;
+        }
+    }
+    Ok((render::joint(&report, args.common.format())?, 0))
+}
+
+/// One harness run fitted, its calibration file written or printed.
+fn single(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> Output {
+    let plan = resolve(&args.common, warnings)?;
+    let capacity = plan.capacity()?;
+    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+    let (origin, rows) = measured_rows(args.measured.first().map(String::as_str), &plan)?;
+    check_rows(&predictor, &rows)?;
+    let report = fit(&predictor, &rows)?;
+    let fitted = predictor.with_params(report.params);
+    let comparison = compare(&fitted, &rows, true)?;
+    let id = args.id.clone().unwrap_or_else(|| {
+        args.out
+            .as_deref()
+            .and_then(|o| std::path::Path::new(o).file_stem())
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_else(|| format!("{}-vllm0.32", plan.gpu.id))
+    });
+    let file = calibration_file(&plan, &report, &comparison, &id, &origin, argv);
+    let toml = file.to_toml()?;
+    let mut out = render::calibration(&report, &comparison, &plan, args.common.format(), &rows)?;
+    match &args.out {
+        Some(path) => write_file(path, &toml)?,
+        None if args.common.format() == Format::Table => {
+            out.push('\n');
+            out.push_str(&toml);
+        }
+        None => {}
+    }
+    Ok((out, 0))
+}
+
+/// The calibration file `decodecalc calibrate` writes.
+fn calibration_file(
+    plan: &Plan,
+    report: &FitReport,
+    comparison: &Comparison,
+    id: &str,
+    measured: &str,
+    argv: &[String],
+) -> CalibrationFile {
+    let m = &comparison.summary.metrics;
+    let mut fit = std::collections::BTreeMap::new();
+    fit.insert("residuals".to_string(), report.residuals as f64);
+    fit.insert(
+        "in_sample_total_tok_s_mape_pct".to_string(),
+        m.total_tok_s.mape_pct,
+    );
+    fit.insert("in_sample_tbt_ms_mape_pct".to_string(), m.tbt_ms.mape_pct);
+    fit.insert("in_sample_ttft_ms_mape_pct".to_string(), m.ttft_ms.mape_pct);
+    fit.insert(
+        "in_sample_prefill_tok_s_mape_pct".to_string(),
+        m.prefill_tok_s.mape_pct,
+    );
+    if let Some(cv) = &comparison.cross_validation {
+        fit.insert(
+            "loo_total_tok_s_mape_pct".to_string(),
+            cv.total_tok_s.mape_pct,
+        );
+        fit.insert("loo_tbt_ms_mape_pct".to_string(), cv.tbt_ms.mape_pct);
+        fit.insert(
+            "loo_prefill_tok_s_mape_pct".to_string(),
+            cv.prefill_tok_s.mape_pct,
+        );
+    }
+    CalibrationFile {
+        id: id.to_string(),
+        class: plan
+            .gpu
+            .calibration_class
+            .clone()
+            .unwrap_or_else(|| "ampere-geforce".to_string()),
+        gpus: vec![plan.gpu.id.clone()],
+        vllm_versions: vec![decodecalc_core::VLLM_VERSION.to_string()],
+        description: format!(
+            "{} with vLLM {}, fitted on {} ({})",
+            plan.gpu.name,
+            decodecalc_core::VLLM_VERSION,
+            plan.model.name,
+            plan.engine.kv_cache_dtype.name()
+        ),
+        fitted_on: vec![measured.to_string()],
+        runs: vec![plan
+            .measured
+            .clone()
+            .unwrap_or_else(|| plan.scenario_id.clone())],
+        command: command_line(argv),
+        params: report.params,
+        fit,
+    }
+}
+
+/// Whether `calibrate` fits jointly: several measured runs, a runs file,
+/// or --out-dir.
+fn joint_calibration(args: &CalibrateArgs) -> bool {
+    args.measured.len() > 1
+        || args.out_dir.is_some()
+        || args
+            .measured
+            .iter()
+            .any(|m| presets::find(Kind::Runs, m).is_ok() || is_runs_file(m))
+}
+
+/// The runs of one `--measured` source for a joint fit: a runs file carries
+/// its setups; a harness run is paired with the scenario preset that names
+/// it, else with the flags.
+fn measured_runs(
+    name: &str,
+    common: &CommonArgs,
+    warnings: &mut Vec<String>,
+) -> Result<(String, Vec<Run>), Error> {
+    let (origin, text) = match presets::find(Kind::Runs, name) {
+        Ok(f) => (f.path.to_string(), f.text.to_string()),
+        Err(_) => load_text(&Fs, Kind::Measured, name)?,
+    };
+    if text
+        .trim_start_matches('\u{feff}')
+        .starts_with("run,point,")
+    {
+        let rows = decodecalc_core::runs::parse_csv(&origin, &text)?;
+        return Ok((origin, decodecalc_core::runs::build(&Fs, &rows)?));
+    }
+    if text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('{')
+        && text.contains("\"completed\"")
+    {
+        // A vllm bench serve --save-result file: the setup comes from the flags.
+        let result = decodecalc_core::bench_serve::parse(&origin, &text)?;
+        let plan = resolve(common, warnings)?;
+        let capacity = plan.capacity()?;
+        return Ok((
+            origin,
+            vec![decodecalc_core::bench_serve::as_run(
+                &plan, &capacity, &result,
+            )?],
+        ));
+    }
+    let rows = parse_measured(&origin, &text)?;
+    let mut request = common.request()?;
+    if request.scenario.is_none() && request.model.is_none() && request.gpu.is_none() {
+        request.scenario = scenario_naming(&origin, name);
+    }
+    let plan = request.resolve(&Fs)?;
+    warnings.extend(plan.warnings.iter().cloned());
+    let capacity = plan.capacity()?;
+    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+    check_rows(&predictor, &rows)?;
+    let mut run = decodecalc_core::calibrate::harness_run(&predictor, &rows);
+    run.source = origin.clone();
+    Ok((origin, vec![run]))
+}
+
+/// The scenario preset whose measured run is `origin` (or `name`).
+fn scenario_naming(origin: &str, name: &str) -> Option<String> {
+    presets::FILES
+        .iter()
+        .filter(|f| f.kind == Kind::Scenario)
+        .find(|f| {
+            decodecalc_core::scenario::ScenarioFile::parse(f.path, f.text).is_ok_and(|s| {
+                s.measured
+                    .as_deref()
+                    .is_some_and(|m| origin.ends_with(&format!("{m}.csv")) || m == name)
+            })
+        })
+        .map(|f| f.id.to_string())
+}

@@ -1,0 +1,21 @@
+//! `decodecalc capacity`: the memory breakdown and the allocator's figures.
+
+use super::{resolve, Output};
+use crate::args::CommonArgs;
+use crate::render;
+
+pub fn run(args: &CommonArgs, warnings: &mut Vec<String>) -> Output {
+    let plan = resolve(args, warnings)?;
+    let capacity = plan.capacity()?;
+    let table = render::capacity(&plan, &capacity, args.format())?;
+    // The breakdown still prints (it shows why); the exit code and the
+    // error are the same as every other subcommand's.
+    match capacity.startup_error() {
+        Some(e) => {
+            let hint = e.hint.map(|h| format!("\nhint: {h}")).unwrap_or_default();
+            warnings.push(format!("error: {}{hint}", e.message));
+            Ok((table, 2))
+        }
+        None => Ok((table, 0)),
+    }
+}

@@ -1,0 +1,79 @@
+//! `decodecalc compare`: predictions against a measured run, cell by cell
+//! (or against a `vllm bench serve --save-result` file).
+
+use super::{bench_serve, resolve, Output};
+use crate::args::CommonArgs;
+use crate::files::{is_bench_result, measured_rows, read_bench_result, write_file, Fs};
+use crate::{render, svg};
+use clap::Args;
+use decodecalc_core::compare::compare;
+use decodecalc_core::matrix::Predictor;
+use decodecalc_core::scenario::World;
+use decodecalc_core::Error;
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The measured run: decodecalc's CSV, the harness's
+    /// benchmark_results.json, or a measured preset. Default: the scenario's.
+    #[arg(long)]
+    pub measured: Option<String>,
+    /// Also refit leaving each measured cell out and report those errors.
+    #[arg(long)]
+    pub cross_validate: bool,
+    /// Also draw measured against predicted total tok/s into this SVG file.
+    #[arg(long)]
+    pub svg: Option<String>,
+    /// Exit with code 1 when the total tok/s MAPE (leave-one-out if
+    /// --cross-validate) exceeds this many percent.
+    #[arg(long, allow_negative_numbers = true)]
+    pub max_mape: Option<f64>,
+}
+
+pub fn run(args: &CompareArgs, warnings: &mut Vec<String>) -> Output {
+    if let Some(path) = args
+        .measured
+        .as_deref()
+        .filter(|m| m.ends_with(".json") && Fs.read(m).is_ok_and(|t| is_bench_result(&t)))
+    {
+        let r = read_bench_result(path, warnings)?;
+        return bench_serve::predict(&args.common, &r.workload(), Some(&r), warnings);
+    }
+    let plan = resolve(&args.common, warnings)?;
+    let capacity = plan.capacity()?;
+    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+    let (_, rows) = measured_rows(args.measured.as_deref(), &plan)?;
+    let comparison = compare(&predictor, &rows, args.cross_validate)?;
+    if let Some(path) = &args.svg {
+        write_file(path, &svg::comparison(&comparison)?)?;
+    }
+    let out = render::comparison(&comparison, args.common.format())?;
+    let gate = match (&comparison.cross_validation, args.cross_validate) {
+        (Some(cv), true) => cv.total_tok_s.mape_pct,
+        _ => comparison.summary.metrics.total_tok_s.mape_pct,
+    };
+    match args.max_mape {
+        Some(limit) if !(limit.is_finite() && limit >= 0.0) => Err(Error::field(
+            "--max-mape",
+            limit,
+            "a non-negative percentage such as 5",
+        )),
+        Some(limit) if gate > limit => {
+            let which = if args.cross_validate {
+                "leave-one-out"
+            } else {
+                "in sample"
+            };
+            warnings.push(format!(
+                "error: total tok/s MAPE {gate:.2}% ({which}) exceeds --max-mape {limit}"
+            ));
+            warnings.push(
+                "hint: the prediction is off this run by more than the gate allows; the table on stdout shows each cell's error"
+                    .to_string(),
+            );
+            Ok((out, 1))
+        }
+        _ => Ok((out, 0)),
+    }
+}

@@ -1,0 +1,42 @@
+//! `decodecalc matrix`: the context x concurrency grid, or one cell explained.
+
+use super::{resolve, Output};
+use crate::args::{CommonArgs, ExplainCell};
+use crate::files::write_file;
+use crate::{render, svg};
+use clap::Args;
+use decodecalc_core::matrix::Predictor;
+
+#[derive(Args, Debug)]
+pub struct MatrixArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Also draw the grid as an SVG heat map into this file.
+    #[arg(long)]
+    pub svg: Option<String>,
+    /// Explain one cell instead of printing the matrix: CONTEXT:CONCURRENCY
+    /// (such as 16K:32) for a decode cell, or CONTEXT for its prefill row.
+    #[arg(long, value_parser = ExplainCell::parse)]
+    pub explain: Option<ExplainCell>,
+}
+
+pub fn run(args: &MatrixArgs, warnings: &mut Vec<String>) -> Output {
+    let plan = resolve(&args.common, warnings)?;
+    let capacity = plan.capacity()?;
+    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+    if let Some(cell) = &args.explain {
+        return Ok((render::explain(&predictor, cell)?, 0));
+    }
+    let matrix = predictor.matrix();
+    if let Some(path) = &args.svg {
+        let title = format!(
+            "{} on {}: total tok/s and TTFT",
+            plan.model.name, plan.gpu.name
+        );
+        write_file(path, &svg::matrix(&matrix, &title)?)?;
+    }
+    Ok((
+        render::matrix(&plan, &capacity, &matrix, args.common.format())?,
+        0,
+    ))
+}

@@ -1,0 +1,81 @@
+//! `decodecalc rank`: every GPU x tensor-parallel size x KV dtype that serves
+//! a workload, cheapest per output token first (the sweep is core's
+//! `rank::Question`).
+
+use super::Output;
+use crate::args::{context, names, speed, tp_sizes, CommonArgs, Listed};
+use crate::files::Fs;
+use crate::render;
+use clap::Args;
+use decodecalc_core::rank::{Question, Workload};
+use decodecalc_core::Error;
+
+#[derive(Args, Debug)]
+pub struct RankArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The workload's context (k = 1024); --concurrency gives its requests.
+    #[arg(long, allow_hyphen_values = true, value_parser = context)]
+    pub context: u64,
+    /// GPU presets to consider, comma-separated (default: the whole catalog).
+    #[arg(long, value_parser = names)]
+    pub gpus: Option<Listed<String>>,
+    /// Tensor-parallel sizes to consider (default 1,2,4,8).
+    #[arg(long, default_value = "1,2,4,8", value_parser = tp_sizes)]
+    pub tp: Listed<u64>,
+    /// Override a price: GPU=USD_PER_HOUR (repeatable).
+    #[arg(long)]
+    pub price: Vec<String>,
+    /// Also require this per-request decode speed, tok/s.
+    #[arg(long, allow_negative_numbers = true, value_parser = speed)]
+    pub min_per_request_tok_s: Option<f64>,
+}
+
+pub fn run(args: &RankArgs) -> Output {
+    let request = args.common.request()?;
+    let model_name = request.model.clone().ok_or_else(|| {
+        Error::new("rank needs --model")
+            .with_hint("add --model with a preset, a config.json or a folder")
+    })?;
+    let model = decodecalc_core::scenario::load_model(&Fs, &model_name)?;
+    let concurrency = match &args.common.concurrency {
+        Some(list) => match list.values.as_slice() {
+            [c] if *c > 0 => c.unsigned_abs(),
+            _ => {
+                return Err(Error::field(
+                    "--concurrency",
+                    &list.text,
+                    "one positive request count for the workload",
+                ))
+            }
+        },
+        None => {
+            return Err(Error::new("rank needs --concurrency").with_hint("add --concurrency 32"))
+        }
+    };
+    let workload = Workload {
+        context_tokens: args.context,
+        concurrency,
+        min_per_request_tok_s: args.min_per_request_tok_s,
+    };
+    let ranking = Question {
+        model: &model,
+        gpus: args.gpus.as_ref().map(|l| l.values.as_slice()),
+        tps: &args.tp.values,
+        engine: &request.engine,
+        harness: &request.harness,
+        workload,
+        price_overrides: &args.price,
+    }
+    .answer(&Fs)?;
+    Ok((
+        render::ranked(
+            &ranking.ranked,
+            &ranking.prices,
+            &model.name,
+            workload,
+            args.common.format(),
+        )?,
+        0,
+    ))
+}

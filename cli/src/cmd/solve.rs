@@ -1,0 +1,130 @@
+//! `decodecalc solve`: the inverse questions (the largest context, the most
+//! requests, the smallest --max-model-len or --gpu-memory-utilization).
+
+use super::{resolve, Output};
+use crate::args::{context, speed, CommonArgs};
+use crate::files::Fs;
+use crate::render;
+use clap::{Args, ValueEnum};
+use decodecalc_core::matrix::Predictor;
+use decodecalc_core::scenario::{Capacity, Plan, Request};
+use decodecalc_core::solve::{
+    alternatives, smallest_max_model_len, smallest_utilization, SpeedTarget,
+};
+use decodecalc_core::Error;
+
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum SolveFor {
+    /// The largest context at which --concurrency requests all run.
+    MaxContext,
+    /// The most requests that all run at --context.
+    MaxConcurrency,
+    /// The smallest --max-model-len at which --context x --concurrency fits.
+    MaxModelLen,
+    /// The smallest --gpu-memory-utilization at which --context x --concurrency fits.
+    GpuMemoryUtilization,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// What to solve for.
+    #[arg(long = "for", value_enum)]
+    pub solve_for: SolveFor,
+    /// The context of the target cell (k = 1024).
+    #[arg(long, allow_hyphen_values = true, value_parser = context)]
+    pub context: Option<u64>,
+    /// Also require this per-request decode speed, tok/s.
+    #[arg(long, allow_negative_numbers = true, value_parser = speed)]
+    pub min_per_request_tok_s: Option<f64>,
+}
+
+impl SolveArgs {
+    /// The target cell's context, which the question needs.
+    fn need_context(&self) -> Result<u64, Error> {
+        self.context.ok_or_else(|| {
+            Error::new("--context is required for this question")
+                .with_hint("add --context 32k (the prompt length of the target cell)")
+        })
+    }
+
+    /// The target cell's requests, which the question needs: the first of
+    /// --concurrency as the plan resolved it.
+    fn need_concurrency(&self, plan: &Plan) -> Result<u64, Error> {
+        match (&self.common.concurrency, plan.harness.concurrency.first()) {
+            (Some(_), Some(&c)) => Ok(c),
+            _ => Err(Error::new("--concurrency is required for this question")
+                .with_hint("add --concurrency 16 (requests at once in the target cell)")),
+        }
+    }
+}
+
+pub fn run(args: &SolveArgs, warnings: &mut Vec<String>) -> Output {
+    let request = args.common.request()?;
+    let plan = resolve(&args.common, warnings)?;
+    let speed = SpeedTarget {
+        min_per_request_tok_s: args.min_per_request_tok_s,
+    };
+    let capacity = plan.capacity()?;
+    let format = args.common.format();
+    let out = match args.solve_for {
+        SolveFor::MaxContext => {
+            let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+            render::solved_context(
+                &predictor.max_context(args.need_concurrency(&plan)?, speed),
+                format,
+            )?
+        }
+        SolveFor::MaxConcurrency => max_concurrency(args, &plan, &capacity, speed)?,
+        SolveFor::MaxModelLen | SolveFor::GpuMemoryUtilization => {
+            smallest_setting(args, &request, &plan, speed)?
+        }
+    };
+    Ok((out, 0))
+}
+
+/// `--for max-concurrency`: the most requests at --context.
+fn max_concurrency(
+    args: &SolveArgs,
+    plan: &Plan,
+    capacity: &Capacity,
+    speed: SpeedTarget,
+) -> Result<String, Error> {
+    let predictor = Predictor::new(plan, capacity, plan.calibration.params)?;
+    let ctx = args.need_context()?;
+    if ctx.saturating_add(plan.harness.max_tokens) > plan.engine.max_model_len_tokens {
+        return Err(Error::new(format!(
+            "context {ctx} + max_tokens {} exceeds max_model_len {}",
+            plan.harness.max_tokens, plan.engine.max_model_len_tokens
+        ))
+        .with_hint("ask --for max-model-len, or use a smaller --context"));
+    }
+    render::solved_concurrency(&predictor.max_concurrency(ctx, speed), args.common.format())
+}
+
+/// `--for max-model-len` and `--for gpu-memory-utilization`: the smallest
+/// setting at which the target cell fits, or what else would.
+fn smallest_setting(
+    args: &SolveArgs,
+    request: &Request,
+    plan: &Plan,
+    speed: SpeedTarget,
+) -> Result<String, Error> {
+    let (ctx, c) = (args.need_context()?, args.need_concurrency(plan)?);
+    let max_model_len = args.solve_for == SolveFor::MaxModelLen;
+    let mut answer = if max_model_len {
+        smallest_max_model_len(plan, ctx, c, speed)?
+    } else {
+        smallest_utilization(plan, ctx, c, speed)?
+    };
+    if answer.value.is_none() {
+        match alternatives(request, &Fs, ctx, c, speed) {
+            Ok(alts) => answer
+                .suggestions
+                .extend(alts.into_iter().map(|a| format!("or {a}"))),
+            Err(e) => answer.suggestions.push(e.message),
+        }
+    }
+    render::solved_setting(&answer, max_model_len, plan, args.common.format())
+}

@@ -1,0 +1,123 @@
+//! Files: the [`World`] core reads through (regular files only, bounded),
+//! the measured runs and `--save-result` files the subcommands read, and the
+//! one writer of output files (never onto a file this run read).
+
+use decodecalc_core::bench_serve::BenchResult;
+use decodecalc_core::measured::{parse_measured, MeasuredRow};
+use decodecalc_core::presets::Kind;
+use decodecalc_core::scenario::{load_text, Entry, Plan, World};
+use decodecalc_core::Error;
+
+/// Files come from the file system.
+#[derive(Debug)]
+pub struct Fs;
+
+/// Every file this run has read, so that no output is written onto one.
+static INPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+impl World for Fs {
+    fn entry(&self, path: &str) -> Entry {
+        match std::fs::metadata(path) {
+            Err(_) => Entry::Missing,
+            Ok(m) if m.is_file() => Entry::File,
+            Ok(m) if m.is_dir() => Entry::Directory,
+            Ok(_) => Entry::Special,
+        }
+    }
+
+    fn read(&self, path: &str) -> Result<String, String> {
+        use std::io::Read;
+        let limit = decodecalc_core::parse::MAX_INPUT_BYTES;
+        // A FIFO would block (even on open), a device (/dev/zero) never end:
+        // regular files only, checked before opening.
+        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "`{path}` is not a regular file (a directory, FIFO, socket or device)"
+            ));
+        }
+        let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        // Read at most one byte past the limit, whatever size the file states.
+        let mut bytes = Vec::new();
+        file.take(limit as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        if bytes.len() > limit {
+            return Err(format!(
+                "`{path}` has more than the {limit} bytes (8 MiB) an input may have"
+            ));
+        }
+        if let (Ok(mut inputs), Ok(canonical)) = (INPUTS.lock(), std::fs::canonicalize(path)) {
+            inputs.push(canonical);
+        }
+        String::from_utf8(bytes).map_err(|e| {
+            format!(
+                "`{path}` is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            )
+        })
+    }
+}
+
+/// Write an output file, never onto a file this run read.
+pub fn write_file(path: &str, text: &str) -> Result<(), Error> {
+    if let (Ok(inputs), Ok(target)) = (INPUTS.lock(), std::fs::canonicalize(path)) {
+        if inputs.contains(&target) {
+            return Err(
+                Error::new(format!("`{path}` is one of this run's inputs")).with_hint(
+                    "write the output to another file: decodecalc never overwrites what it reads",
+                ),
+            );
+        }
+    }
+    std::fs::write(path, text).map_err(|e| {
+        Error::new(format!("cannot write `{path}`: {e}"))
+            .with_hint("check that the directory exists and is writable")
+    })
+}
+
+/// The measured rows named by `--measured` (a path or a preset), or the scenario's.
+pub fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<MeasuredRow>), Error> {
+    let name =
+        match name.map(str::to_string).or_else(|| plan.measured.clone()) {
+            Some(n) => n,
+            None => return Err(
+                Error::new("no measured run: the scenario names none").with_hint(
+                    "pass --measured FILE (decodecalc CSV or the harness's benchmark_results.json)",
+                ),
+            ),
+        };
+    let (origin, text) = load_text(&Fs, Kind::Measured, &name)?;
+    Ok((origin.clone(), parse_measured(&origin, &text)?))
+}
+
+/// A `vllm bench serve --save-result` file, with a warning when its lengths
+/// vary and are modelled at their means.
+pub fn read_bench_result(path: &str, warnings: &mut Vec<String>) -> Result<BenchResult, Error> {
+    let text = Fs.read(path).map_err(|why| {
+        Error::new(why).with_hint("give the JSON vllm bench serve --save-result wrote")
+    })?;
+    let r = decodecalc_core::bench_serve::parse(path, &text)?;
+    if r.lengths_vary && r.lengths.is_empty() {
+        warnings.push(format!(
+            "{path}: request lengths vary; modelled at their means ({:.0} in, {:.0} out)",
+            r.mean_input_tokens, r.mean_output_tokens
+        ));
+    }
+    Ok(r)
+}
+
+/// Whether a measured file is a `vllm bench serve --save-result` JSON
+/// rather than the harness's.
+pub fn is_bench_result(text: &str) -> bool {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    t.starts_with('{') && t.contains("\"completed\"") && !t.contains("\"results\"")
+}
+
+/// Whether a file is a runs CSV (`data/runs`).
+pub fn is_runs_file(name: &str) -> bool {
+    name.ends_with(".csv")
+        && Fs
+            .read(name)
+            .is_ok_and(|t| t.trim_start_matches('\u{feff}').starts_with("run,point,"))
+}
