@@ -1,6 +1,7 @@
 //! Measured runs in decodecalc's CSV layout (`data/measured/*.csv`), one row per
 //! cell of the seed page's "All measurements" table.
 
+use crate::csv_columns::{Columns, Header, Row};
 use crate::error::{Error, Result};
 use crate::matrix::{Phase, Status};
 use serde::Serialize;
@@ -37,95 +38,47 @@ pub struct MeasuredRow {
     pub measured_s: Option<f64>,
 }
 
-fn cell(rec: &csv::StringRecord, idx: usize) -> &str {
-    rec.get(idx).unwrap_or("").trim()
-}
-
 /// Parse a measured CSV. Errors name `origin`, the line and the column.
 pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
-    crate::parse::check_size(origin, text)?;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| Error::new(format!("{origin}: cannot read the header row: {e}")))?
-        .clone();
-    let mut index = [0usize; COLUMNS.len()];
-    for (slot, name) in index.iter_mut().zip(COLUMNS) {
-        *slot = headers
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| {
-                Error::new(format!("{origin}:1: missing column `{name}`"))
-                    .with_hint(format!("the header must name: {}", COLUMNS.join(",")))
-            })?;
-    }
-    let mut rows = Vec::new();
-    for (i, rec) in reader.records().enumerate() {
-        let line = i + 2;
-        let rec = rec.map_err(|e| {
-            Error::new(format!("{origin}:{line}: {e}"))
-                .with_hint(format!("each row has {} fields", headers.len()))
-        })?;
-        let get = |col: usize| cell(&rec, index.get(col).copied().unwrap_or(usize::MAX));
-        let bad = |col: usize, what: &str| {
-            Error::new(format!(
-                "{origin}:{line}: column `{}` has `{}`",
-                COLUMNS.get(col).copied().unwrap_or("?"),
-                get(col)
-            ))
-            .with_hint(what.to_string())
-        };
-        let float = |col: usize| -> Result<Option<f64>> {
-            let t = get(col);
-            if t.is_empty() {
-                return Ok(None);
-            }
-            match t.parse::<f64>() {
-                Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
-                _ => Err(bad(col, "a non-negative number, or empty")),
-            }
-        };
-        let int = |col: usize| -> Result<Option<u64>> {
-            let t = get(col);
-            if t.is_empty() {
-                return Ok(None);
-            }
-            t.parse::<u64>()
-                .map(Some)
-                .map_err(|_| bad(col, "a non-negative whole number, or empty"))
-        };
-        let phase = match get(0) {
-            "prefill" => Phase::Prefill,
-            "decode" => Phase::Decode,
-            _ => return Err(bad(0, "prefill or decode")),
-        };
-        let status =
-            Status::parse(get(3)).ok_or_else(|| bad(3, "valid, queued or over_capacity"))?;
-        rows.push(MeasuredRow {
-            source: format!("{origin}:{line}"),
-            phase,
-            context_tokens: int(1)?.ok_or_else(|| bad(1, "a token count"))?,
-            concurrency: match int(2)? {
-                Some(c) if c > 0 => c,
-                _ => return Err(bad(2, "a positive request count")),
-            },
-            status,
-            total_tok_s: float(4)?,
-            per_request_tok_s: float(5)?,
-            ttft_ms: float(6)?,
-            tbt_ms: float(7)?,
-            avg_active_requests: float(8)?,
-            output_tokens: int(9)?,
-            measured_s: float(10)?,
-        });
-    }
+    let (columns, records) = Columns::read(origin, text, &COLUMNS, Header::AnyOrder)?;
+    let rows = columns
+        .rows(records)
+        .map(|row| measured_row(&row?))
+        .collect::<Result<Vec<MeasuredRow>>>()?;
     if rows.is_empty() {
-        return Err(Error::new(format!("{origin}: no rows")).with_hint("one row per measured cell"));
+        return Err(columns.no_rows("one row per measured cell"));
     }
     Ok(rows)
+}
+
+/// One row of a measured CSV (columns by their position in [`COLUMNS`]).
+fn measured_row(row: &Row) -> Result<MeasuredRow> {
+    let float = |col: usize| row.number(col, 0.0..=f64::MAX, "a non-negative number, or empty");
+    let int = |col: usize| row.number(col, .., "a non-negative whole number, or empty");
+    let phase = row.one_of(
+        0,
+        &[("prefill", Phase::Prefill), ("decode", Phase::Decode)],
+        "prefill or decode",
+    )?;
+    let status =
+        Status::parse(row.get(3)).ok_or_else(|| row.bad(3, "valid, queued or over_capacity"))?;
+    Ok(MeasuredRow {
+        source: row.source(),
+        phase,
+        context_tokens: int(1)?.ok_or_else(|| row.bad(1, "a token count"))?,
+        concurrency: match int(2)? {
+            Some(c) if c > 0 => c,
+            _ => return Err(row.bad(2, "a positive request count")),
+        },
+        status,
+        total_tok_s: float(4)?,
+        per_request_tok_s: float(5)?,
+        ttft_ms: float(6)?,
+        tbt_ms: float(7)?,
+        avg_active_requests: float(8)?,
+        output_tokens: int(9)?,
+        measured_s: float(10)?,
+    })
 }
 
 /// Parse a measured run: the harness's `benchmark_results.json` when the
