@@ -9,7 +9,7 @@ use crate::scenario::{Capacity, Plan};
 use crate::serve::{Arrival, ServeResult, Workload};
 use crate::timing::{TimingParams, Work};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The keys every `--save-result` file has, from the oldest
 /// `benchmark_serving.py` to 0.32.
@@ -93,8 +93,60 @@ fn not_ours(origin: &str, why: &str) -> Error {
 /// Parse a `--save-result` file. A truncated file, another tool's JSON or a
 /// missing key each get an error naming the file and what is wrong.
 pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
+    let v = read_json(origin, text)?;
+    let file = SaveResult {
+        origin,
+        obj: save_result_object(origin, &v)?,
+    };
+    let max_prompts = crate::serve::MAX_PROMPTS;
+    let num_prompts = file.need("num_prompts", max_prompts)?;
+    let completed = file.need("completed", max_prompts)?;
+    if completed == 0 {
+        return Err(
+            Error::new(format!("{origin}: no request completed")).with_hint(
+                "a run whose requests all failed measured nothing; check the server's log",
+            ),
+        );
+    }
+    let total_in = file.need("total_input_tokens", 1 << 40)?;
+    let total_out = file.need("total_output_tokens", 1 << 40)?;
+    let lengths = file.lengths(max_prompts);
+    let rate = match file.num("request_rate")? {
+        None => None,
+        Some(r) if r.is_infinite() => None,
+        Some(r) if r > 0.0 => Some(r),
+        Some(_) => None,
+    };
+    let mut e2el = file.stats("e2el")?;
+    if e2el.mean_ms.is_none() {
+        // benchmark_serving.py before 0.7 called it `latency`.
+        e2el = file.stats("latency")?;
+    }
+    Ok(BenchResult {
+        origin: origin.to_string(),
+        num_prompts,
+        completed,
+        max_concurrency: file.count("max_concurrency", crate::engine::MAX_CONCURRENCY)?,
+        request_rate: rate,
+        burstiness: file.burstiness()?,
+        mean_input_tokens: total_in as f64 / completed as f64,
+        mean_output_tokens: total_out as f64 / completed as f64,
+        lengths_vary: file.lens_vary("input_lens") || file.lens_vary("output_lens"),
+        lengths,
+        duration_s: file.num("duration")?.unwrap_or(0.0),
+        request_throughput: file.num("request_throughput")?,
+        output_throughput: file.num("output_throughput")?,
+        ttft: file.stats("ttft")?,
+        tpot: file.stats("tpot")?,
+        itl: file.stats("itl")?,
+        e2el,
+    })
+}
+
+/// The file as JSON; a truncated file says so.
+fn read_json(origin: &str, text: &str) -> Result<Value> {
     crate::parse::check_size(origin, text)?;
-    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+    serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
         let what = if e.is_eof() {
             "ends before the JSON does (a truncated file?)"
         } else {
@@ -102,7 +154,12 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
         };
         Error::new(format!("{origin}:{}:{}: {what}: {e}", e.line(), e.column()))
             .with_hint("give the complete file vllm bench serve --save-result wrote")
-    })?;
+    })
+}
+
+/// The top-level object, if it has every one of [`REQUIRED_KEYS`] and is
+/// not a harness result.
+fn save_result_object<'v>(origin: &str, v: &'v Value) -> Result<&'v Map<String, Value>> {
     let Some(obj) = v.as_object() else {
         return Err(not_ours(origin, "the top level is not an object"));
     };
@@ -115,8 +172,20 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
     if let Some(k) = REQUIRED_KEYS.iter().find(|k| !obj.contains_key(**k)) {
         return Err(not_ours(origin, &format!("missing key `{k}`")));
     }
-    let num = |k: &str| -> Result<Option<f64>> {
-        match obj.get(k) {
+    Ok(obj)
+}
+
+/// The keys of a `--save-result` file named `origin`.
+struct SaveResult<'a> {
+    origin: &'a str,
+    obj: &'a Map<String, Value>,
+}
+
+impl SaveResult<'_> {
+    /// A non-negative number (`"inf"` is infinity), None where absent or null.
+    fn num(&self, k: &str) -> Result<Option<f64>> {
+        let origin = self.origin;
+        match self.obj.get(k) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Number(n)) => match n.as_f64() {
                 Some(x) if (0.0..1e15).contains(&x) => Ok(Some(x)),
@@ -129,118 +198,98 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
             Some(Value::String(s)) if s == "inf" => Ok(Some(f64::INFINITY)),
             Some(other) => Err(Error::field(&format!("{origin}: {k}"), other, "a number")),
         }
-    };
-    let count = |k: &str, max: u64| -> Result<Option<u64>> {
-        match num(k)? {
+    }
+
+    /// A whole number up to `max`, None where absent or null.
+    fn count(&self, k: &str, max: u64) -> Result<Option<u64>> {
+        match self.num(k)? {
             None => Ok(None),
             Some(x) if x.fract() == 0.0 && x <= max as f64 => {
                 Ok(Some(crate::units::saturating_u64(x)))
             }
             Some(x) => Err(Error::field(
-                &format!("{origin}: {k}"),
+                &format!("{}: {k}", self.origin),
                 x,
                 format!("a whole number up to {max}"),
             )),
         }
-    };
-    let need = |k: &str, max: u64| -> Result<u64> {
-        count(k, max)?.ok_or_else(|| not_ours(origin, &format!("`{k}` is null")))
-    };
-    let max_prompts = crate::serve::MAX_PROMPTS;
-    let num_prompts = need("num_prompts", max_prompts)?;
-    let completed = need("completed", max_prompts)?;
-    if completed == 0 {
-        return Err(
-            Error::new(format!("{origin}: no request completed")).with_hint(
-                "a run whose requests all failed measured nothing; check the server's log",
-            ),
-        );
     }
-    let total_in = need("total_input_tokens", 1 << 40)?;
-    let total_out = need("total_output_tokens", 1 << 40)?;
-    let array = |k: &str| -> Option<Vec<u64>> {
-        obj.get(k)?
+
+    /// A whole number up to `max` that the file must have.
+    fn need(&self, k: &str, max: u64) -> Result<u64> {
+        self.count(k, max)?
+            .ok_or_else(|| not_ours(self.origin, &format!("`{k}` is null")))
+    }
+
+    /// An array of token counts, None unless every entry is one.
+    fn array(&self, k: &str) -> Option<Vec<u64>> {
+        self.obj
+            .get(k)?
             .as_array()?
             .iter()
             .map(|x| x.as_u64().filter(|v| *v < 1 << 26))
             .collect()
-    };
-    let errors: Option<Vec<bool>> = obj.get("errors").and_then(Value::as_array).map(|a| {
-        a.iter()
-            .map(|e| e.as_str().is_some_and(str::is_empty))
-            .collect()
-    });
-    let lengths: Vec<(u64, u64)> = match (array("input_lens"), array("output_lens")) {
-        (Some(i), Some(o)) if i.len() == o.len() && i.len() as u64 <= max_prompts => i
-            .into_iter()
-            .zip(o)
-            .enumerate()
-            .filter(|(k, (_, out))| {
-                *out > 0
-                    && errors
-                        .as_ref()
-                        .is_none_or(|e| e.get(*k).copied().unwrap_or(true))
-            })
-            .map(|(_, l)| l)
-            .collect(),
-        _ => Vec::new(),
-    };
-    let lens_vary = |k: &str| {
-        obj.get(k)
+    }
+
+    /// Each successful request's (prompt, output) tokens, where the file
+    /// has `input_lens` and `output_lens` of the same length (at most
+    /// `max_prompts`); else none.
+    fn lengths(&self, max_prompts: u64) -> Vec<(u64, u64)> {
+        let errors: Option<Vec<bool>> = self.obj.get("errors").and_then(Value::as_array).map(|a| {
+            a.iter()
+                .map(|e| e.as_str().is_some_and(str::is_empty))
+                .collect()
+        });
+        match (self.array("input_lens"), self.array("output_lens")) {
+            (Some(i), Some(o)) if i.len() == o.len() && i.len() as u64 <= max_prompts => i
+                .into_iter()
+                .zip(o)
+                .enumerate()
+                .filter(|(k, (_, out))| {
+                    *out > 0
+                        && errors
+                            .as_ref()
+                            .is_none_or(|e| e.get(*k).copied().unwrap_or(true))
+                })
+                .map(|(_, l)| l)
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the array `k` has two different numbers.
+    fn lens_vary(&self, k: &str) -> bool {
+        self.obj
+            .get(k)
             .and_then(Value::as_array)
             .map(|a| {
                 let v: Vec<f64> = a.iter().filter_map(Value::as_f64).collect();
                 v.iter().any(|x| v.first().is_some_and(|f| f != x))
             })
             .unwrap_or(false)
-    };
-    let rate = match num("request_rate")? {
-        None => None,
-        Some(r) if r.is_infinite() => None,
-        Some(r) if r > 0.0 => Some(r),
-        Some(_) => None,
-    };
-    let stats = |m: &str| -> Result<FileStats> {
-        Ok(FileStats {
-            mean_ms: num(&format!("mean_{m}_ms"))?,
-            median_ms: num(&format!("median_{m}_ms"))?,
-            p99_ms: num(&format!("p99_{m}_ms"))?,
-        })
-    };
-    let mut e2el = stats("e2el")?;
-    if e2el.mean_ms.is_none() {
-        // benchmark_serving.py before 0.7 called it `latency`.
-        e2el = stats("latency")?;
     }
-    Ok(BenchResult {
-        origin: origin.to_string(),
-        num_prompts,
-        completed,
-        max_concurrency: count("max_concurrency", crate::engine::MAX_CONCURRENCY)?,
-        request_rate: rate,
-        burstiness: match num("burstiness")? {
-            Some(b) if b > 0.0 && b <= crate::arrivals::MAX_BURSTINESS => b,
-            Some(b) => {
-                return Err(Error::field(
-                    &format!("{origin}: burstiness"),
-                    b,
-                    "a positive number (1 = Poisson arrivals)",
-                ))
-            }
-            None => crate::serve::DEFAULT_BURSTINESS,
-        },
-        mean_input_tokens: total_in as f64 / completed as f64,
-        mean_output_tokens: total_out as f64 / completed as f64,
-        lengths_vary: lens_vary("input_lens") || lens_vary("output_lens"),
-        lengths,
-        duration_s: num("duration")?.unwrap_or(0.0),
-        request_throughput: num("request_throughput")?,
-        output_throughput: num("output_throughput")?,
-        ttft: stats("ttft")?,
-        tpot: stats("tpot")?,
-        itl: stats("itl")?,
-        e2el,
-    })
+
+    /// `mean_{m}_ms`, `median_{m}_ms` and `p99_{m}_ms`.
+    fn stats(&self, m: &str) -> Result<FileStats> {
+        Ok(FileStats {
+            mean_ms: self.num(&format!("mean_{m}_ms"))?,
+            median_ms: self.num(&format!("median_{m}_ms"))?,
+            p99_ms: self.num(&format!("p99_{m}_ms"))?,
+        })
+    }
+
+    /// `burstiness`, 1 where the file has none.
+    fn burstiness(&self) -> Result<f64> {
+        match self.num("burstiness")? {
+            Some(b) if b > 0.0 && b <= crate::arrivals::MAX_BURSTINESS => Ok(b),
+            Some(b) => Err(Error::field(
+                &format!("{}: burstiness", self.origin),
+                b,
+                "a positive number (1 = Poisson arrivals)",
+            )),
+            None => Ok(crate::serve::DEFAULT_BURSTINESS),
+        }
+    }
 }
 
 /// Requests the engine runs at once for a workload: what the KV pool holds

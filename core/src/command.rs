@@ -185,6 +185,46 @@ pub fn apply_flag(s: &mut EngineSettings, name: &str, value: Option<&str>) -> Re
 pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
     crate::parse::check_size("the launch line", text)?;
     let words = shell_words(text)?;
+    let (mut i, image_version) = skip_program(&words);
+    let mut cmd = VllmCommand::default();
+    match image_version {
+        Some(tag) if crate::version::VllmVersion::parse("the image tag", &tag).is_ok() => {
+            cmd.settings.vllm_version = Some(tag.trim_start_matches('v').to_string());
+        }
+        Some(tag) => cmd.warnings.push(format!(
+            "the image tag `{tag}` names no release; give --vllm-version"
+        )),
+        None => {}
+    }
+    while let Some(word) = words.get(i) {
+        i += 1;
+        // vLLM's short forms.
+        let word = &match word.as_str() {
+            "-tp" => "--tensor-parallel-size".to_string(),
+            "-q" => "--quantization".to_string(),
+            "-pp" => "--pipeline-parallel-size".to_string(),
+            "-dp" => "--data-parallel-size".to_string(),
+            other => other.to_string(),
+        };
+        let Some(flag) = word.strip_prefix("--") else {
+            if cmd.model.is_none() && !word.starts_with('-') {
+                cmd.model = Some(word.clone());
+            } else {
+                cmd.warnings.push(format!("ignored argument `{word}`"));
+            }
+            continue;
+        };
+        let (name, value) = flag_and_value(flag, &words, &mut i);
+        read_flag(&mut cmd, &name, value)?;
+    }
+    Ok(cmd)
+}
+
+/// Where the flags start in `words`: past leading environment assignments
+/// and the program (`vllm serve`, `python -m ...`, `docker run [docker
+/// flags] vllm/vllm-openai:TAG [serve]`), with the image's tag if a
+/// container image was named.
+fn skip_program(words: &[String]) -> (usize, Option<String>) {
     let mut i = 0;
     // Leading environment assignments, then the program.
     while words
@@ -223,72 +263,54 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
         }
         _ => {}
     }
-    let mut cmd = VllmCommand::default();
-    match image_version {
-        Some(tag) if crate::version::VllmVersion::parse("the image tag", &tag).is_ok() => {
-            cmd.settings.vllm_version = Some(tag.trim_start_matches('v').to_string());
-        }
-        Some(tag) => cmd.warnings.push(format!(
-            "the image tag `{tag}` names no release; give --vllm-version"
-        )),
-        None => {}
-    }
-    let s = &mut cmd.settings;
-    while let Some(word) = words.get(i) {
-        i += 1;
-        // vLLM's short forms.
-        let word = &match word.as_str() {
-            "-tp" => "--tensor-parallel-size".to_string(),
-            "-q" => "--quantization".to_string(),
-            "-pp" => "--pipeline-parallel-size".to_string(),
-            "-dp" => "--data-parallel-size".to_string(),
-            other => other.to_string(),
-        };
-        let Some(flag) = word.strip_prefix("--") else {
-            if cmd.model.is_none() && !word.starts_with('-') {
-                cmd.model = Some(word.clone());
-            } else {
-                cmd.warnings.push(format!("ignored argument `{word}`"));
+    (i, image_version)
+}
+
+/// A flag's name (dashes for underscores) and its value: after `=`, else
+/// the next word (`*i`, then consumed) unless the flag is a switch or the
+/// next word is a flag.
+fn flag_and_value(flag: &str, words: &[String], i: &mut usize) -> (String, Option<String>) {
+    let (name, inline) = match flag.split_once('=') {
+        Some((n, v)) => (n.to_string(), Some(v.to_string())),
+        None => (flag.to_string(), None),
+    };
+    let name = name.replace('_', "-");
+    let is_bool = BOOLEAN.contains(&name.as_str())
+        || crate::flags::find(&name).is_some_and(|(f, _)| {
+            matches!(
+                f.kind,
+                crate::flags::FlagKind::Switch | crate::flags::FlagKind::Set
+            )
+        });
+    let value = match (&inline, is_bool) {
+        (Some(v), _) => Some(v.clone()),
+        (None, true) => None,
+        (None, false) => match words.get(*i) {
+            Some(v) if !v.starts_with("--") => {
+                *i += 1;
+                Some(v.clone())
             }
-            continue;
-        };
-        let (name, inline) = match flag.split_once('=') {
-            Some((n, v)) => (n.to_string(), Some(v.to_string())),
-            None => (flag.to_string(), None),
-        };
-        let name = name.replace('_', "-");
-        let is_bool = BOOLEAN.contains(&name.as_str())
-            || crate::flags::find(&name).is_some_and(|(f, _)| {
-                matches!(
-                    f.kind,
-                    crate::flags::FlagKind::Switch | crate::flags::FlagKind::Set
-                )
-            });
-        let value = match (&inline, is_bool) {
-            (Some(v), _) => Some(v.clone()),
-            (None, true) => None,
-            (None, false) => match words.get(i) {
-                Some(v) if !v.starts_with("--") => {
-                    i += 1;
-                    Some(v.clone())
-                }
-                _ => None,
-            },
-        };
-        match apply_flag(s, &name, value.as_deref())? {
-            FlagEffect::Model(m) => cmd.model = Some(m),
-            FlagEffect::Applied | FlagEffect::NoEffect => {}
-            FlagEffect::NotModelled => cmd.warnings.push(format!(
-                "--{name}{} is not modelled: predictions assume its default",
-                value.map(|v| format!(" {v}")).unwrap_or_default()
-            )),
-            FlagEffect::Unknown => cmd.warnings.push(format!(
-                "unknown flag --{name}{} ignored",
-                value.map(|v| format!(" {v}")).unwrap_or_default()
-            )),
-        }
+            _ => None,
+        },
+    };
+    (name, value)
+}
+
+/// Apply one flag of the launch line to `cmd`, warning about those not applied.
+fn read_flag(cmd: &mut VllmCommand, name: &str, value: Option<String>) -> Result<()> {
+    match apply_flag(&mut cmd.settings, name, value.as_deref())? {
+        FlagEffect::Model(m) => cmd.model = Some(m),
+        FlagEffect::Applied | FlagEffect::NoEffect => {}
+        FlagEffect::NotModelled => cmd.warnings.push(format!(
+            "--{name}{} is not modelled: predictions assume its default",
+            value.map(|v| format!(" {v}")).unwrap_or_default()
+        )),
+        FlagEffect::Unknown => cmd.warnings.push(format!(
+            "unknown flag --{name}{} ignored",
+            value.map(|v| format!(" {v}")).unwrap_or_default()
+        )),
     }
-    Ok(cmd)
+    Ok(())
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ pub mod calibrate;
 pub mod command;
 pub mod compare;
 pub mod config;
+mod csv_columns;
 pub mod dtype;
 pub mod engine;
 pub mod error;

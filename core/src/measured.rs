@@ -1,9 +1,11 @@
 //! Measured runs in decodecalc's CSV layout (`data/measured/*.csv`), one row per
 //! cell of the seed page's "All measurements" table.
 
+use crate::csv_columns::{Columns, Header, Row};
 use crate::error::{Error, Result};
 use crate::matrix::{Phase, Status};
 use serde::Serialize;
+use serde_json::Value;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 11] = [
@@ -37,95 +39,47 @@ pub struct MeasuredRow {
     pub measured_s: Option<f64>,
 }
 
-fn cell(rec: &csv::StringRecord, idx: usize) -> &str {
-    rec.get(idx).unwrap_or("").trim()
-}
-
 /// Parse a measured CSV. Errors name `origin`, the line and the column.
 pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
-    crate::parse::check_size(origin, text)?;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| Error::new(format!("{origin}: cannot read the header row: {e}")))?
-        .clone();
-    let mut index = [0usize; COLUMNS.len()];
-    for (slot, name) in index.iter_mut().zip(COLUMNS) {
-        *slot = headers
-            .iter()
-            .position(|h| h.trim() == name)
-            .ok_or_else(|| {
-                Error::new(format!("{origin}:1: missing column `{name}`"))
-                    .with_hint(format!("the header must name: {}", COLUMNS.join(",")))
-            })?;
-    }
-    let mut rows = Vec::new();
-    for (i, rec) in reader.records().enumerate() {
-        let line = i + 2;
-        let rec = rec.map_err(|e| {
-            Error::new(format!("{origin}:{line}: {e}"))
-                .with_hint(format!("each row has {} fields", headers.len()))
-        })?;
-        let get = |col: usize| cell(&rec, index.get(col).copied().unwrap_or(usize::MAX));
-        let bad = |col: usize, what: &str| {
-            Error::new(format!(
-                "{origin}:{line}: column `{}` has `{}`",
-                COLUMNS.get(col).copied().unwrap_or("?"),
-                get(col)
-            ))
-            .with_hint(what.to_string())
-        };
-        let float = |col: usize| -> Result<Option<f64>> {
-            let t = get(col);
-            if t.is_empty() {
-                return Ok(None);
-            }
-            match t.parse::<f64>() {
-                Ok(v) if v.is_finite() && v >= 0.0 => Ok(Some(v)),
-                _ => Err(bad(col, "a non-negative number, or empty")),
-            }
-        };
-        let int = |col: usize| -> Result<Option<u64>> {
-            let t = get(col);
-            if t.is_empty() {
-                return Ok(None);
-            }
-            t.parse::<u64>()
-                .map(Some)
-                .map_err(|_| bad(col, "a non-negative whole number, or empty"))
-        };
-        let phase = match get(0) {
-            "prefill" => Phase::Prefill,
-            "decode" => Phase::Decode,
-            _ => return Err(bad(0, "prefill or decode")),
-        };
-        let status =
-            Status::parse(get(3)).ok_or_else(|| bad(3, "valid, queued or over_capacity"))?;
-        rows.push(MeasuredRow {
-            source: format!("{origin}:{line}"),
-            phase,
-            context_tokens: int(1)?.ok_or_else(|| bad(1, "a token count"))?,
-            concurrency: match int(2)? {
-                Some(c) if c > 0 => c,
-                _ => return Err(bad(2, "a positive request count")),
-            },
-            status,
-            total_tok_s: float(4)?,
-            per_request_tok_s: float(5)?,
-            ttft_ms: float(6)?,
-            tbt_ms: float(7)?,
-            avg_active_requests: float(8)?,
-            output_tokens: int(9)?,
-            measured_s: float(10)?,
-        });
-    }
+    let (columns, records) = Columns::read(origin, text, &COLUMNS, Header::AnyOrder)?;
+    let rows = columns
+        .rows(records)
+        .map(|row| measured_row(&row?))
+        .collect::<Result<Vec<MeasuredRow>>>()?;
     if rows.is_empty() {
-        return Err(Error::new(format!("{origin}: no rows")).with_hint("one row per measured cell"));
+        return Err(columns.no_rows("one row per measured cell"));
     }
     Ok(rows)
+}
+
+/// One row of a measured CSV (columns by their position in [`COLUMNS`]).
+fn measured_row(row: &Row) -> Result<MeasuredRow> {
+    let float = |col: usize| row.number(col, 0.0..=f64::MAX, "a non-negative number, or empty");
+    let int = |col: usize| row.number(col, .., "a non-negative whole number, or empty");
+    let phase = row.one_of(
+        0,
+        &[("prefill", Phase::Prefill), ("decode", Phase::Decode)],
+        "prefill or decode",
+    )?;
+    let status =
+        Status::parse(row.get(3)).ok_or_else(|| row.bad(3, "valid, queued or over_capacity"))?;
+    Ok(MeasuredRow {
+        source: row.source(),
+        phase,
+        context_tokens: int(1)?.ok_or_else(|| row.bad(1, "a token count"))?,
+        concurrency: match int(2)? {
+            Some(c) if c > 0 => c,
+            _ => return Err(row.bad(2, "a positive request count")),
+        },
+        status,
+        total_tok_s: float(4)?,
+        per_request_tok_s: float(5)?,
+        ttft_ms: float(6)?,
+        tbt_ms: float(7)?,
+        avg_active_requests: float(8)?,
+        output_tokens: int(9)?,
+        measured_s: float(10)?,
+    })
 }
 
 /// Parse a measured run: the harness's `benchmark_results.json` when the
@@ -176,6 +130,30 @@ fn json_shape_error(origin: &str, what: String) -> Error {
     )
 }
 
+/// A harness row with no figures, which the callers fill in.
+fn bare_row(
+    source: String,
+    phase: Phase,
+    context_tokens: u64,
+    concurrency: u64,
+    status: Status,
+) -> MeasuredRow {
+    MeasuredRow {
+        source,
+        phase,
+        context_tokens,
+        concurrency,
+        status,
+        total_tok_s: None,
+        per_request_tok_s: None,
+        ttft_ms: None,
+        tbt_ms: None,
+        avg_active_requests: None,
+        output_tokens: None,
+        measured_s: None,
+    }
+}
+
 /// Parse llm-inference-bench's `benchmark_results.json` (format in
 /// docs/reference/harness.md). Cells absent from `results` but in the
 /// grid of `metadata` were skipped as over capacity. Per-request tok/s is
@@ -183,7 +161,6 @@ fn json_shape_error(origin: &str, what: String) -> Error {
 /// (the JSON's own `per_request_avg_tps` is aggregate / C, not what the page shows).
 pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
     crate::parse::check_size(origin, text)?;
-    use serde_json::Value;
     let root: Value = serde_json::from_str(text).map_err(|e| {
         Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
             .with_hint("the file must be valid JSON")
@@ -195,127 +172,15 @@ pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> 
         .get("results")
         .and_then(Value::as_array)
         .ok_or_else(|| json_shape_error(origin, "missing array `results`".into()))?;
-    let num = |v: &Value, at: &str, key: &str| -> Result<Option<f64>> {
-        match v.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(x) => match x.as_f64() {
-                Some(f) if f.is_finite() && f >= 0.0 => Ok(Some(f)),
-                _ => Err(json_shape_error(
-                    origin,
-                    format!("{at}.{key} is `{x}`, not a non-negative number"),
-                )),
-            },
-        }
+    let json = HarnessJson { origin };
+    let mut rows = match obj.get("prefill") {
+        Some(prefill) => json.prefill_rows(prefill)?,
+        None => Vec::new(),
     };
-    let count = |v: &Value, at: &str, key: &str| -> Result<u64> {
-        match v.get(key) {
-            Some(Value::String(t)) => crate::units::parse_tokens(t),
-            Some(x) => x.as_u64(),
-            None => None,
-        }
-        .ok_or_else(|| {
-            json_shape_error(
-                origin,
-                format!("{at}.{key} is missing or not a whole number"),
-            )
-        })
-    };
-    let mut rows = Vec::new();
-    if let Some(prefill) = obj.get("prefill") {
-        let map = prefill
-            .as_object()
-            .ok_or_else(|| json_shape_error(origin, "`prefill` is not an object".into()))?;
-        for (key, v) in map {
-            let at = format!("prefill[\"{key}\"]");
-            let ctx = crate::units::parse_tokens(key).ok_or_else(|| {
-                json_shape_error(origin, format!("{at}: the key is not a context length"))
-            })?;
-            rows.push(MeasuredRow {
-                source: format!("{origin}: {at}"),
-                phase: Phase::Prefill,
-                context_tokens: ctx,
-                concurrency: 1,
-                status: Status::Valid,
-                total_tok_s: num(v, &at, "tok_per_sec")?,
-                per_request_tok_s: None,
-                ttft_ms: num(v, &at, "ttft_seconds")?.map(|s| s * 1e3),
-                tbt_ms: None,
-                avg_active_requests: None,
-                output_tokens: None,
-                measured_s: None,
-            });
-        }
-    }
     for (i, v) in results.iter().enumerate() {
-        let at = format!("results[{i}]");
-        let concurrency = count(v, &at, "concurrency")?;
-        if concurrency == 0 {
-            return Err(json_shape_error(origin, format!("{at}.concurrency is 0")));
-        }
-        let itl_s = num(v, &at, "inter_token_latency_p50")?;
-        let per_user = num(v, &at, "output_tps_per_user_p50")?;
-        let limited = v
-            .get("capacity_limited")
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
-        rows.push(MeasuredRow {
-            source: format!("{origin}: {at}"),
-            phase: Phase::Decode,
-            context_tokens: count(v, &at, "context_tokens")?,
-            concurrency,
-            status: if limited {
-                Status::Queued
-            } else {
-                Status::Valid
-            },
-            total_tok_s: num(v, &at, "aggregate_tps")?,
-            per_request_tok_s: per_user.or(itl_s.filter(|s| *s > 0.0).map(|s| 1.0 / s)),
-            ttft_ms: num(v, &at, "ttft_p50")?.map(|s| s * 1e3),
-            tbt_ms: itl_s.map(|s| s * 1e3),
-            avg_active_requests: num(v, &at, "avg_running_reqs")?,
-            output_tokens: num(v, &at, "client_output_tokens")?
-                .map(|t| crate::units::saturating_u64(t.round())),
-            measured_s: num(v, &at, "measurement_seconds")?,
-        });
+        rows.push(json.result_row(&format!("results[{i}]"), v)?);
     }
-    // Cells of the grid that are not in `results` were skipped as over capacity.
-    let meta = obj.get("metadata");
-    let list = |key: &str| -> Vec<u64> {
-        meta.and_then(|m| m.get(key))
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|x| match x {
-                        Value::String(t) => crate::units::parse_tokens(t),
-                        other => other.as_u64(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    for ctx in list("context_lengths") {
-        for c in list("concurrency_levels") {
-            let present = rows
-                .iter()
-                .any(|r| r.phase == Phase::Decode && r.context_tokens == ctx && r.concurrency == c);
-            if !present {
-                rows.push(MeasuredRow {
-                    source: format!("{origin}: metadata (skipped cell)"),
-                    phase: Phase::Decode,
-                    context_tokens: ctx,
-                    concurrency: c,
-                    status: Status::OverCapacity,
-                    total_tok_s: None,
-                    per_request_tok_s: None,
-                    ttft_ms: None,
-                    tbt_ms: None,
-                    avg_active_requests: None,
-                    output_tokens: None,
-                    measured_s: None,
-                });
-            }
-        }
-    }
+    json.add_skipped_cells(obj.get("metadata"), &mut rows);
     if rows.is_empty() {
         return Err(json_shape_error(
             origin,
@@ -324,6 +189,142 @@ pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> 
     }
     rows.sort_by_key(|r| (r.phase == Phase::Decode, r.context_tokens, r.concurrency));
     Ok(rows)
+}
+
+/// Fields of a harness `benchmark_results.json` named `origin`.
+struct HarnessJson<'a> {
+    origin: &'a str,
+}
+
+impl HarnessJson<'_> {
+    /// `v[key]` (the object at `at`), a non-negative number or absent.
+    fn num(&self, v: &Value, at: &str, key: &str) -> Result<Option<f64>> {
+        match v.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(x) => match x.as_f64() {
+                Some(f) if f.is_finite() && f >= 0.0 => Ok(Some(f)),
+                _ => Err(json_shape_error(
+                    self.origin,
+                    format!("{at}.{key} is `{x}`, not a non-negative number"),
+                )),
+            },
+        }
+    }
+
+    /// `v[key]` (the object at `at`), a whole number or a token count such as `8K`.
+    fn count(&self, v: &Value, at: &str, key: &str) -> Result<u64> {
+        match v.get(key) {
+            Some(Value::String(t)) => crate::units::parse_tokens(t),
+            Some(x) => x.as_u64(),
+            None => None,
+        }
+        .ok_or_else(|| {
+            json_shape_error(
+                self.origin,
+                format!("{at}.{key} is missing or not a whole number"),
+            )
+        })
+    }
+
+    /// The `prefill` object: one row per context length.
+    fn prefill_rows(&self, prefill: &Value) -> Result<Vec<MeasuredRow>> {
+        let map = prefill
+            .as_object()
+            .ok_or_else(|| json_shape_error(self.origin, "`prefill` is not an object".into()))?;
+        let mut rows = Vec::new();
+        for (key, v) in map {
+            let at = format!("prefill[\"{key}\"]");
+            let ctx = crate::units::parse_tokens(key).ok_or_else(|| {
+                json_shape_error(
+                    self.origin,
+                    format!("{at}: the key is not a context length"),
+                )
+            })?;
+            rows.push(MeasuredRow {
+                total_tok_s: self.num(v, &at, "tok_per_sec")?,
+                ttft_ms: self.num(v, &at, "ttft_seconds")?.map(|s| s * 1e3),
+                ..bare_row(
+                    format!("{}: {at}", self.origin),
+                    Phase::Prefill,
+                    ctx,
+                    1,
+                    Status::Valid,
+                )
+            });
+        }
+        Ok(rows)
+    }
+
+    /// One decode cell of `results` (at `at`).
+    fn result_row(&self, at: &str, v: &Value) -> Result<MeasuredRow> {
+        let concurrency = self.count(v, at, "concurrency")?;
+        if concurrency == 0 {
+            return Err(json_shape_error(
+                self.origin,
+                format!("{at}.concurrency is 0"),
+            ));
+        }
+        let itl_s = self.num(v, at, "inter_token_latency_p50")?;
+        let per_user = self.num(v, at, "output_tps_per_user_p50")?;
+        let limited = v
+            .get("capacity_limited")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        Ok(MeasuredRow {
+            source: format!("{}: {at}", self.origin),
+            phase: Phase::Decode,
+            context_tokens: self.count(v, at, "context_tokens")?,
+            concurrency,
+            status: if limited {
+                Status::Queued
+            } else {
+                Status::Valid
+            },
+            total_tok_s: self.num(v, at, "aggregate_tps")?,
+            per_request_tok_s: per_user.or(itl_s.filter(|s| *s > 0.0).map(|s| 1.0 / s)),
+            ttft_ms: self.num(v, at, "ttft_p50")?.map(|s| s * 1e3),
+            tbt_ms: itl_s.map(|s| s * 1e3),
+            avg_active_requests: self.num(v, at, "avg_running_reqs")?,
+            output_tokens: self
+                .num(v, at, "client_output_tokens")?
+                .map(|t| crate::units::saturating_u64(t.round())),
+            measured_s: self.num(v, at, "measurement_seconds")?,
+        })
+    }
+
+    /// Cells of the grid in `metadata` that are not in `rows` were skipped
+    /// as over capacity: a row each.
+    fn add_skipped_cells(&self, meta: Option<&Value>, rows: &mut Vec<MeasuredRow>) {
+        let list = |key: &str| -> Vec<u64> {
+            meta.and_then(|m| m.get(key))
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| match x {
+                            Value::String(t) => crate::units::parse_tokens(t),
+                            other => other.as_u64(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        for ctx in list("context_lengths") {
+            for c in list("concurrency_levels") {
+                let present = rows.iter().any(|r| {
+                    r.phase == Phase::Decode && r.context_tokens == ctx && r.concurrency == c
+                });
+                if !present {
+                    rows.push(bare_row(
+                        format!("{}: metadata (skipped cell)", self.origin),
+                        Phase::Decode,
+                        ctx,
+                        c,
+                        Status::OverCapacity,
+                    ));
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -341,6 +341,145 @@ fn add(
     }
 }
 
+// Short names of the tensor kinds, for the per-layer tensor lists below.
+use ModuleKind::{
+    AttentionLinear as A, ExpertLinear as E, MambaLinear as M, MlpLinear as F, Other as X,
+};
+
+/// An attention layer's tensors (hidden size `h`).
+fn attention_modules(o: &mut Vec<Module>, h: u64, a: &AttentionLayer) {
+    match a.mla {
+        Some(m) => mla_modules(o, h, a.num_heads, &m),
+        None => {
+            let q = a.num_heads * a.head_dim;
+            let kv = a.num_kv_heads * a.head_dim;
+            let q_out = if a.output_gate { 2 * q } else { q };
+            add(o, 1, "q_proj", A, h, q_out);
+            if !a.kv_shared {
+                add(o, 1, "k_proj", A, h, kv);
+                add(o, 1, "v_proj", A, h, kv);
+            }
+            add(o, 1, "o_proj", A, q, h);
+            if a.qkv_bias {
+                add(o, 1, "qkv_bias", X, 1, q + 2 * kv);
+            }
+            if a.qk_norm {
+                add(o, 1, "qk_norm", X, 1, 2 * a.head_dim);
+            }
+        }
+    }
+    add(o, 1, "input_norm", X, 1, h);
+}
+
+/// A multi-head latent attention layer's projections, `heads` query heads.
+fn mla_modules(o: &mut Vec<Module>, h: u64, heads: u64, m: &MlaDims) {
+    let qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
+    match m.q_lora_rank {
+        Some(r) => {
+            add(o, 1, "q_a_proj", A, h, r);
+            add(o, 1, "q_a_norm", X, 1, r);
+            add(o, 1, "q_b_proj", A, r, heads * qk);
+        }
+        None => add(o, 1, "q_proj", A, h, heads * qk),
+    }
+    add(o, 1, "kv_a_proj", A, h, m.kv_lora_rank + m.qk_rope_head_dim);
+    add(o, 1, "kv_a_norm", X, 1, m.kv_lora_rank);
+    add(
+        o,
+        1,
+        "kv_b_proj",
+        A,
+        m.kv_lora_rank,
+        heads * (m.qk_nope_head_dim + m.v_head_dim),
+    );
+    add(o, 1, "o_proj", A, heads * m.v_head_dim, h);
+}
+
+/// A Mamba2 mixer layer's tensors.
+fn mamba2_modules(o: &mut Vec<Module>, h: u64, m: &Mamba2Layer) {
+    add(o, 1, "in_proj", M, h, m.in_proj_out());
+    add(o, 1, "out_proj", M, m.intermediate(), h);
+    // conv1d weight (conv_dim x kernel) and bias (conv_dim).
+    add(o, 1, "conv1d", X, m.conv_kernel + 1, m.conv_dim());
+    // A_log, D, dt_bias: one value per head each.
+    add(o, 1, "a_d_dt", X, 3, m.num_heads);
+    add(o, 1, "mixer_norm", X, 1, m.intermediate());
+    add(o, 1, "input_norm", X, 1, h);
+}
+
+/// A Mamba1 mixer layer's tensors.
+fn mamba1_modules(o: &mut Vec<Module>, h: u64, m: &Mamba1Layer) {
+    let (i, n, r) = (m.intermediate, m.state_size, m.dt_rank);
+    add(o, 1, "in_proj", M, h, 2 * i);
+    add(o, 1, "x_proj", M, i, r + 2 * n);
+    add(o, 1, "dt_proj", M, r, i);
+    add(o, 1, "out_proj", M, i, h);
+    // conv1d weight and bias; dt bias; A_log (i x n); D; the
+    // dt/B/C layernorms Jamba adds.
+    add(o, 1, "conv1d", X, m.conv_kernel + 1, i);
+    add(o, 1, "a_log", X, n, i);
+    add(o, 1, "d_dt_bias", X, 2, i);
+    add(o, 1, "dt_b_c_norms", X, 1, r + 2 * n);
+    add(o, 1, "input_norm", X, 1, h);
+}
+
+/// A gated DeltaNet layer's tensors.
+fn deltanet_modules(o: &mut Vec<Module>, h: u64, d: &DeltaNetLayer) {
+    add(
+        o,
+        1,
+        "in_proj_qkvz",
+        M,
+        h,
+        2 * d.key_dim() + 2 * d.value_dim(),
+    );
+    add(o, 1, "in_proj_ba", M, h, 2 * d.value_heads);
+    add(o, 1, "out_proj", M, d.value_dim(), h);
+    add(o, 1, "conv1d", X, d.conv_kernel, d.conv_dim());
+    add(o, 1, "a_log_dt_bias", X, 2, d.value_heads);
+    add(o, 1, "mixer_norm", X, 1, d.value_head_dim);
+    add(o, 1, "input_norm", X, 1, h);
+}
+
+/// A dense MLP layer's tensors.
+fn mlp_modules(o: &mut Vec<Module>, h: u64, f: &MlpLayer) {
+    if f.gated {
+        add(o, 1, "gate_proj", F, h, f.intermediate);
+    }
+    add(o, 1, "up_proj", F, h, f.intermediate);
+    add(o, 1, "down_proj", F, f.intermediate, h);
+    add(o, 1, "input_norm", X, 1, h);
+}
+
+/// A mixture-of-experts layer's tensors: router, experts, shared expert.
+fn moe_modules(o: &mut Vec<Module>, h: u64, e: &MoeLayer) {
+    let (n, i) = (e.num_experts, e.expert_intermediate);
+    add(o, 1, "router", X, h, n);
+    // Latent experts work in `latent_dim` between two projections.
+    let w = match e.latent_dim {
+        Some(l) => {
+            add(o, 1, "latent_down_proj", F, h, l);
+            add(o, 1, "latent_up_proj", F, l, h);
+            l
+        }
+        None => h,
+    };
+    if e.gated {
+        add(o, n, "expert_gate_proj", E, w, i);
+    }
+    add(o, n, "expert_up_proj", E, w, i);
+    add(o, n, "expert_down_proj", E, i, w);
+    let s = e.shared_intermediate;
+    if s > 0 {
+        if e.gated {
+            add(o, 1, "shared_gate_proj", F, h, s);
+        }
+        add(o, 1, "shared_up_proj", F, h, s);
+        add(o, 1, "shared_down_proj", F, s, h);
+    }
+    add(o, 1, "input_norm", X, 1, h);
+}
+
 impl Model {
     pub fn attention_layers(&self) -> impl Iterator<Item = &AttentionLayer> {
         self.layers.iter().filter_map(|l| match l {
@@ -371,9 +510,6 @@ impl Model {
         let h = self.hidden_size;
         let mut out: Vec<Module> = Vec::new();
         let o = &mut out;
-        use ModuleKind::{
-            AttentionLinear as A, ExpertLinear as E, MambaLinear as M, MlpLinear as F, Other as X,
-        };
         add(
             o,
             1,
@@ -384,128 +520,15 @@ impl Model {
         );
         for layer in &self.layers {
             match layer {
-                Layer::Attention(a) => {
-                    match a.mla {
-                        Some(m) => {
-                            let qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
-                            match m.q_lora_rank {
-                                Some(r) => {
-                                    add(o, 1, "q_a_proj", A, h, r);
-                                    add(o, 1, "q_a_norm", X, 1, r);
-                                    add(o, 1, "q_b_proj", A, r, a.num_heads * qk);
-                                }
-                                None => add(o, 1, "q_proj", A, h, a.num_heads * qk),
-                            }
-                            add(o, 1, "kv_a_proj", A, h, m.kv_lora_rank + m.qk_rope_head_dim);
-                            add(o, 1, "kv_a_norm", X, 1, m.kv_lora_rank);
-                            add(
-                                o,
-                                1,
-                                "kv_b_proj",
-                                A,
-                                m.kv_lora_rank,
-                                a.num_heads * (m.qk_nope_head_dim + m.v_head_dim),
-                            );
-                            add(o, 1, "o_proj", A, a.num_heads * m.v_head_dim, h);
-                        }
-                        None => {
-                            let q = a.num_heads * a.head_dim;
-                            let kv = a.num_kv_heads * a.head_dim;
-                            let q_out = if a.output_gate { 2 * q } else { q };
-                            add(o, 1, "q_proj", A, h, q_out);
-                            if !a.kv_shared {
-                                add(o, 1, "k_proj", A, h, kv);
-                                add(o, 1, "v_proj", A, h, kv);
-                            }
-                            add(o, 1, "o_proj", A, q, h);
-                            if a.qkv_bias {
-                                add(o, 1, "qkv_bias", X, 1, q + 2 * kv);
-                            }
-                            if a.qk_norm {
-                                add(o, 1, "qk_norm", X, 1, 2 * a.head_dim);
-                            }
-                        }
-                    }
-                    add(o, 1, "input_norm", X, 1, h);
-                }
-                Layer::Mamba2(m) => {
-                    add(o, 1, "in_proj", M, h, m.in_proj_out());
-                    add(o, 1, "out_proj", M, m.intermediate(), h);
-                    // conv1d weight (conv_dim x kernel) and bias (conv_dim).
-                    add(o, 1, "conv1d", X, m.conv_kernel + 1, m.conv_dim());
-                    // A_log, D, dt_bias: one value per head each.
-                    add(o, 1, "a_d_dt", X, 3, m.num_heads);
-                    add(o, 1, "mixer_norm", X, 1, m.intermediate());
-                    add(o, 1, "input_norm", X, 1, h);
-                }
-                Layer::Mamba1(m) => {
-                    let (i, n, r) = (m.intermediate, m.state_size, m.dt_rank);
-                    add(o, 1, "in_proj", M, h, 2 * i);
-                    add(o, 1, "x_proj", M, i, r + 2 * n);
-                    add(o, 1, "dt_proj", M, r, i);
-                    add(o, 1, "out_proj", M, i, h);
-                    // conv1d weight and bias; dt bias; A_log (i x n); D; the
-                    // dt/B/C layernorms Jamba adds.
-                    add(o, 1, "conv1d", X, m.conv_kernel + 1, i);
-                    add(o, 1, "a_log", X, n, i);
-                    add(o, 1, "d_dt_bias", X, 2, i);
-                    add(o, 1, "dt_b_c_norms", X, 1, r + 2 * n);
-                    add(o, 1, "input_norm", X, 1, h);
-                }
-                Layer::DeltaNet(d) => {
-                    add(
-                        o,
-                        1,
-                        "in_proj_qkvz",
-                        M,
-                        h,
-                        2 * d.key_dim() + 2 * d.value_dim(),
-                    );
-                    add(o, 1, "in_proj_ba", M, h, 2 * d.value_heads);
-                    add(o, 1, "out_proj", M, d.value_dim(), h);
-                    add(o, 1, "conv1d", X, d.conv_kernel, d.conv_dim());
-                    add(o, 1, "a_log_dt_bias", X, 2, d.value_heads);
-                    add(o, 1, "mixer_norm", X, 1, d.value_head_dim);
-                    add(o, 1, "input_norm", X, 1, h);
-                }
-                Layer::Mlp(f) => {
-                    if f.gated {
-                        add(o, 1, "gate_proj", F, h, f.intermediate);
-                    }
-                    add(o, 1, "up_proj", F, h, f.intermediate);
-                    add(o, 1, "down_proj", F, f.intermediate, h);
-                    add(o, 1, "input_norm", X, 1, h);
-                }
-                Layer::Moe(e) => {
-                    let (n, i) = (e.num_experts, e.expert_intermediate);
-                    add(o, 1, "router", X, h, n);
-                    // Latent experts work in `latent_dim` between two projections.
-                    let w = match e.latent_dim {
-                        Some(l) => {
-                            add(o, 1, "latent_down_proj", F, h, l);
-                            add(o, 1, "latent_up_proj", F, l, h);
-                            l
-                        }
-                        None => h,
-                    };
-                    if e.gated {
-                        add(o, n, "expert_gate_proj", E, w, i);
-                    }
-                    add(o, n, "expert_up_proj", E, w, i);
-                    add(o, n, "expert_down_proj", E, i, w);
-                    let s = e.shared_intermediate;
-                    if s > 0 {
-                        if e.gated {
-                            add(o, 1, "shared_gate_proj", F, h, s);
-                        }
-                        add(o, 1, "shared_up_proj", F, h, s);
-                        add(o, 1, "shared_down_proj", F, s, h);
-                    }
-                    add(o, 1, "input_norm", X, 1, h);
-                }
+                Layer::Attention(a) => attention_modules(o, h, a),
+                Layer::Mamba2(m) => mamba2_modules(o, h, m),
+                Layer::Mamba1(m) => mamba1_modules(o, h, m),
+                Layer::DeltaNet(d) => deltanet_modules(o, h, d),
+                Layer::Mlp(f) => mlp_modules(o, h, f),
+                Layer::Moe(e) => moe_modules(o, h, e),
             }
         }
-        add(o, 1, "final_norm", X, 1, h);
+        add(o, 1, "final_norm", ModuleKind::Other, 1, h);
         if !self.tie_word_embeddings {
             add(o, 1, "lm_head", ModuleKind::LmHead, h, self.vocab_size);
         }

@@ -17,6 +17,7 @@ use crate::dtype::FloatDtype;
 use crate::error::{Error, Result};
 use crate::model::{Module, ModuleKind};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -458,148 +459,28 @@ fn ignored_kind(pattern: &str) -> Option<String> {
 
 /// Read a checkpoint's `quantization_config` (AWQ, GPTQ, compressed-tensors
 /// int/fp8/nvfp4, fp8 with or without block scales, MXFP4, ModelOpt NVFP4).
-pub fn from_hf_config(qc: &serde_json::Value) -> Result<WeightQuant> {
-    use serde_json::Value;
-    let get = |k: &str| qc.get(k).filter(|v| !v.is_null());
-    let num = |v: Option<&Value>, k: &str, d: u64| -> Result<u64> {
-        match v {
-            None => Ok(d),
-            Some(x) => x.as_u64().ok_or_else(|| {
-                Error::field(&format!("quantization_config.{k}"), x, "a whole number")
-            }),
-        }
-    };
-    let list = |k: &str| -> Vec<String> {
-        get(k)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .filter_map(ignored_kind)
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let method = get("quant_method")
+pub fn from_hf_config(qc: &Value) -> Result<WeightQuant> {
+    let qc = QuantConfig(qc);
+    let method = qc
+        .get("quant_method")
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_ascii_lowercase();
     let mut q = match method.as_str() {
-        "awq" => {
-            let mut q = WeightQuant::for_method(QuantMethod::Awq);
-            q.bits = num(get("bits").or(get("w_bit")), "bits", 4)?;
-            q.group_size = Some(num(
-                get("group_size").or(get("q_group_size")),
-                "group_size",
-                128,
-            )?);
-            q.zero_point = get("zero_point").and_then(Value::as_bool).unwrap_or(true);
-            q.unquantized = list("modules_to_not_convert");
-            q
-        }
-        "gptq" => {
-            let mut q = WeightQuant::for_method(QuantMethod::Gptq);
-            q.bits = num(get("bits"), "bits", 4)?;
-            q.group_size = match get("group_size").and_then(Value::as_i64) {
-                Some(g) if g > 0 => Some(g as u64),
-                _ => None,
-            };
-            q.zero_point = !get("sym").and_then(Value::as_bool).unwrap_or(true);
-            q.lm_head_quantized = get("lm_head").and_then(Value::as_bool).unwrap_or(false);
-            q
-        }
-        "fp8" => {
-            let mut q = WeightQuant::for_method(QuantMethod::Fp8);
-            if let Some(b) = get("weight_block_size").and_then(Value::as_array) {
-                let v: Vec<u64> = b.iter().filter_map(Value::as_u64).collect();
-                if let [bo, bi] = v.as_slice() {
-                    q.block = Some([*bo, *bi]);
-                }
-            }
-            q.unquantized = list("ignored_layers");
-            q.unquantized.extend(list("modules_to_not_convert"));
-            q
-        }
+        "awq" => qc.awq()?,
+        "gptq" => qc.gptq()?,
+        "fp8" => qc.fp8(),
         "mxfp4" => {
             let mut q = WeightQuant::for_method(QuantMethod::Mxfp4);
-            q.unquantized = list("modules_to_not_convert");
+            q.unquantized = qc.list("modules_to_not_convert");
             q
         }
-        "modelopt" | "modelopt_fp4" => {
-            let algo = get("quant_algo")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_ascii_uppercase();
-            let mut q = match algo.as_str() {
-                "NVFP4" => WeightQuant::for_method(QuantMethod::Nvfp4),
-                "FP8" => WeightQuant::for_method(QuantMethod::Fp8),
-                "MIXED_PRECISION" => {
-                    let layers = get("quantized_layers")
-                        .and_then(Value::as_object)
-                        .ok_or_else(|| {
-                            Error::new("missing field `quantization_config.quantized_layers`")
-                                .with_hint("a MIXED_PRECISION ModelOpt config lists each layer's quant_algo there")
-                        })?;
-                    return modelopt_mixed(layers);
-                }
-                other => {
-                    return Err(Error::field(
-                        "quantization_config.quant_algo",
-                        other,
-                        "NVFP4, FP8 or MIXED_PRECISION",
-                    ))
-                }
-            };
-            q.unquantized = list("exclude_modules");
-            q
-        }
-        "compressed-tensors" => {
-            let weights = get("config_groups")
-                .and_then(Value::as_object)
-                .and_then(|g| g.values().next())
-                .and_then(|g| g.get("weights"))
-                .ok_or_else(|| {
-                    Error::new("quantization_config.config_groups has no group with `weights`")
-                        .with_hint("a compressed-tensors config lists its weight scheme under config_groups.group_0.weights")
-                })?;
-            let bits = num(weights.get("num_bits"), "num_bits", 8)?;
-            let float = weights.get("type").and_then(Value::as_str) == Some("float");
-            let group = weights.get("group_size").and_then(Value::as_u64);
-            let mut q = match (float, bits) {
-                (true, 8) => WeightQuant::for_method(QuantMethod::Fp8),
-                (true, 4) => WeightQuant::for_method(QuantMethod::Nvfp4),
-                (false, b) => {
-                    let mut q = WeightQuant::for_method(QuantMethod::CompressedTensors);
-                    q.bits = b;
-                    q.group_size = group;
-                    q.zero_point = !weights
-                        .get("symmetric")
-                        .and_then(Value::as_bool)
-                        .unwrap_or(true);
-                    q
-                }
-                (true, b) => {
-                    return Err(Error::field(
-                        "quantization_config.num_bits",
-                        b,
-                        "4 or 8 for float weights",
-                    ))
-                }
-            };
-            q.unquantized = list("ignore");
-            q
-        }
-        "bitsandbytes" => {
-            let mut q = WeightQuant::for_method(QuantMethod::Bitsandbytes);
-            let flag = |k: &str| get(k).and_then(Value::as_bool).unwrap_or(false);
-            if flag("load_in_8bit") || flag("_load_in_8bit") {
-                q.bits = 8;
-                q.group_size = None;
-            }
-            q.double_quant = flag("bnb_4bit_use_double_quant");
-            q.unquantized = list("llm_int8_skip_modules");
-            q
-        }
+        "modelopt" | "modelopt_fp4" => match qc.modelopt()? {
+            ModelOpt::Whole(q) => q,
+            ModelOpt::Mixed(q) => return Ok(q),
+        },
+        "compressed-tensors" => qc.compressed_tensors()?,
+        "bitsandbytes" => qc.bitsandbytes(),
         other => {
             return Err(Error::field(
                 "quantization_config.quant_method",
@@ -612,6 +493,171 @@ pub fn from_hf_config(qc: &serde_json::Value) -> Result<WeightQuant> {
     q.unquantized.dedup();
     q.validate()?;
     Ok(q)
+}
+
+/// A ModelOpt config: one scheme for the model, or each layer's
+/// (`MIXED_PRECISION`, read whole by [`modelopt_mixed`]).
+enum ModelOpt {
+    Whole(WeightQuant),
+    Mixed(WeightQuant),
+}
+
+/// A `quantization_config` object, read field by field.
+struct QuantConfig<'a>(&'a Value);
+
+impl<'a> QuantConfig<'a> {
+    /// The field `k`, None where absent or null.
+    fn get(&self, k: &str) -> Option<&'a Value> {
+        self.0.get(k).filter(|v| !v.is_null())
+    }
+
+    /// A whole number (`k` names it in errors), `d` where absent.
+    fn num(v: Option<&Value>, k: &str, d: u64) -> Result<u64> {
+        match v {
+            None => Ok(d),
+            Some(x) => x.as_u64().ok_or_else(|| {
+                Error::field(&format!("quantization_config.{k}"), x, "a whole number")
+            }),
+        }
+    }
+
+    /// The module kinds (or names) a list of unquantized modules names.
+    fn list(&self, k: &str) -> Vec<String> {
+        self.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .filter_map(ignored_kind)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn flag(&self, k: &str) -> Option<bool> {
+        self.get(k).and_then(Value::as_bool)
+    }
+
+    fn awq(&self) -> Result<WeightQuant> {
+        let mut q = WeightQuant::for_method(QuantMethod::Awq);
+        q.bits = Self::num(self.get("bits").or(self.get("w_bit")), "bits", 4)?;
+        q.group_size = Some(Self::num(
+            self.get("group_size").or(self.get("q_group_size")),
+            "group_size",
+            128,
+        )?);
+        q.zero_point = self.flag("zero_point").unwrap_or(true);
+        q.unquantized = self.list("modules_to_not_convert");
+        Ok(q)
+    }
+
+    fn gptq(&self) -> Result<WeightQuant> {
+        let mut q = WeightQuant::for_method(QuantMethod::Gptq);
+        q.bits = Self::num(self.get("bits"), "bits", 4)?;
+        q.group_size = match self.get("group_size").and_then(Value::as_i64) {
+            Some(g) if g > 0 => Some(g as u64),
+            _ => None,
+        };
+        q.zero_point = !self.flag("sym").unwrap_or(true);
+        q.lm_head_quantized = self.flag("lm_head").unwrap_or(false);
+        Ok(q)
+    }
+
+    fn fp8(&self) -> WeightQuant {
+        let mut q = WeightQuant::for_method(QuantMethod::Fp8);
+        if let Some(b) = self.get("weight_block_size").and_then(Value::as_array) {
+            let v: Vec<u64> = b.iter().filter_map(Value::as_u64).collect();
+            if let [bo, bi] = v.as_slice() {
+                q.block = Some([*bo, *bi]);
+            }
+        }
+        q.unquantized = self.list("ignored_layers");
+        q.unquantized.extend(self.list("modules_to_not_convert"));
+        q
+    }
+
+    fn modelopt(&self) -> Result<ModelOpt> {
+        let algo = self
+            .get("quant_algo")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        let mut q = match algo.as_str() {
+            "NVFP4" => WeightQuant::for_method(QuantMethod::Nvfp4),
+            "FP8" => WeightQuant::for_method(QuantMethod::Fp8),
+            "MIXED_PRECISION" => {
+                let layers = self
+                    .get("quantized_layers")
+                    .and_then(Value::as_object)
+                    .ok_or_else(|| {
+                        Error::new("missing field `quantization_config.quantized_layers`")
+                            .with_hint(
+                            "a MIXED_PRECISION ModelOpt config lists each layer's quant_algo there",
+                        )
+                    })?;
+                return modelopt_mixed(layers).map(ModelOpt::Mixed);
+            }
+            other => {
+                return Err(Error::field(
+                    "quantization_config.quant_algo",
+                    other,
+                    "NVFP4, FP8 or MIXED_PRECISION",
+                ))
+            }
+        };
+        q.unquantized = self.list("exclude_modules");
+        Ok(ModelOpt::Whole(q))
+    }
+
+    fn compressed_tensors(&self) -> Result<WeightQuant> {
+        let weights = self
+            .get("config_groups")
+            .and_then(Value::as_object)
+            .and_then(|g| g.values().next())
+            .and_then(|g| g.get("weights"))
+            .ok_or_else(|| {
+                Error::new("quantization_config.config_groups has no group with `weights`")
+                    .with_hint("a compressed-tensors config lists its weight scheme under config_groups.group_0.weights")
+            })?;
+        let bits = Self::num(weights.get("num_bits"), "num_bits", 8)?;
+        let float = weights.get("type").and_then(Value::as_str) == Some("float");
+        let group = weights.get("group_size").and_then(Value::as_u64);
+        let mut q = match (float, bits) {
+            (true, 8) => WeightQuant::for_method(QuantMethod::Fp8),
+            (true, 4) => WeightQuant::for_method(QuantMethod::Nvfp4),
+            (false, b) => {
+                let mut q = WeightQuant::for_method(QuantMethod::CompressedTensors);
+                q.bits = b;
+                q.group_size = group;
+                q.zero_point = !weights
+                    .get("symmetric")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true);
+                q
+            }
+            (true, b) => {
+                return Err(Error::field(
+                    "quantization_config.num_bits",
+                    b,
+                    "4 or 8 for float weights",
+                ))
+            }
+        };
+        q.unquantized = self.list("ignore");
+        Ok(q)
+    }
+
+    fn bitsandbytes(&self) -> WeightQuant {
+        let mut q = WeightQuant::for_method(QuantMethod::Bitsandbytes);
+        let flag = |k: &str| self.flag(k).unwrap_or(false);
+        if flag("load_in_8bit") || flag("_load_in_8bit") {
+            q.bits = 8;
+            q.group_size = None;
+        }
+        q.double_quant = flag("bnb_4bit_use_double_quant");
+        q.unquantized = self.list("llm_int8_skip_modules");
+        q
+    }
 }
 
 #[cfg(test)]

@@ -17,12 +17,14 @@
 //! figures may be empty.
 
 use crate::calibrate::{Observed, Run, ServeMeasured};
+use crate::csv_columns::{Columns, Header, Row};
 use crate::engine::EngineSettings;
 use crate::error::{Error, Result};
 use crate::scenario::{Request, World};
 use crate::serve::{Arrival, Workload};
 use crate::timing::Work;
 use crate::version::{batch_defaults, UsageContext, VllmVersion};
+use std::ops::Bound;
 
 pub const COLUMNS: [&str; 23] = [
     "run",
@@ -114,166 +116,115 @@ impl RunRow {
 
 /// Parse a runs CSV. Errors name `origin`, the line and the column.
 pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
-    crate::parse::check_size(origin, text)?;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| Error::new(format!("{origin}: cannot read the header row: {e}")))?
-        .clone();
-    let have: Vec<&str> = headers.iter().map(str::trim).collect();
-    if have != COLUMNS {
-        return Err(
-            Error::new(format!("{origin}:1: the header is not a runs file's"))
-                .with_hint(format!("the header must be: {}", COLUMNS.join(","))),
-        );
-    }
+    let (columns, records) = Columns::read(origin, text, &COLUMNS, Header::Exact)?;
     let mut rows: Vec<RunRow> = Vec::new();
-    for (i, rec) in reader.records().enumerate() {
-        let line = i + 2;
+    for row in columns.rows(records) {
         if rows.len() >= MAX_RUN_ROWS {
             return Err(
                 Error::new(format!("{origin}: more than {MAX_RUN_ROWS} rows"))
                     .with_hint("split the runs across files"),
             );
         }
-        let rec = rec.map_err(|e| {
-            Error::new(format!("{origin}:{line}: {e}"))
-                .with_hint(format!("each row has {} fields", COLUMNS.len()))
-        })?;
-        let get = |col: usize| rec.get(col).unwrap_or("").trim();
-        let bad = |col: usize, what: &str| {
-            Error::new(format!(
-                "{origin}:{line}: column `{}` has `{}`",
-                COLUMNS.get(col).copied().unwrap_or("?"),
-                get(col)
-            ))
-            .with_hint(what.to_string())
-        };
-        let count = |col: usize, max: u64| -> Result<Option<u64>> {
-            let t = get(col);
-            if t.is_empty() {
-                return Ok(None);
-            }
-            match t.parse::<u64>() {
-                Ok(v) if v >= 1 && v <= max => Ok(Some(v)),
-                _ => Err(bad(
-                    col,
-                    &format!("a whole number from 1 to {max}, or empty"),
-                )),
-            }
-        };
-        let need = |col: usize, max: u64| -> Result<u64> {
-            count(col, max)?.ok_or_else(|| bad(col, &format!("a whole number from 1 to {max}")))
-        };
-        let figure = |col: usize| -> Result<Option<f64>> {
-            let t = get(col);
-            if t.is_empty() {
-                return Ok(None);
-            }
-            match t.parse::<f64>() {
-                Ok(v) if v.is_finite() && v > 0.0 && v < 1e9 => Ok(Some(v)),
-                _ => Err(bad(col, "a positive number below 1e9, or empty")),
-            }
-        };
-        let text = |col: usize| -> Result<String> {
-            let t = get(col);
-            if t.is_empty() {
-                Err(bad(col, "a value"))
-            } else {
-                Ok(t.to_string())
-            }
-        };
-        let row = RunRow {
-            origin: format!("{origin}:{line}"),
-            run: text(0)?,
-            point: text(1)?,
-            vllm_version: VllmVersion::parse(
-                &format!("{origin}:{line}: column `vllm_version`"),
-                get(2),
-            )?,
-            model: text(3)?,
-            gpu: text(4)?,
-            tensor_parallel_size: need(5, 64)?,
-            max_model_len: count(6, 1 << 26)?,
-            gpu_memory_utilization: match get(7) {
-                "" => None,
-                t => match t.parse::<f64>() {
-                    Ok(v) if v > 0.0 && v <= 1.0 => Some(v),
-                    _ => return Err(bad(7, "a fraction in (0, 1], or empty")),
-                },
-            },
-            offline: match get(8) {
-                "offline" => true,
-                "serve" => false,
-                _ => return Err(bad(8, "offline or serve")),
-            },
-            input_tokens: need(9, 1 << 26)?,
-            output_tokens: need(10, crate::serve::MAX_OUTPUT_TOKENS)?,
-            max_concurrency: match count(11, crate::engine::MAX_CONCURRENCY)? {
-                None if get(8) == "offline" => {
-                    return Err(bad(11, "an offline run's batch size, a whole number"))
-                }
-                c => c,
-            },
-            num_prompts: need(12, crate::serve::MAX_PROMPTS)?,
-            measured: ServeMeasured {
-                output_tok_s: figure(13)?,
-                mean_tpot_ms: figure(14)?,
-                median_itl_ms: figure(15)?,
-                mean_ttft_ms: figure(16)?,
-                median_ttft_ms: figure(17)?,
-            },
-            hf_overrides: match get(18) {
-                "" => None,
-                t => Some(t.to_string()),
-            },
-            request_rate: match get(19) {
-                "" | "inf" => None,
-                t => match t.parse::<f64>() {
-                    Ok(v) if v.is_finite() && v > 0.0 && v <= 1e6 => Some(v),
-                    _ => {
-                        return Err(bad(
-                            19,
-                            "requests per second in (0, 1000000], or empty for inf",
-                        ))
-                    }
-                },
-            },
-            quantization: match get(20) {
-                "" => None,
-                t => Some(t.to_string()),
-            },
-            source: text(21)?,
-        };
-        if let Some(first) = rows.iter().find(|r| r.run == row.run) {
-            if first.setup() != row.setup() {
-                return Err(Error::new(format!(
-                    "{}: run `{}` has another setup than on {}",
-                    row.origin, row.run, first.origin
-                ))
-                .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides and quantization; give the row another run id"));
-            }
-            if rows
-                .iter()
-                .any(|r| r.run == row.run && r.point == row.point)
-            {
-                return Err(Error::new(format!(
-                    "{}: run `{}` has point `{}` twice",
-                    row.origin, row.run, row.point
-                ))
-                .with_hint("each point of a run has its own id"));
-            }
-        }
+        let row = run_row(&row?)?;
+        check_run(&rows, &row)?;
         rows.push(row);
     }
     if rows.is_empty() {
-        return Err(Error::new(format!("{origin}: no rows"))
-            .with_hint("a runs file has a row per measured point"));
+        return Err(columns.no_rows("a runs file has a row per measured point"));
     }
     Ok(rows)
+}
+
+/// One row of a runs CSV (columns by their position in [`COLUMNS`]).
+fn run_row(row: &Row) -> Result<RunRow> {
+    let count = |col: usize, max: u64| {
+        row.number(
+            col,
+            1..=max,
+            &format!("a whole number from 1 to {max}, or empty"),
+        )
+    };
+    let need = |col: usize, max: u64| -> Result<u64> {
+        count(col, max)?.ok_or_else(|| row.bad(col, &format!("a whole number from 1 to {max}")))
+    };
+    let figure = |col: usize| {
+        row.number(
+            col,
+            (Bound::Excluded(0.0), Bound::Excluded(1e9)),
+            "a positive number below 1e9, or empty",
+        )
+    };
+    Ok(RunRow {
+        origin: row.source(),
+        run: row.text(0)?,
+        point: row.text(1)?,
+        vllm_version: VllmVersion::parse(&row.column(2), row.get(2))?,
+        model: row.text(3)?,
+        gpu: row.text(4)?,
+        tensor_parallel_size: need(5, 64)?,
+        max_model_len: count(6, 1 << 26)?,
+        gpu_memory_utilization: row.number(
+            7,
+            (Bound::Excluded(0.0), Bound::Included(1.0)),
+            "a fraction in (0, 1], or empty",
+        )?,
+        offline: row.one_of(
+            8,
+            &[("offline", true), ("serve", false)],
+            "offline or serve",
+        )?,
+        input_tokens: need(9, 1 << 26)?,
+        output_tokens: need(10, crate::serve::MAX_OUTPUT_TOKENS)?,
+        max_concurrency: match count(11, crate::engine::MAX_CONCURRENCY)? {
+            None if row.get(8) == "offline" => {
+                return Err(row.bad(11, "an offline run's batch size, a whole number"))
+            }
+            c => c,
+        },
+        num_prompts: need(12, crate::serve::MAX_PROMPTS)?,
+        measured: ServeMeasured {
+            output_tok_s: figure(13)?,
+            mean_tpot_ms: figure(14)?,
+            median_itl_ms: figure(15)?,
+            mean_ttft_ms: figure(16)?,
+            median_ttft_ms: figure(17)?,
+        },
+        hf_overrides: row.opt_text(18),
+        request_rate: match row.get(19) {
+            "inf" => None,
+            _ => row.number(
+                19,
+                (Bound::Excluded(0.0), Bound::Included(1e6)),
+                "requests per second in (0, 1000000], or empty for inf",
+            )?,
+        },
+        quantization: row.opt_text(20),
+        source: row.text(21)?,
+    })
+}
+
+/// Rows of one run share its setup, each point once.
+fn check_run(rows: &[RunRow], row: &RunRow) -> Result<()> {
+    if let Some(first) = rows.iter().find(|r| r.run == row.run) {
+        if first.setup() != row.setup() {
+            return Err(Error::new(format!(
+                "{}: run `{}` has another setup than on {}",
+                row.origin, row.run, first.origin
+            ))
+            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides and quantization; give the row another run id"));
+        }
+        if rows
+            .iter()
+            .any(|r| r.run == row.run && r.point == row.point)
+        {
+            return Err(Error::new(format!(
+                "{}: run `{}` has point `{}` twice",
+                row.origin, row.run, row.point
+            ))
+            .with_hint("each point of a run has its own id"));
+        }
+    }
+    Ok(())
 }
 
 /// Each run of `rows` resolved against its model and GPU, as vLLM of the
