@@ -3,11 +3,10 @@
 //! value parser returning core's [`Error`], which `main_with` prints as
 //! `error:` naming the flag and `hint:` saying what is valid (exit code 2).
 
-use crate::engine_flags;
-use crate::files::Fs;
+use crate::flag_args;
 use clap::{Args, ValueEnum};
-use decodecalc_core::engine::{parse_count_list, parse_token_list, HarnessSettings, TokenCount};
-use decodecalc_core::scenario::{Request, World};
+use decodecalc_core::engine::parse_count_list;
+use decodecalc_core::scenario::Request;
 use decodecalc_core::units::parse_tokens;
 use decodecalc_core::Error;
 
@@ -26,88 +25,24 @@ pub struct FormatArgs {
     pub format: Format,
 }
 
-/// Flags named as `vllm serve` names them where they mean the same thing.
+/// Flags named as `vllm serve` names them where they mean the same thing,
+/// and the setup and workload flags: both generated from core's flag tables
+/// (`flag_args`).
 #[derive(Args, Debug)]
 pub struct CommonArgs {
-    /// Scenario preset or .toml path. Default: the reference run, unless
-    /// --model or --gpu is given (then vLLM's and the harness's defaults).
-    #[arg(long)]
-    pub scenario: Option<String>,
-    /// Model preset or .toml path.
-    #[arg(long)]
-    pub model: Option<String>,
-    /// GPU preset or .toml path.
-    #[arg(long)]
-    pub gpu: Option<String>,
-    /// The `vllm serve` flags, generated from core's flag table.
+    /// What runs and the workload (`flags::REQUEST_FLAGS`).
     #[command(flatten)]
-    pub engine: engine_flags::EngineFlagArgs,
-    /// Prompt lengths, comma-separated; k = 1024 (0,16k,32k).
-    #[arg(long, allow_hyphen_values = true, value_parser = token_list("--contexts"))]
-    pub contexts: Option<Listed<TokenCount>>,
-    /// Prompt lengths of the cold-prefill rows, comma-separated.
-    #[arg(long, allow_hyphen_values = true, value_parser = token_list("--prefill-contexts"))]
-    pub prefill_contexts: Option<Listed<TokenCount>>,
-    /// Simultaneous requests, comma-separated (1,2,4,8).
-    #[arg(long, allow_hyphen_values = true, value_parser = count_list("--concurrency"))]
-    pub concurrency: Option<Listed<i64>>,
-    /// Use the first-principles non-KV estimate even where the scenario pins
-    /// a measured figure.
-    #[arg(long)]
-    pub estimate_non_kv: bool,
-    /// A pasted `vllm serve MODEL --flag ...` line: its model and flags are
-    /// used; explicit flags here override them. Unknown flags are warned about.
-    #[arg(long)]
-    pub vllm_command: Option<String>,
-    /// A vLLM start-up log (the output of `vllm serve` up to "Application
-    /// startup complete"): its release, model and flags fill what is not
-    /// given, its "Available KV cache memory" pins the KV pool, and each
-    /// logged figure is shown against the prediction (`capacity`).
-    #[arg(long, value_name = "FILE")]
-    pub vllm_log: Option<String>,
-    /// Timing calibration: a preset, a .toml path, or `none` (first
-    /// principles). Default: the scenario's, else one fitted on the same GPU.
-    #[arg(long)]
-    pub calibration: Option<String>,
-    /// Output tokens per request (the harness's max_tokens).
-    #[arg(long, allow_negative_numbers = true)]
-    pub max_tokens: Option<i64>,
+    pub setup: flag_args::RequestFlagArgs,
+    /// The `vllm serve` flags (`flags::ENGINE_FLAGS`).
+    #[command(flatten)]
+    pub engine: flag_args::EngineFlagArgs,
     #[command(flatten)]
     pub format: FormatArgs,
 }
 
 impl CommonArgs {
     pub fn request(&self) -> Result<Request, Error> {
-        let engine = self.engine.settings()?;
-        let harness = HarnessSettings {
-            contexts: self.contexts.as_ref().map(|l| l.values.clone()),
-            prefill_contexts: self.prefill_contexts.as_ref().map(|l| l.values.clone()),
-            concurrency: self.concurrency.as_ref().map(|l| l.values.clone()),
-            max_tokens: self.max_tokens,
-            window_s: None,
-            prompt_scale: None,
-            prompt_extra_tokens: None,
-        };
-        Ok(Request {
-            scenario: self.scenario.clone(),
-            model: self.model.clone(),
-            gpu: self.gpu.clone(),
-            engine,
-            harness,
-            estimate_non_kv: self.estimate_non_kv,
-            calibration: self.calibration.clone(),
-            vllm_command: self.vllm_command.clone(),
-            vllm_log: match &self.vllm_log {
-                Some(path) => Some((
-                    path.clone(),
-                    Fs.read(path).map_err(|why| {
-                        Error::new(why)
-                            .with_hint("give the start-up log vLLM printed, as a text file")
-                    })?,
-                )),
-                None => None,
-            },
-        })
+        self.setup.request(&self.engine)
     }
 
     /// The format of the output.
@@ -116,42 +51,15 @@ impl CommonArgs {
     }
 }
 
-/// A comma-separated flag value: its items, and its text for messages.
+/// A comma-separated flag value: its items.
 #[derive(Clone, Debug)]
 pub struct Listed<T> {
-    pub text: String,
     pub values: Vec<T>,
-}
-
-/// `--contexts`-like lists: token counts as written (checked when the plan
-/// resolves them).
-fn token_list(
-    flag: &'static str,
-) -> impl Fn(&str) -> Result<Listed<TokenCount>, Error> + Clone + Send + Sync + 'static {
-    move |text| {
-        Ok(Listed {
-            text: text.to_string(),
-            values: parse_token_list(flag, text)?,
-        })
-    }
-}
-
-/// `--concurrency`-like lists: whole numbers.
-fn count_list(
-    flag: &'static str,
-) -> impl Fn(&str) -> Result<Listed<i64>, Error> + Clone + Send + Sync + 'static {
-    move |text| {
-        Ok(Listed {
-            text: text.to_string(),
-            values: parse_count_list(flag, text)?,
-        })
-    }
 }
 
 /// `--tp`: positive tensor-parallel sizes.
 pub fn tp_sizes(text: &str) -> Result<Listed<u64>, Error> {
     Ok(Listed {
-        text: text.to_string(),
         values: parse_count_list("--tp", text)?
             .into_iter()
             .map(|t| {
@@ -167,7 +75,6 @@ pub fn tp_sizes(text: &str) -> Result<Listed<u64>, Error> {
 /// `--gpus`: GPU presets or files, comma-separated.
 pub fn names(text: &str) -> Result<Listed<String>, Error> {
     Ok(Listed {
-        text: text.to_string(),
         values: text.split(',').map(|g| g.trim().to_string()).collect(),
     })
 }

@@ -7,8 +7,8 @@
 
 mod args;
 mod cmd;
-mod engine_flags;
 mod files;
+mod flag_args;
 mod render;
 mod svg;
 mod table;

@@ -7,6 +7,7 @@ use decodecalc_core::allocator::RunningLimit;
 use decodecalc_core::breakdown::{grouped, Amount, BreakdownRow};
 use decodecalc_core::calibrate::{prompt_relation, FitReport};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
+use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Matrix, Phase, Predictor};
 use decodecalc_core::measured::MeasuredRow;
 use decodecalc_core::presets::{self, Kind};
@@ -284,18 +285,15 @@ pub fn explain(p: &Predictor, which: &ExplainCell) -> Result<String, Error> {
     match which.concurrency {
         None if ctx > plan.engine.max_model_len_tokens => Err(which.invalid()),
         None => Ok(explain_prefill(p, ctx)),
-        Some(_)
-            if ctx.saturating_add(plan.harness.max_tokens) > plan.engine.max_model_len_tokens =>
-        {
-            Err(Error::new(format!(
-                "context {} + max_tokens {} exceeds max_model_len {}",
-                format_tokens(ctx),
+        Some(c) => {
+            check_model_len(
+                "--explain",
+                ctx,
                 plan.harness.max_tokens,
-                plan.engine.max_model_len_tokens
-            ))
-            .with_hint("explain a context that fits, or raise --max-model-len"))
+                plan.engine.max_model_len_tokens,
+            )?;
+            Ok(explain_decode(p, ctx, c))
         }
-        Some(c) => Ok(explain_decode(p, ctx, c)),
     }
 }
 

@@ -336,21 +336,18 @@ pub fn predict_lengths(
     if let Some(e) = cap.startup_error() {
         return Err(e);
     }
-    let need = lengths
+    // Every request's prompt and output within max_model_len, as the server
+    // requires of each.
+    for &(input, output) in lengths
         .iter()
-        .map(|l| l.0.saturating_add(l.1))
-        .max()
-        .unwrap_or(0)
-        .max(w.input_tokens.saturating_add(w.output_tokens));
-    if need > plan.engine.max_model_len_tokens {
-        return Err(Error::field(
+        .chain(std::iter::once(&(w.input_tokens, w.output_tokens)))
+    {
+        crate::harness::check_model_len(
             "--random-input-len",
-            w.input_tokens,
-            format!(
-                "input + output tokens ({need}) at most max_model_len ({}), or the server refuses the requests",
-                plan.engine.max_model_len_tokens
-            ),
-        ));
+            input,
+            output,
+            plan.engine.max_model_len_tokens,
+        )?;
     }
     let work = Work::of_plan(plan, cap);
     crate::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, cap, w))

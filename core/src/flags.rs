@@ -489,6 +489,84 @@ pub const REQUEST_FLAGS: &[RequestFlag] = &[
     },
 ];
 
+/// What a help text or a form shows of any flag, engine or request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FlagHelp {
+    pub help: &'static str,
+    pub unit: &'static str,
+    pub default: &'static str,
+    /// `vllm serve`'s flag (an engine flag vLLM has), else decodecalc's.
+    pub vllm: bool,
+    pub switch: bool,
+}
+
+/// The help of the flag named `flag` (without dashes), from either table.
+pub fn describe(flag: &str) -> Option<FlagHelp> {
+    if let Some((f, _)) = find(flag) {
+        return Some(FlagHelp {
+            help: f.help,
+            unit: f.unit,
+            default: f.default,
+            vllm: f.vllm,
+            switch: matches!(f.kind, FlagKind::Switch | FlagKind::Set),
+        });
+    }
+    REQUEST_FLAGS
+        .iter()
+        .find(|r| r.flag == flag)
+        .map(|r| FlagHelp {
+            help: r.help,
+            unit: r.unit,
+            default: r.default,
+            vllm: false,
+            switch: r.switch,
+        })
+}
+
+/// The values a flag takes where they are a closed list (a form's select):
+/// the parsers' own lists, the presets, the modelled releases. None for a
+/// free value (a number, a JSON text, a path).
+pub fn choices(flag: &str) -> Option<Vec<String>> {
+    use crate::presets::{ids, Kind};
+    let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let switch = find(flag).map(|(f, _)| f.kind);
+    Some(match flag {
+        "model" => ids(Kind::Model).map(str::to_string).collect(),
+        "gpu" => ids(Kind::Gpu).map(str::to_string).collect(),
+        "calibration" => std::iter::once("none")
+            .chain(ids(Kind::Calibration))
+            .map(str::to_string)
+            .collect(),
+        "quantization" => std::iter::once("auto")
+            .chain(crate::quant::QuantMethod::ALL.iter().map(|m| m.name()))
+            .map(str::to_string)
+            .collect(),
+        "kv-cache-dtype" => crate::dtype::KvCacheDtype::ALL
+            .iter()
+            .map(|d| d.name().to_string())
+            .collect(),
+        "mamba-ssm-cache-dtype" | "mamba-cache-dtype" => {
+            owned(&["auto", "float32", "bfloat16", "float16"])
+        }
+        "dtype" => owned(&["auto", "bfloat16", "float16", "float32"]),
+        // The modelled release's backends (an older release's are refused
+        // by name when `--vllm-version` names it).
+        "attention-backend" => crate::engine::ATTENTION_BACKENDS
+            .iter()
+            .filter(|b| crate::version::MODELLED.has_attention_backend(b))
+            .map(|b| b.to_string())
+            .collect(),
+        "vllm-version" => crate::version::tabled_releases()
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        "estimate-non-kv" => owned(&["on"]),
+        _ if switch == Some(FlagKind::Switch) => owned(&["true", "false"]),
+        _ if switch == Some(FlagKind::Set) => owned(&["on"]),
+        _ => return None,
+    })
+}
+
 /// The row of a flag as vLLM spells it (or one of its short forms), or as
 /// its `--no-` form for a switch: (row, on).
 pub fn find(name: &str) -> Option<(&'static EngineFlag, bool)> {
@@ -548,6 +626,32 @@ mod tests {
             .starts_with(&d::MAX_TOKENS.to_string()));
         // No request flag is also an engine flag.
         assert!(REQUEST_FLAGS.iter().all(|r| find(r.flag).is_none()));
+    }
+
+    #[test]
+    fn every_choice_is_a_value_its_flag_takes() {
+        let mut flags: Vec<&str> = ENGINE_FLAGS.iter().map(|f| f.flag).collect();
+        flags.extend(REQUEST_FLAGS.iter().map(|r| r.flag));
+        let mut with_choices = 0;
+        for flag in flags {
+            let Some(values) = choices(flag) else {
+                continue;
+            };
+            with_choices += 1;
+            for v in values {
+                let mut r = crate::scenario::Request::default();
+                r.set(flag, &v).unwrap();
+                // The value resolves (a preset loads, a dtype parses, a
+                // release is modelled) on a model and GPU that take it.
+                if flag == "model" || flag == "gpu" || flag == "calibration" {
+                    continue;
+                }
+                if let Err(e) = r.engine.validate(&crate::engine::flag) {
+                    panic!("--{flag} {v}: {e}");
+                }
+            }
+        }
+        assert_eq!(with_choices, 14);
     }
 
     #[test]

@@ -42,6 +42,18 @@ impl QuantMethod {
     pub const NAMES: &'static str =
         "none, awq, gptq, compressed-tensors, fp8, mxfp4, nvfp4, bitsandbytes";
 
+    /// Every method, in [`QuantMethod::NAMES`]'s order.
+    pub const ALL: [QuantMethod; 8] = [
+        QuantMethod::None,
+        QuantMethod::Awq,
+        QuantMethod::Gptq,
+        QuantMethod::CompressedTensors,
+        QuantMethod::Fp8,
+        QuantMethod::Mxfp4,
+        QuantMethod::Nvfp4,
+        QuantMethod::Bitsandbytes,
+    ];
+
     pub fn parse(field: &str, text: &str) -> Result<Self> {
         match text {
             "none" | "bf16" | "bfloat16" | "fp16" | "float16" => Ok(QuantMethod::None),

@@ -10,8 +10,7 @@ use decodecalc_core::compare::{compare, Comparison};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Matrix, Predictor};
 use decodecalc_core::measured::parse_measured;
-use decodecalc_core::presets::{self, Kind};
-use decodecalc_core::rank::{rank, Prices, Ranked, Sweep, Workload, RANKED_KV_DTYPES};
+use decodecalc_core::rank::{Question, Ranked, Workload, RANKED_TP_SIZES};
 use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
 use decodecalc_core::solve::{
     smallest_max_model_len, smallest_utilization, MaxConcurrency, MaxContext, SmallestSetting,
@@ -23,33 +22,38 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
-/// The form fields, by element id (the CLI flag without its dashes prefix).
-pub const FIELDS: [&str; 23] = [
-    "vllm-command",
-    "vllm-log",
-    "model",
-    "gpu",
-    "vllm-version",
-    "quantization",
-    "dtype",
-    "kv-cache-dtype",
-    "gpu-memory-utilization",
-    "max-model-len",
-    "max-num-seqs",
-    "max-num-batched-tokens",
-    "tensor-parallel-size",
-    "pipeline-parallel-size",
-    "enable-prefix-caching",
-    "mamba-ssm-cache-dtype",
-    "contexts",
-    "concurrency",
-    "max-tokens",
-    "calibration",
-    // The plan panel's question: a target cell and a speed.
+/// The fields of the first screen: what a user comes with.
+pub const ESSENTIALS: [&str; 4] = ["model", "gpu", "contexts", "concurrency"];
+/// The setup group: how the run is described beyond model and GPU.
+pub const SETUP: [&str; 4] = ["vllm-command", "vllm-log", "calibration", "estimate-non-kv"];
+/// The workload group: the harness's settings besides the grid.
+pub const WORKLOAD: [&str; 2] = ["max-tokens", "prefill-contexts"];
+/// The plan panel's question: a target cell and a speed.
+pub const PLAN: [&str; 3] = [
     "plan-context",
     "plan-concurrency",
     "plan-min-per-request-tok-s",
 ];
+
+/// Every engine flag of core's table, as the form's fields.
+pub fn engine_fields() -> Vec<&'static str> {
+    decodecalc_core::flags::ENGINE_FLAGS
+        .iter()
+        .map(|f| f.flag)
+        .collect()
+}
+
+/// The form's fields, by element id (the flag without its dashes), in the
+/// order the page shows them: the essentials, the setup, the workload, every
+/// engine flag of core's table, the plan panel's question.
+pub fn fields() -> Vec<&'static str> {
+    let mut v: Vec<&'static str> = ESSENTIALS.to_vec();
+    v.extend(SETUP);
+    v.extend(WORKLOAD);
+    v.extend(engine_fields());
+    v.extend(PLAN);
+    v
+}
 
 /// The page's whole state: form values (empty = the scenario's) and a
 /// measured run loaded for comparison.
@@ -116,7 +120,7 @@ impl FieldError {
 /// `field`), when the form has that field.
 pub fn field_of(e: &Error) -> Option<&'static str> {
     let flag = e.flag()?.trim_start_matches('-');
-    FIELDS.iter().copied().find(|f| *f == flag)
+    fields().into_iter().find(|f| *f == flag)
 }
 
 /// What the page shows, all computed by core.
@@ -172,27 +176,23 @@ fn answers(state: &State, plan: &Plan, predictor: &Predictor) -> Option<Result<A
             plan.engine.max_model_len_tokens,
         )?;
         let request = request(&state.fields)?;
-        let gpus: Vec<_> = presets::ids(Kind::Gpu)
-            .map(presets::gpu)
-            .collect::<Result<_, _>>()?;
-        let mut engine = request.engine.clone();
-        engine.kv_cache_dtype = None;
-        engine.tensor_parallel_size = None;
-        engine.max_model_len = None;
-        let sweep = Sweep {
-            model: &plan.model,
-            gpus: &gpus,
-            tps: &[1, 2, 4, 8],
-            dtypes: &RANKED_KV_DTYPES,
-            engine: &engine,
-            harness: &request.harness,
-        };
+        // The same question `decodecalc rank` answers for these flags.
         let workload = Workload {
             context_tokens: ctx,
             concurrency: c,
             min_per_request_tok_s: speed.min_per_request_tok_s,
         };
-        let mut ranking = rank(&sweep, workload, &Prices::embedded()?)?;
+        let mut ranking = Question {
+            model: &plan.model,
+            gpus: None,
+            tps: &RANKED_TP_SIZES,
+            engine: &request.engine,
+            harness: &request.harness,
+            workload,
+            price_overrides: &[],
+        }
+        .answer(&NoFiles)?
+        .ranked;
         ranking.truncate(8);
         Ok(Answers {
             context_tokens: ctx,
@@ -280,10 +280,10 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
     })
 }
 
-/// The query string for a state: non-empty fields only, in FIELDS order (a
+/// The query string for a state: non-empty fields only, in the order of `fields()` (a
 /// pasted start-up log stays out: it is too long for a link).
 pub fn to_query(state: &State) -> String {
-    let parts: Vec<String> = FIELDS
+    let parts: Vec<String> = fields()
         .iter()
         .filter(|f| **f != "vllm-log")
         .filter_map(|f| {
@@ -307,7 +307,7 @@ pub fn from_query(search: &str) -> State {
         let Some((k, v)) = pair.split_once('=') else {
             continue;
         };
-        if FIELDS.contains(&k) && !v.is_empty() {
+        if fields().contains(&k) && !v.is_empty() {
             let v = js_sys::decode_uri_component(v)
                 .ok()
                 .and_then(|s| s.as_string())
@@ -430,11 +430,11 @@ mod tests {
                     any::<f64>().prop_map(|x| x.to_string()),
                     any::<i64>().prop_map(|x| x.to_string()),
                 ],
-                FIELDS.len(),
+                super::fields().len(),
             )
         ) {
             let mut state = State::default();
-            for (f, v) in FIELDS.iter().zip(values) {
+            for (f, v) in super::fields().iter().zip(values) {
                 state = (*Rc::new(state).reduce(Action::Set(f.to_string(), v))).clone();
             }
             match compute(&state) {

@@ -2,12 +2,10 @@
 //! grid, the chart and the comparison. Only layout arithmetic here (pixel
 //! positions, percentages of a bar, colours).
 
-use crate::{Action, FieldError, Output, State, FIELDS};
+use crate::{engine_fields, Action, FieldError, Output, State, ESSENTIALS, PLAN, SETUP, WORKLOAD};
 use decodecalc_core::breakdown::{Amount, Segment};
 use decodecalc_core::compare::{Comparison, Metric};
-use decodecalc_core::dtype::KvCacheDtype;
 use decodecalc_core::matrix::{Cell, Phase, Status};
-use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::units::{format_tokens, gib};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -16,31 +14,11 @@ use yew::prelude::*;
 
 type Dispatch = UseReducerDispatcher<State>;
 
-/// The options of a select field (`""` = the scenario's value).
+/// The options of a select field (`""` = the scenario's value): core's list
+/// of the values the flag takes (`flags::choices`).
 fn options(field: &str) -> Option<Vec<String>> {
     let mut v = vec![String::new()];
-    match field {
-        "model" => v.extend(presets::ids(Kind::Model).map(str::to_string)),
-        "gpu" => v.extend(presets::ids(Kind::Gpu).map(str::to_string)),
-        "calibration" => {
-            v.push("none".into());
-            v.extend(presets::ids(Kind::Calibration).map(str::to_string));
-        }
-        "quantization" => v.extend(
-            ["auto", "none", "awq", "gptq", "compressed-tensors", "fp8"].map(str::to_string),
-        ),
-        "kv-cache-dtype" => v.extend(KvCacheDtype::ALL.iter().map(|d| d.name().to_string())),
-        "mamba-ssm-cache-dtype" => {
-            v.extend(["auto", "float32", "bfloat16", "float16"].map(str::to_string))
-        }
-        "enable-prefix-caching" => v.extend(["true", "false"].map(str::to_string)),
-        "vllm-version" => v.extend(
-            decodecalc_core::version::tabled_releases()
-                .iter()
-                .map(ToString::to_string),
-        ),
-        _ => return None,
-    }
+    v.extend(decodecalc_core::flags::choices(field)?);
     Some(v)
 }
 
@@ -86,8 +64,30 @@ fn in_use(field: &str, out: &Output) -> String {
         "plan-context" => "plan: target context, e.g. 32K".to_string(),
         "plan-concurrency" => "plan: target requests, e.g. 16".to_string(),
         "plan-min-per-request-tok-s" => "plan: min tok/s per request".to_string(),
+        "block-size" => p
+            .engine
+            .block_size_tokens
+            .map_or(String::new(), |b| b.to_string()),
+        "pipeline-parallel-size" => p.engine.pipeline_parallel_size.to_string(),
+        "dtype" => p.engine.dtype.name().to_string(),
+        "async-scheduling" => p.engine.async_scheduling.to_string(),
+        "enforce-eager" => p.engine.enforce_eager.to_string(),
+        "prefill-contexts" => list(&p.harness.prefill_contexts_tokens),
         _ => String::new(),
     }
+}
+
+/// The help line under a field: core's one-line explanation, the unit, and
+/// the default (vLLM's for a `vllm serve` flag).
+fn help_line(field: &str) -> Option<String> {
+    let h = decodecalc_core::flags::describe(field)?;
+    let unit = if h.unit.is_empty() {
+        String::new()
+    } else {
+        format!(" · {}", h.unit)
+    };
+    let whose = if h.vllm { "vLLM default" } else { "default" };
+    Some(format!("{}{unit} · {whose}: {}", h.help, h.default))
 }
 
 fn field_view(
@@ -98,6 +98,12 @@ fn field_view(
 ) -> Html {
     let value = state.fields.get(field).cloned().unwrap_or_default();
     let current = out.as_ref().map(|o| in_use(field, o)).unwrap_or_default();
+    let current = match (current.is_empty(), decodecalc_core::flags::describe(field)) {
+        (true, Some(h)) => h.default.to_string(),
+        _ => current,
+    };
+    let help = help_line(field);
+    let help_id = format!("help-{field}");
     let error = match out {
         Err(e) if e.field == Some(field) => Some(e.error.clone()),
         _ => None,
@@ -110,7 +116,7 @@ fn field_view(
                 d.dispatch(Action::Set(field.to_string(), el.value()));
             });
             html! {
-                <select id={field} {onchange}>
+                <select id={field} {onchange} aria-describedby={help_id.clone()}>
                     { for opts.into_iter().map(|o| {
                         let label = if o.is_empty() { format!("({current})") } else { o.clone() };
                         html! { <option value={o.clone()} selected={o == value}>{ label }</option> }
@@ -125,9 +131,9 @@ fn field_view(
                 d.dispatch(Action::Set(field.to_string(), el.value()));
             });
             if field == "vllm-log" {
-                html! { <textarea id={field} rows="3" value={value} placeholder={current} {oninput} /> }
+                html! { <textarea id={field} rows="3" value={value} placeholder={current} {oninput} aria-describedby={help_id.clone()} /> }
             } else {
-                html! { <input id={field} type="text" value={value} placeholder={current} {oninput} /> }
+                html! { <input id={field} type="text" value={value} placeholder={current} {oninput} aria-describedby={help_id.clone()} /> }
             }
         }
     };
@@ -135,6 +141,7 @@ fn field_view(
         <div class={classes!("field", error.is_some().then_some("invalid"))}>
             <label for={field}>{ format!("--{field}") }</label>
             { control }
+            { for help.map(|h| html! { <div class="help" id={help_id.clone()}>{ h }</div> }) }
             { for error.map(|e| html! {
                 <div class="field-error" id={format!("error-{field}")} role="alert">
                     { e.message.clone() }
@@ -191,6 +198,27 @@ fn file_input(
     }
 }
 
+/// A titled, collapsible group of fields.
+fn group(
+    id: &'static str,
+    title: &'static str,
+    fields: &[&'static str],
+    state: &State,
+    dispatch: &Dispatch,
+    out: &Result<Output, FieldError>,
+    extra: Html,
+) -> Html {
+    html! {
+        <details class="group" id={format!("group-{id}")} open=true>
+            <summary>{ title }</summary>
+            <div class="form">
+                { for fields.iter().map(|f| field_view(f, state, dispatch, out)) }
+                { extra }
+            </div>
+        </details>
+    }
+}
+
 pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>) -> Html {
     html! {
         <main>
@@ -198,10 +226,9 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
                 <h1>{ "decodecalc" }</h1>
                 <p class="sub" id="modelled-version">{ format!("vLLM {} capacity and decode calculator, offline", out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)) }</p>
             </header>
-            <section class="form">
-                { for FIELDS.iter().map(|f| field_view(f, state, &dispatch, out)) }
+            <section class="form essentials" aria-label="model, GPU and workload">
+                { for ESSENTIALS.iter().map(|f| field_view(f, state, &dispatch, out)) }
                 { file_input("model-config", "or a model's config.json", ".json", state.model_file.as_ref().map(|m| &m.0), &dispatch, Action::ModelFile, Action::ClearModelFile) }
-                { file_input("measured", "compare with a measured run (CSV or benchmark_results.json)", ".csv,.json", state.measured.as_ref().map(|m| &m.0), &dispatch, Action::Measured, Action::ClearMeasured) }
             </section>
             { match out {
                 Err(e) if e.field.is_none() => html! {
@@ -211,8 +238,15 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
                     </div>
                 },
                 Err(_) => html! { <div id="error-summary">{ "Fix the highlighted field to see the matrix." }</div> },
-                Ok(o) => results(o, state, &dispatch),
+                Ok(o) => html! { <section class="results">{ results(o, state, &dispatch) }</section> },
             } }
+            <section class="groups">
+                { group("setup", "setup: launch line, start-up log, calibration", &SETUP, state, &dispatch, out,
+                    file_input("measured", "compare with a measured run (CSV, benchmark_results.json or vllm bench serve JSON)", ".csv,.json", state.measured.as_ref().map(|m| &m.0), &dispatch, Action::Measured, Action::ClearMeasured)) }
+                { group("workload", "workload: what the benchmark harness sends", &WORKLOAD, state, &dispatch, out, html! {}) }
+                { group("engine-flags", "engine flags: vllm serve", &engine_fields(), state, &dispatch, out, html! {}) }
+                { group("plan", "plan: what would make a cell fit or fast", &PLAN, state, &dispatch, out, html! {}) }
+            </section>
         </main>
     }
 }
@@ -226,16 +260,16 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                     p.model.name, p.gpu.name, p.calibration.label(), o.capacity.block_size_tokens,
                     o.capacity.num_blocks, o.capacity.kv_cache_tokens) }
             </p>
-            <p id="error-bands">
-                { error_bands(&p.calibration.bands()) }
-            </p>
             { for (!p.warnings.is_empty()).then(|| html! {
                 <ul id="warnings">{ for p.warnings.iter().map(|w| html! { <li>{ format!("warning: {w}") }</li> }) }</ul>
             }) }
-            { log_check(o) }
-            { memory_bar(o) }
-            { prefill_row(o) }
             { grid(o, state, dispatch) }
+            { memory_bar(o) }
+            <p id="error-bands">
+                { error_bands(&p.calibration.bands()) }
+            </p>
+            { log_check(o) }
+            { prefill_row(o) }
             { details(o, state) }
             { chart(o) }
             { for o.comparison.as_ref().map(comparison_view) }

@@ -38,13 +38,13 @@ pub fn run(args: &RankArgs) -> Output {
             .with_hint("add --model with a preset, a config.json or a folder")
     })?;
     let model = decodecalc_core::scenario::load_model(&Fs, &model_name)?;
-    let concurrency = match &args.common.concurrency {
-        Some(list) => match list.values.as_slice() {
+    let concurrency = match &request.harness.concurrency {
+        Some(list) => match list.as_slice() {
             [c] if *c > 0 => c.unsigned_abs(),
             _ => {
                 return Err(Error::field(
                     "--concurrency",
-                    &list.text,
+                    args.common.setup.text("concurrency").unwrap_or_default(),
                     "one positive request count for the workload",
                 ))
             }

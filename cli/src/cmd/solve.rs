@@ -52,7 +52,10 @@ impl SolveArgs {
     /// The target cell's requests, which the question needs: the first of
     /// --concurrency as the plan resolved it.
     fn need_concurrency(&self, plan: &Plan) -> Result<u64, Error> {
-        match (&self.common.concurrency, plan.harness.concurrency.first()) {
+        match (
+            self.common.setup.text("concurrency"),
+            plan.harness.concurrency.first(),
+        ) {
             (Some(_), Some(&c)) => Ok(c),
             _ => Err(Error::new("--concurrency is required for this question")
                 .with_hint("add --concurrency 16 (requests at once in the target cell)")),
@@ -93,13 +96,12 @@ fn max_concurrency(
 ) -> Result<String, Error> {
     let predictor = Predictor::new(plan, capacity, plan.calibration.params)?;
     let ctx = args.need_context()?;
-    if ctx.saturating_add(plan.harness.max_tokens) > plan.engine.max_model_len_tokens {
-        return Err(Error::new(format!(
-            "context {ctx} + max_tokens {} exceeds max_model_len {}",
-            plan.harness.max_tokens, plan.engine.max_model_len_tokens
-        ))
-        .with_hint("ask --for max-model-len, or use a smaller --context"));
-    }
+    decodecalc_core::harness::check_model_len(
+        "--context",
+        ctx,
+        plan.harness.max_tokens,
+        plan.engine.max_model_len_tokens,
+    )?;
     render::solved_concurrency(&predictor.max_concurrency(ctx, speed), args.common.format())
 }
 

@@ -32,17 +32,22 @@ impl Request {
     /// Set one flag from its text as the user typed it: an engine flag
     /// (`flags::ENGINE_FLAGS`) or a request flag (`flags::REQUEST_FLAGS`),
     /// named without its dashes (`max-num-seqs`, `contexts`). The one place
-    /// the command line and the web form turn text into a request; an empty
-    /// text leaves the flag unset.
+    /// the command line and the web form turn text into a request. An empty
+    /// value is refused (leave the flag out for its default).
     pub fn set(&mut self, flag: &str, text: &str) -> Result<()> {
-        if text.trim().is_empty() {
-            return Ok(());
-        }
         if let Some((f, on)) = crate::flags::find(flag) {
             let value = (f.kind != crate::flags::FlagKind::Set).then_some(text);
             return self.engine.set_flag(f, value, on);
         }
         let dashed = format!("--{flag}");
+        let lists = ["contexts", "prefill-contexts", "concurrency"];
+        if text.trim().is_empty() && !lists.contains(&flag) {
+            return Err(Error::field(
+                &dashed,
+                text,
+                "a value; leave the flag out for its default",
+            ));
+        }
         let owned = Some(text.to_string());
         match flag {
             "scenario" => self.scenario = owned,
