@@ -180,7 +180,8 @@ fn dtype_float32_doubles_the_weights_and_follows_into_kv_and_activations() {
     assert_eq!(f32["attention_bytes_per_token_per_layer"], 8192);
     assert!(f32["activation_bytes"].as_u64() > bf16["activation_bytes"].as_u64());
     // Logged KV cache at float32: 175,296 tokens; predicted at 0.19.0 (no
-    // CUDA graphs subtracted) 175,248.
+    // CUDA graphs subtracted) 175,248. In-sample: float32's extra MLP
+    // activation tensor (memory.rs) was inferred from this row.
     within(
         f32["kv_cache_tokens"].as_f64().unwrap(),
         logged_f64("llmd-llama31-8b-fp32", "kv_cache_tokens"),
