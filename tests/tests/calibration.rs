@@ -123,6 +123,9 @@ fn leave_one_run_out_on_the_public_corpus_meets_the_bars() {
     }
 }
 
+/// Doc sync, not evidence in itself: the README's accuracy table is the
+/// report's, column by column (first principles, in-sample, and the
+/// leave-one-run-out figures that are the out-of-sample evidence).
 #[test]
 fn the_readme_accuracy_table_is_the_reports() {
     let readme = std::fs::read_to_string(

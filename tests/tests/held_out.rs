@@ -1,7 +1,9 @@
 //! Predictions against `vllm bench serve` results the calibration never
 //! saw (tests/fixtures/bench-serve/, sources in SOURCES.md there), with the
-//! shipped calibrations: the figures the README records, each inside its
-//! class's leave-one-run-out band where it has one.
+//! shipped calibrations: out-of-sample accuracy evidence. Each figure's
+//! error is pinned to 0.15 points as the README records it (so any change
+//! to the model shows here), and the TPOT error is checked against the
+//! band the shipped calibration file states for its class.
 
 #![allow(
     clippy::unwrap_used,
@@ -10,6 +12,8 @@
     clippy::panic
 )]
 
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::scenario::CalibrationFile;
 use decodecalc_tests::json;
 
 fn errors(args: &[&str]) -> serde_json::Map<String, serde_json::Value> {
@@ -61,8 +65,12 @@ fn qwen3_8b_on_an_a100_with_vllm_0_19_is_inside_the_a100_band() {
             got(figure)
         );
     }
-    // The A100 class's band: 5.1% median, 10.6% p90 leave-one-run-out.
-    assert!(got("mean_tpot_ms").abs() <= 10.6);
+    // Inside the A100 class's leave-one-run-out p90 (10.6% in the shipped
+    // file), read from the file so a refit that tightens the band below this
+    // run's error fails here.
+    let f = presets::find(Kind::Calibration, "ampere-datacenter").unwrap();
+    let band = CalibrationFile::parse(f.path, f.text).unwrap().fit["loo_tpot_p90_abs_pct"];
+    assert!(got("mean_tpot_ms").abs() <= band, "{band}");
     // TTFT is short by the chat endpoint's cost: the A100 runs are offline,
     // so the server's per-request cost is the shared value, fitted on
     // H100 and RTX 4090 runs of the completions endpoint.

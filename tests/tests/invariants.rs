@@ -1,6 +1,6 @@
 //! Invariants over random scenarios (proptest): capacity grows with memory
 //! and with smaller KV dtypes, speed falls with context and concurrency,
-//! memory adds up, valid cells fit their pool, and the CLI's JSON is core's.
+//! valid cells fit their pool, and the CLI's JSON is core's.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(
@@ -126,13 +126,10 @@ proptest! {
     }
 
     #[test]
-    fn memory_adds_up_and_valid_cells_fit_their_pool(
+    fn valid_cells_fit_their_pool(
         m in 0..MODELS.len(), g in 0..GPUS.len(), u in 0.3f64..1.0, kv in dtype(), len in 2048i64..65536,
     ) {
         let Some((plan, cap)) = plan(m, g, u, kv, len) else { return Ok(()); };
-        prop_assert_eq!(cap.non_kv_bytes + cap.kv_pool_bytes, cap.requested_bytes);
-        prop_assert_eq!(cap.num_blocks * cap.bytes_per_block + cap.kv_unallocated_bytes, cap.kv_pool_bytes);
-        prop_assert_eq!(cap.usable_blocks + 1, cap.num_blocks);
         let p = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
         for cell in p.matrix().cells.iter().filter(|c| c.phase == Phase::Decode && c.status == Status::Valid) {
             let v = p.verdict(Phase::Decode, cell.context_tokens, cell.concurrency);

@@ -1,5 +1,15 @@
 //! The reference run (docs/reference/): the capacity model must reproduce
 //! every measured status and the allocator figures the measurement implies.
+//!
+//! In-sample: the reference scenario pins its non-KV figure, back-solved
+//! from this very run (67 requests running at 0 x 128, so the pool is 405.5
+//! blocks; `data/scenarios/rtx3090-...toml`, `[memory]`). Figures that follow
+//! from that pin (405 blocks, 67 running requests, 1,263,908 logged tokens)
+//! are not evidence of accuracy and are not asserted as such here: the
+//! allocator's unit test derives them by hand. What these tests check
+//! against the measurement is what the pin does not decide: the layout
+//! (worked by hand from vLLM's rules), the harness's statuses, and the
+//! first-principles estimate the pin replaces.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(
@@ -35,31 +45,33 @@ fn allocator_figures_match_the_worked_example_and_the_measurement() {
             .sum::<u64>(),
         28
     );
-    assert!((403..=408).contains(&cap.num_blocks), "{}", cap.num_blocks);
+    // The measured statuses bound the logged "GPU KV cache size": the harness
+    // ran 64K x 16 (1,179,648 tokens) and skipped 32K x 32 (1,310,720). With
+    // the pin fixing the blocks, this checks the logged-size rule (blocks /
+    // pages per request x max_model_len), not the pool.
     assert!(
         (1_179_648..1_310_720).contains(&cap.kv_cache_tokens),
         "{}",
         cap.kv_cache_tokens
     );
+    // ceil(25,438,126,080 x 0.94).
     assert_eq!(cap.requested_bytes, 23_911_838_516);
-    // Memory adds up: requested = non-KV + KV pool; pool = blocks + leftover.
-    assert_eq!(cap.non_kv_bytes + cap.kv_pool_bytes, cap.requested_bytes);
-    assert_eq!(
-        cap.num_blocks * cap.bytes_per_block + cap.kv_unallocated_bytes,
-        cap.kv_pool_bytes
-    );
     assert!(matches!(cap.non_kv_source, NonKvSource::Pinned { .. }));
 }
 
+/// The first-principles estimate (not fitted to this run) against the
+/// figure back-solved from the measurement.
 #[test]
-fn first_principles_non_kv_is_within_10_percent_of_the_pinned_figure() {
+fn first_principles_non_kv_is_7_percent_below_the_pinned_figure() {
     let (_, cap) = reference();
     let err = cap.non_kv_estimate_bytes as f64 / cap.non_kv_bytes as f64 - 1.0;
-    assert!(err.abs() < 0.10, "estimate off by {:.1}%", err * 100.0);
     // Recorded in the README: the estimate is 7.1% below the pin.
     assert!((-0.075..-0.065).contains(&err), "{:.2}%", err * 100.0);
 }
 
+/// Every status the harness measured. The 0 x 128 cell's 67 requests are
+/// the pin read back (in-sample); the other 44 statuses follow from the
+/// harness rule and the logged size.
 #[test]
 fn every_measured_status_is_predicted() {
     let (plan, cap) = reference();
@@ -92,9 +104,9 @@ fn every_measured_status_is_predicted() {
         .collect();
     assert_eq!(queued.len(), 1);
     assert_eq!((queued[0].context_tokens, queued[0].concurrency), (0, 128));
-    assert_eq!(queued[0].running_requests, 67);
 }
 
+/// Not measured: a derivation from the pin, worked in the comment.
 #[test]
 fn lower_utilization_moves_the_boundary_as_the_harness_rule_says() {
     // At 0.90 the pool shrinks by ~0.95 GiB: 31 fewer blocks, so 62 requests
@@ -122,6 +134,10 @@ fn lower_utilization_moves_the_boundary_as_the_harness_rule_says() {
     assert_eq!(cell(32_768, 16).status, Status::Valid);
 }
 
+/// The first-principles estimate in place of the pin, against the measured
+/// statuses: one of them moves. The block count, logged size and running
+/// requests are snapshots of the estimate's figures (regression, not
+/// accuracy evidence); the status list is the comparison with the run.
 #[test]
 fn with_the_estimate_instead_of_the_pin_one_status_moves() {
     // The first-principles non-KV estimate (7.1% low) gives 429 blocks instead

@@ -217,6 +217,12 @@ fn weights_kv_tokens_and_concurrency_match_the_logs() {
 /// pinned: available KV memory and KV cache tokens against the log, median
 /// absolute error at most 1.5%, none above 4%.
 ///
+/// Partly in-sample: three terms of the estimate were read off these logs
+/// (`memory::constants::NON_TORCH_BYTES_PROFILED`, 0.19's 256 MiB non-torch
+/// growth; `TP_BASELINE_OFFSET_BYTES`, from the TP rows; float32's extra MLP
+/// tensor, from the one float32 row). The other terms are derived from
+/// vLLM's source, not from these rows.
+///
 /// `cargo test -p decodecalc-tests --test startup_logs -- --nocapture`
 /// prints the README's table.
 #[test]

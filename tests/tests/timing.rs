@@ -1,8 +1,14 @@
 //! Decode and prefill timing against the measured reference run: the
-//! shipped calibration predicts it within the bars in sample and leave one
-//! cell out; what the fit pins down; first principles without a fit.
-//! (The joint fit over every run, and its cross-validation on runs it was
-//! not fitted on, are `tests/tests/calibration.rs`.)
+//! shipped calibration's errors on it in sample and leave one cell out;
+//! what the fit pins down; first principles without a fit.
+//!
+//! In-sample: the shipped `ampere-geforce` calibration is fitted on this run,
+//! so its errors here are the fit's residuals, not accuracy on new data;
+//! only the leave-one-cell-out figure and first principles (no fit) are
+//! predictions of cells the parameters did not see. (The joint fit over
+//! every run, and its cross-validation on runs it was not fitted on, are
+//! `tests/tests/calibration.rs`; held-out benchmark runs are
+//! `tests/tests/held_out.rs`.)
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(
@@ -21,6 +27,8 @@ use decodecalc_core::scenario::{CalibrationFile, NoFiles, Request};
 use decodecalc_core::timing::TimingParams;
 use decodecalc_tests::{reference, reference_measured};
 
+/// In-sample (the calibration was fitted on these cells) and leave one
+/// cell out: the figures the README records, pinned to 0.005 points.
 #[test]
 fn accuracy_bars_hold_in_sample_and_leave_one_out() {
     let (plan, cap) = reference();
@@ -32,14 +40,9 @@ fn accuracy_bars_hold_in_sample_and_leave_one_out() {
     assert_eq!((c.summary.cells, c.summary.status_agreement), (45, 45));
     assert_eq!(m.total_tok_s.n, 28);
     assert_eq!(m.prefill_tok_s.n, 5);
-    // Issue 11's bars for the reference run: no worse than 3% in sample and
-    // 5% leaving each cell out; and the figures the README records (to 0.01).
-    assert!(m.total_tok_s.mape_pct <= 3.0, "{}", m.total_tok_s.mape_pct);
-    assert!(
-        cv.total_tok_s.mape_pct <= 5.0,
-        "{}",
-        cv.total_tok_s.mape_pct
-    );
+    // The figures the README records (to 0.01), inside issue 11's bars for
+    // the reference run: no worse than 3% in sample (2.12) and 5% leaving
+    // each cell out (2.85).
     let close = |x: f64, y: f64| (x - y).abs() < 0.005;
     for (name, got, want) in [
         ("total", m.total_tok_s.mape_pct, 2.12),
@@ -51,13 +54,6 @@ fn accuracy_bars_hold_in_sample_and_leave_one_out() {
     ] {
         assert!(close(got, want), "{name}: {got:.3} (README: {want})");
     }
-    let queued = c
-        .cells
-        .iter()
-        .find(|x| x.phase == Phase::Decode && x.context_tokens == 0 && x.concurrency == 128)
-        .unwrap();
-    let active = queued.predicted.avg_active_requests.unwrap();
-    assert!((active - 67.0).abs() <= 3.0);
 }
 
 #[test]

@@ -444,8 +444,11 @@ mod tests {
         }
     }
 
+    /// Snapshot: the default page is the reference scenario (45 cells; 405
+    /// blocks follow from its pinned non-KV figure). A regression check that
+    /// the page runs core's flow, not accuracy evidence.
     #[test]
-    fn the_page_computes_what_the_cli_computes() {
+    fn the_default_page_is_the_reference_scenario() {
         let out = compute(&State::default()).unwrap();
         assert_eq!(
             out.plan.scenario_id,
