@@ -656,6 +656,18 @@ pub fn comparison(c: &Comparison, format: Format) -> Result<String, Error> {
     Ok(out)
 }
 
+/// A solver's answer: its JSON, or its rows as an Answer / Value table.
+fn answer_table<T: Serialize>(
+    answer: &T,
+    rows: Vec<(&str, String)>,
+    format: Format,
+) -> Result<String, Error> {
+    if format == Format::Json {
+        return json(answer);
+    }
+    kv_table(rows, format)
+}
+
 fn kv_table(rows: Vec<(&str, String)>, format: Format) -> Result<String, Error> {
     let mut t = Table::new(&[("Answer", false), ("Value", true)]);
     for (k, v) in rows {
@@ -674,10 +686,8 @@ pub fn solved_context(
     a: &decodecalc_core::solve::MaxContext,
     format: Format,
 ) -> Result<String, Error> {
-    if format == Format::Json {
-        return json(a);
-    }
-    kv_table(
+    answer_table(
+        a,
         vec![
             ("vLLM release", a.vllm_version.clone()),
             ("requests at once", a.concurrency.to_string()),
@@ -706,10 +716,8 @@ pub fn solved_concurrency(
     a: &decodecalc_core::solve::MaxConcurrency,
     format: Format,
 ) -> Result<String, Error> {
-    if format == Format::Json {
-        return json(a);
-    }
-    kv_table(
+    answer_table(
+        a,
         vec![
             ("vLLM release", a.vllm_version.clone()),
             ("context", format_tokens(a.context_tokens)),
