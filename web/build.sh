@@ -2,7 +2,8 @@
 # Builds the site into web/dist/ (index.html, style.css, JS glue, .wasm).
 # Downloads nothing but from the package registries: the rustup wasm32 target
 # and wasm-bindgen-cli pinned to the wasm-bindgen version in Cargo.lock
-# (built from crates.io the first time, about 6 minutes on 2 cores).
+# (built from crates.io the first time, about 6 minutes on 2 cores), and
+# npm's binaryen for wasm-opt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,6 +22,16 @@ cargo build --profile wasm --target wasm32-unknown-unknown -p decodecalc-web --l
 rm -rf web/dist
 wasm-bindgen --target web --no-typescript --out-dir web/dist \
   target/wasm32-unknown-unknown/wasm/decodecalc_web.wasm
+# binaryen's wasm-opt (an npm package: web/package.json) shrinks the module
+# by about a fifth; the features are those Rust's wasm32 target emits.
+if [ ! -x web/node_modules/.bin/wasm-opt ]; then
+  echo "== npm ci (playwright-core, binaryen)" >&2
+  (cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
+fi
+echo "== wasm-opt -Oz" >&2
+web/node_modules/.bin/wasm-opt -Oz --enable-bulk-memory --enable-sign-ext \
+  --enable-nontrapping-float-to-int --enable-mutable-globals --enable-multivalue \
+  --enable-reference-types web/dist/decodecalc_web_bg.wasm -o web/dist/decodecalc_web_bg.wasm
 cp web/index.html web/style.css web/dist/
 raw=$(wc -c < web/dist/decodecalc_web_bg.wasm)
 gz=$(gzip -9 -c web/dist/decodecalc_web_bg.wasm | wc -c)
