@@ -88,8 +88,16 @@ impl clap::Args for EngineFlagArgs {
                     .overrides_with(no_id(f.field)),
                 FlagKind::Set => arg.action(ArgAction::SetTrue),
                 FlagKind::Int | FlagKind::Float | FlagKind::Text => {
+                    // Checked as it is read, by the table's own parser and range.
+                    let check = move |text: &str| -> Result<String, Error> {
+                        let mut s = EngineSettings::default();
+                        s.set_flag(f, Some(text), true)?;
+                        s.check_ranges(&decodecalc_core::engine::flag)?;
+                        Ok(text.to_string())
+                    };
                     let arg = arg
                         .action(ArgAction::Set)
+                        .value_parser(check)
                         .allow_negative_numbers(true)
                         .value_name(if f.unit.is_empty() {
                             "VALUE".to_string()
