@@ -499,6 +499,18 @@ mod tests {
         assert_eq!(field_of(&Error::new("something else")), None);
     }
 
+    #[test]
+    fn the_chart_metric_is_page_state() {
+        for m in ChartMetric::ALL {
+            assert_eq!(ChartMetric::from_id(m.id()), Some(m));
+        }
+        assert_eq!(ChartMetric::from_id("watts"), None);
+        let s = Rc::new(State::default()).reduce(Action::ChartMetric(ChartMetric::TtftMs));
+        assert_eq!(s.chart_metric, ChartMetric::TtftMs);
+        // The form is unchanged: the metric is not a field and not in the URL.
+        assert!(s.fields.is_empty() && to_query(&s).is_empty());
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 

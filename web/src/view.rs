@@ -814,10 +814,10 @@ fn chart_axes(f: &Frame, yticks: &[f64], step: f64, xticks: &[u64], metric: Char
             }) }
             <line x1={s(f.left)} y1={s(f.bottom)} x2={s(f.right)} y2={s(f.bottom)} stroke="#999" />
             <line x1={s(f.left)} y1={s(f.top)} x2={s(f.left)} y2={s(f.bottom)} stroke="#999" />
-            <text x={s((f.left + f.right) / 2.0)} y={s(f.h - 12.0)} text-anchor="middle" class="axis-title">
+            <text x={s((f.left + f.right) / 2.0)} y={s(f.h - 12.0)} text-anchor="middle" class="axis-title" id="chart-x-title">
                 { "simultaneous requests (log2 scale)" }
             </text>
-            <text x="0" y="0" text-anchor="middle" class="axis-title"
+            <text x="0" y="0" text-anchor="middle" class="axis-title" id="chart-y-title"
                 transform={format!("translate(16 {}) rotate(-90)", s((f.top + f.bottom) / 2.0))}>
                 { metric.label() }
             </text>
@@ -861,11 +861,13 @@ fn chart_series(
                 }
             }) }
             { for (!measured.is_empty()).then(|| {
-                let ly = f.top + 6.0 + 18.0 * contexts.len() as f64;
+                let ly = f.top + 14.0 + 18.0 * contexts.len() as f64;
                 html! {
-                    <g class="legend-measured">
-                        <circle cx={s(lx + 11.0)} cy={s(ly)} r="4" fill="#fff" stroke="#666" stroke-width="2" />
-                        <text x={s(lx + 28.0)} y={s(ly + 4.0)} class="legend-label">{ "measured" }</text>
+                    <g class="legend-kinds">
+                        <line x1={s(lx)} x2={s(lx + 22.0)} y1={s(ly)} y2={s(ly)} stroke="#888" stroke-width="2" />
+                        <text x={s(lx + 28.0)} y={s(ly + 4.0)} class="legend-label">{ "predicted" }</text>
+                        <circle class="measured-key" cx={s(lx + 11.0)} cy={s(ly + 18.0)} r="4" fill="#fff" stroke="#888" stroke-width="2" />
+                        <text x={s(lx + 28.0)} y={s(ly + 22.0)} class="legend-label">{ "measured" }</text>
                     </g>
                 }
             }) }
@@ -906,15 +908,7 @@ fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
         .max()
         .unwrap_or(1);
     let xticks = log2_ticks(lo, hi);
-    let title = format!(
-        "{} against simultaneous requests{}",
-        metric.label(),
-        if measured.is_empty() {
-            ""
-        } else {
-            " (lines predicted, circles measured)"
-        }
-    );
+    let title = format!("{} against simultaneous requests", metric.label());
     let onchange = {
         let d = dispatch.clone();
         Callback::from(move |e: Event| {
