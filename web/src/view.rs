@@ -536,15 +536,15 @@ fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     let (decode, max_total) = decode_cells(o);
     let compared_ok = matches!(o.comparison, Some(Ok(_)));
     let title = if compared_ok {
-        "Sustained decode: total tok/s predicted, measured and the prediction's signed error (rows: context, columns: simultaneous requests)"
+        "Sustained decode: total tok/s predicted, measured, error"
     } else {
-        "Sustained decode: total tok/s (rows: context, columns: simultaneous requests)"
+        "Sustained decode: total tok/s"
     };
     html! {
         <section>
             <h2>{ title }</h2>
             <table id="matrix">
-                <thead><tr><th>{ "context" }</th>{ for h.concurrency.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
+                <thead><tr><th title="rows: context; columns: simultaneous requests">{ "context \\ requests" }</th>{ for h.concurrency.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
                 <tbody>
                 { for h.contexts_tokens.iter().map(|&ctx| html! {
                     <tr>
@@ -583,7 +583,7 @@ fn compare_line(o: &Output) -> Html {
     let name = o.measured_name.as_deref().unwrap_or("the measured run");
     html! {
         <p id="compare-line" class="note">
-            { format!("Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
+            { format!("Each cell: predicted (bold), measured, and the error of the prediction (predicted / measured - 1). Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
                 part("total tok/s", &m.total_tok_s), part("per-request tok/s", &m.per_request_tok_s),
                 part("time between tokens", &m.tbt_ms), part("TTFT", &m.ttft_ms),
                 c.summary.status_agreement, c.summary.cells) }
@@ -597,7 +597,7 @@ fn cell_text(c: &Cell) -> Html {
         (_, Some(t)) => html! {
             <>
                 <span class="tps">{ format!("{t:.1}") }</span>
-                <div class="small">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
+                <div class="small ttft">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
             </>
         },
         _ => html! {},
