@@ -6,10 +6,11 @@
 
 mod view;
 
-use decodecalc_core::compare::{compare, Comparison};
+use decodecalc_core::compare::{compare, Comparison, Figures};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Matrix, Predictor};
 use decodecalc_core::measured::parse_measured;
+use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::rank::{Question, Ranked, Workload, RANKED_TP_SIZES};
 use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
 use decodecalc_core::solve::{
@@ -65,6 +66,72 @@ pub struct State {
     pub model_file: Option<(String, String)>,
     /// The decode cell whose details are shown (context, concurrency).
     pub focused: Option<(u64, u64)>,
+    /// The figure the chart draws.
+    pub chart_metric: ChartMetric,
+}
+
+/// The figures the chart can draw: a decode cell's, as core predicts or a
+/// measured run has them ([`decodecalc_core::compare::Figures`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ChartMetric {
+    #[default]
+    TotalTokS,
+    PerRequestTokS,
+    TbtMs,
+    TtftMs,
+}
+
+impl ChartMetric {
+    pub const ALL: [ChartMetric; 4] = [
+        ChartMetric::TotalTokS,
+        ChartMetric::PerRequestTokS,
+        ChartMetric::TbtMs,
+        ChartMetric::TtftMs,
+    ];
+
+    /// The name of the figure in core's JSON (and the switch's value).
+    pub fn id(self) -> &'static str {
+        match self {
+            ChartMetric::TotalTokS => "total_tok_s",
+            ChartMetric::PerRequestTokS => "per_request_tok_s",
+            ChartMetric::TbtMs => "tbt_ms",
+            ChartMetric::TtftMs => "ttft_ms",
+        }
+    }
+
+    /// What a reader calls it, with its unit.
+    pub fn label(self) -> &'static str {
+        match self {
+            ChartMetric::TotalTokS => "total tok/s",
+            ChartMetric::PerRequestTokS => "per-request tok/s",
+            ChartMetric::TbtMs => "time between tokens (ms)",
+            ChartMetric::TtftMs => "TTFT (ms)",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<ChartMetric> {
+        ChartMetric::ALL.into_iter().find(|m| m.id() == id)
+    }
+
+    /// The figure of a predicted or measured cell.
+    pub fn of(self, f: &Figures) -> Option<f64> {
+        match self {
+            ChartMetric::TotalTokS => f.total_tok_s,
+            ChartMetric::PerRequestTokS => f.per_request_tok_s,
+            ChartMetric::TbtMs => f.tbt_ms,
+            ChartMetric::TtftMs => f.ttft_ms,
+        }
+    }
+
+    /// The figure of a matrix cell.
+    pub fn of_cell(self, c: &decodecalc_core::matrix::Cell) -> Option<f64> {
+        match self {
+            ChartMetric::TotalTokS => c.total_tok_s,
+            ChartMetric::PerRequestTokS => c.per_request_tok_s,
+            ChartMetric::TbtMs => c.tbt_ms,
+            ChartMetric::TtftMs => c.ttft_ms,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -75,6 +142,7 @@ pub enum Action {
     ModelFile(String, String),
     ClearModelFile,
     Focus(u64, u64),
+    ChartMetric(ChartMetric),
 }
 
 impl Reducible for State {
@@ -95,6 +163,7 @@ impl Reducible for State {
             Action::ModelFile(name, text) => next.model_file = Some((name, text)),
             Action::ClearModelFile => next.model_file = None,
             Action::Focus(c, n) => next.focused = Some((c, n)),
+            Action::ChartMetric(m) => next.chart_metric = m,
         }
         Rc::new(next)
     }
@@ -129,7 +198,11 @@ pub struct Output {
     pub plan: Plan,
     pub capacity: Capacity,
     pub matrix: Matrix,
+    /// The measured run compared: the file the user loaded, else the
+    /// scenario's own (`plan.measured`), as `decodecalc compare` does.
     pub comparison: Option<Result<Comparison, Error>>,
+    /// Where that measured run comes from (a file name or preset path).
+    pub measured_name: Option<String>,
     /// The plan panel's answers, when its question is filled in.
     pub answers: Option<Result<Answers, Error>>,
 }
@@ -267,8 +340,18 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
     let predictor =
         Predictor::new(&plan, &capacity, plan.calibration.params).map_err(FieldError::new)?;
     let matrix = predictor.matrix();
-    let comparison = state.measured.as_ref().map(|(name, text)| {
-        parse_measured(name, text).and_then(|rows| compare(&predictor, &rows, false))
+    let measured: Option<Result<(&str, &str), Error>> = match (&state.measured, &plan.measured) {
+        (Some((name, text)), _) => Some(Ok((name, text))),
+        (None, Some(id)) => Some(presets::find(Kind::Measured, id).map(|f| (f.path, f.text))),
+        (None, None) => None,
+    };
+    let measured_name = measured
+        .as_ref()
+        .and_then(|m| m.as_ref().ok())
+        .map(|(name, _)| name.to_string());
+    let comparison = measured.map(|m| {
+        m.and_then(|(name, text)| parse_measured(name, text))
+            .and_then(|rows| compare(&predictor, &rows, false))
     });
     let answers = answers(state, &plan, &predictor);
     Ok(Output {
@@ -276,6 +359,7 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
         capacity: capacity.clone(),
         matrix,
         comparison,
+        measured_name,
         answers,
     })
 }
@@ -415,6 +499,18 @@ mod tests {
         assert_eq!(field_of(&Error::new("something else")), None);
     }
 
+    #[test]
+    fn the_chart_metric_is_page_state() {
+        for m in ChartMetric::ALL {
+            assert_eq!(ChartMetric::from_id(m.id()), Some(m));
+        }
+        assert_eq!(ChartMetric::from_id("watts"), None);
+        let s = Rc::new(State::default()).reduce(Action::ChartMetric(ChartMetric::TtftMs));
+        assert_eq!(s.chart_metric, ChartMetric::TtftMs);
+        // The form is unchanged: the metric is not a field and not in the URL.
+        assert!(s.fields.is_empty() && to_query(&s).is_empty());
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
@@ -456,6 +552,10 @@ mod tests {
         );
         assert_eq!(out.matrix.cells.len(), 45);
         assert_eq!(out.capacity.num_blocks, 405);
+        // Its measured run is compared without a file: as `decodecalc compare`.
+        let cmp = out.comparison.as_ref().unwrap().as_ref().unwrap();
+        assert_eq!((cmp.summary.cells, cmp.summary.status_agreement), (45, 45));
+        assert!(out.measured_name.unwrap().contains("rtx3090-nemotron"));
         let mut s = State::default();
         s.fields.insert("gpu-memory-utilization".into(), "2".into());
         let e = compute(&s).unwrap_err();

@@ -2,9 +2,12 @@
 //! grid, the chart and the comparison. Only layout arithmetic here (pixel
 //! positions, percentages of a bar, colours).
 
-use crate::{engine_fields, Action, FieldError, Output, State, ESSENTIALS, PLAN, SETUP, WORKLOAD};
+use crate::{
+    engine_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN, SETUP,
+    WORKLOAD,
+};
 use decodecalc_core::breakdown::{Amount, Segment};
-use decodecalc_core::compare::{Comparison, Metric};
+use decodecalc_core::compare::{CellComparison, Comparison, Metric};
 use decodecalc_core::matrix::{Cell, Phase, Status};
 use decodecalc_core::units::{format_tokens, gib};
 use wasm_bindgen::closure::Closure;
@@ -271,7 +274,7 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
             { log_check(o) }
             { prefill_row(o) }
             { details(o, state) }
-            { chart(o) }
+            { chart(o, state, dispatch) }
             { for o.comparison.as_ref().map(comparison_view) }
             { plan_panel(o) }
         </>
@@ -415,7 +418,7 @@ fn json_number(v: f64) -> String {
 
 fn fill(c: &Cell, max_total: f64) -> String {
     match (c.status, c.total_tok_s) {
-        (Status::OverCapacity, _) | (_, None) => "background:#e5e5e5".into(),
+        (Status::OverCapacity, _) | (_, None) => "background-color:#e5e5e5".into(),
         (status, Some(t)) => {
             let x = (t / max_total.max(1e-9)).clamp(0.0, 1.0);
             let hue = if status == Status::Queued {
@@ -423,7 +426,7 @@ fn fill(c: &Cell, max_total: f64) -> String {
             } else {
                 140.0
             };
-            format!("background:hsl({hue},60%,{:.0}%)", 92.0 - 45.0 * x)
+            format!("background-color:hsl({hue},60%,{:.0}%)", 92.0 - 45.0 * x)
         }
     }
 }
@@ -443,73 +446,158 @@ fn decode_cells(o: &Output) -> (Vec<&Cell>, f64) {
     (decode, max_total)
 }
 
+/// A cell's status as a symbol and a word, so it reads without its colour.
+fn status_mark(s: Status) -> (&'static str, &'static str) {
+    match s {
+        Status::Valid => ("\u{2713}", "runs"),
+        Status::Queued => ("\u{25f7}", "queued"),
+        Status::OverCapacity => ("\u{2715}", "over capacity"),
+    }
+}
+
+/// What the legend says each status means.
+fn status_meaning(s: Status) -> &'static str {
+    match s {
+        Status::Valid => "all requests run at once",
+        Status::Queued => "some requests wait for a free slot",
+        Status::OverCapacity => "over capacity: the run would not start",
+    }
+}
+
+/// The measured run's cell at (context, concurrency), when one is compared.
+fn compared(o: &Output, ctx: u64, n: u64) -> Option<&CellComparison> {
+    o.comparison
+        .as_ref()
+        .and_then(|c| c.as_ref().ok())
+        .and_then(|c| {
+            c.cells
+                .iter()
+                .find(|x| x.phase == Phase::Decode && x.context_tokens == ctx && x.concurrency == n)
+        })
+}
+
+/// One decode cell: predicted (and measured) figures, its status as colour,
+/// pattern and text; hover, focus, click, Enter or Space show its details.
+fn grid_cell(c: &Cell, o: &Output, state: &State, dispatch: &Dispatch, max_total: f64) -> Html {
+    let (ctx, n) = (c.context_tokens, c.concurrency);
+    let show = {
+        let d = dispatch.clone();
+        move || d.dispatch(Action::Focus(ctx, n))
+    };
+    let focus = {
+        let show = show.clone();
+        Callback::from(move |_: FocusEvent| show())
+    };
+    let hover = {
+        let show = show.clone();
+        Callback::from(move |_: MouseEvent| show())
+    };
+    let click = {
+        let show = show.clone();
+        Callback::from(move |_: MouseEvent| show())
+    };
+    let key = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            show();
+        }
+    });
+    let cmp = compared(o, ctx, n);
+    let selected = state.focused == Some((ctx, n));
+    let (symbol, word) = status_mark(c.status);
+    html! {
+        <td class={classes!("cell", c.status.name(), selected.then_some("selected"))}
+            tabindex="0" style={fill(c, max_total)} title={tooltip(c)}
+            aria-label={format!("{} x {}: {word}", format_tokens(ctx), n)}
+            data-context={ctx.to_string()} data-concurrency={n.to_string()}
+            data-status={c.status.name()}
+            data-total-tok-s={c.total_tok_s.map(json_number)}
+            data-measured-total-tok-s={cmp.and_then(|x| x.measured.total_tok_s).map(json_number)}
+            data-error-pct={cmp.and_then(|x| x.error_pct.total_tok_s).map(json_number)}
+            data-band-pct={c.error_band.and_then(|b| b.throughput).map(|b| json_number(b.median_abs_pct))}
+            onfocus={focus} onmouseenter={hover} onclick={click} onkeydown={key}>
+            <span class="st">{ if c.status == Status::Valid { symbol.to_string() } else { format!("{symbol} {word}") } }</span>
+            { cell_text(c) }
+            { for cmp.map(|x| match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
+                (Some(m), Some(e)) => html! {
+                    <>
+                        <div class="small cmp">{ format!("measured {m:.1}") }</div>
+                        <div class="small err">{ format!("error {e:+.1}%") }</div>
+                    </>
+                },
+                _ => html! { <div class="small cmp">{ format!("measured {}", status_mark(x.measured_status).0) }</div> },
+            }) }
+        </td>
+    }
+}
+
 fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     let h = &o.plan.harness;
     let (decode, max_total) = decode_cells(o);
-    let compared = |ctx: u64, n: u64| {
-        o.comparison
-            .as_ref()
-            .and_then(|c| c.as_ref().ok())
-            .and_then(|c| {
-                c.cells.iter().find(|x| {
-                    x.phase == Phase::Decode && x.context_tokens == ctx && x.concurrency == n
-                })
-            })
+    let compared_ok = matches!(o.comparison, Some(Ok(_)));
+    let title = if compared_ok {
+        "Sustained decode: total tok/s predicted, measured, error"
+    } else {
+        "Sustained decode: total tok/s"
     };
     html! {
         <section>
-            <h2>{ "Sustained decode: total tok/s (rows: context, columns: simultaneous requests)" }</h2>
+            <h2>{ title }</h2>
             <table id="matrix">
-                <thead><tr><th>{ "context" }</th>{ for h.concurrency.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
+                <thead><tr><th title="rows: context; columns: simultaneous requests">{ "context \\ requests" }</th>{ for h.concurrency.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
                 <tbody>
                 { for h.contexts_tokens.iter().map(|&ctx| html! {
                     <tr>
                         <th>{ format_tokens(ctx) }</th>
-                        { for h.concurrency.iter().filter_map(|&n| decode.iter().find(|c| c.context_tokens == ctx && c.concurrency == n)).map(|c| {
-                            let (ctx, n) = (c.context_tokens, c.concurrency);
-                            let d = dispatch.clone();
-                            let focus = Callback::from(move |_: FocusEvent| d.dispatch(Action::Focus(ctx, n)));
-                            let d = dispatch.clone();
-                            let hover = Callback::from(move |_: MouseEvent| d.dispatch(Action::Focus(ctx, n)));
-                            let cmp = compared(ctx, n);
-                            let selected = state.focused == Some((ctx, n));
-                            html! {
-                                <td class={classes!("cell", c.status.name(), selected.then_some("selected"))}
-                                    tabindex="0" style={fill(c, max_total)} title={tooltip(c)}
-                                    data-context={ctx.to_string()} data-concurrency={n.to_string()}
-                                    data-status={c.status.name()}
-                                    data-total-tok-s={c.total_tok_s.map(json_number)}
-                                    data-measured-total-tok-s={cmp.and_then(|x| x.measured.total_tok_s).map(json_number)}
-                                    data-error-pct={cmp.and_then(|x| x.error_pct.total_tok_s).map(json_number)}
-                                    data-band-pct={c.error_band.and_then(|b| b.throughput).map(|b| json_number(b.median_abs_pct))}
-                                    onfocus={focus} onmouseenter={hover}>
-                                    { cell_text(c) }
-                                    { for cmp.map(|x| html! {
-                                        <div class="small cmp">{ match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
-                                            (Some(m), Some(e)) => format!("measured {m:.1} ({e:+.1}%)"),
-                                            _ => format!("measured: {}", x.measured_status.name()),
-                                        } }</div>
-                                    }) }
-                                </td>
-                            }
-                        }) }
+                        { for h.concurrency.iter()
+                            .filter_map(|&n| decode.iter().find(|c| c.context_tokens == ctx && c.concurrency == n))
+                            .map(|c| grid_cell(c, o, state, dispatch, max_total)) }
                     </tr>
                 }) }
                 </tbody>
             </table>
-            <p class="legend"><span class="sw valid"></span>{ " all requests run " }<span class="sw queued"></span>{ " requests queued " }<span class="sw over_capacity"></span>{ " over capacity (not run)" }</p>
+            <p class="legend" id="status-legend">
+                { for [Status::Valid, Status::Queued, Status::OverCapacity].into_iter().map(|s| {
+                    let (symbol, word) = status_mark(s);
+                    html! {
+                        <span data-status={s.name()}>
+                            <span class={classes!("sw", s.name())}></span>
+                            { format!(" {symbol} {word}: {} ", status_meaning(s)) }
+                        </span>
+                    }
+                }) }
+            </p>
+            { compare_line(o) }
         </section>
+    }
+}
+
+/// One sentence under the grid: the measured run compared and core's mean
+/// absolute percentage error per metric.
+fn compare_line(o: &Output) -> Html {
+    let Some(Ok(c)) = &o.comparison else {
+        return html! {};
+    };
+    let m = &c.summary.metrics;
+    let part = |what: &str, x: &Metric| format!("{what} {:.2}% ({} cells)", x.mape_pct, x.n);
+    let name = o.measured_name.as_deref().unwrap_or("the measured run");
+    html! {
+        <p id="compare-line" class="note">
+            { format!("Each cell: predicted (bold), measured, and the error of the prediction (predicted / measured - 1). Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
+                part("total tok/s", &m.total_tok_s), part("per-request tok/s", &m.per_request_tok_s),
+                part("time between tokens", &m.tbt_ms), part("TTFT", &m.ttft_ms),
+                c.summary.status_agreement, c.summary.cells) }
+        </p>
     }
 }
 
 fn cell_text(c: &Cell) -> Html {
     match (c.status, c.total_tok_s) {
-        (Status::OverCapacity, _) => html! { <span>{ "Over capacity" }</span> },
+        (Status::OverCapacity, _) => html! {},
         (_, Some(t)) => html! {
             <>
                 <span class="tps">{ format!("{t:.1}") }</span>
-                <div class="small">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
-                { for (c.status == Status::Queued).then(|| html! { <div class="small">{ "Requests queued" }</div> }) }
+                <div class="small ttft">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
             </>
         },
         _ => html! {},
@@ -560,7 +648,7 @@ fn tooltip(c: &Cell) -> String {
 
 fn details(o: &Output, state: &State) -> Html {
     let Some((ctx, n)) = state.focused else {
-        return html! { <p id="cell-details" class="note">{ "Hover over or focus a cell for its details." }</p> };
+        return html! { <p id="cell-details" class="note">{ "Hover over, click or focus a cell (Tab to it, Enter) for its details." }</p> };
     };
     let Some(c) = o
         .matrix
@@ -595,45 +683,256 @@ const COLORS: [&str; 8] = [
     "#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d", "#666666",
 ];
 
-fn chart(o: &Output) -> Html {
-    let h = &o.plan.harness;
-    let (decode, max_total) = decode_cells(o);
-    let max_total = max_total.max(1.0);
-    let (w, ht, left, bottom) = (640.0, 260.0, 56.0, 30.0);
-    let xs: Vec<f64> = h.concurrency.iter().map(|&c| (c as f64).log2()).collect();
-    let (x0, x1) = (
-        xs.iter().copied().fold(f64::INFINITY, f64::min),
-        xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
-    );
-    let span = if x1 > x0 { x1 - x0 } else { 1.0 };
-    let px = |c: u64| left + (w - left - 20.0) * (((c as f64).log2() - x0) / span);
-    let py = |t: f64| (ht - bottom) - (ht - bottom - 10.0) * (t / max_total);
+/// Round tick values from 0 to at least `max`: about five steps of 1, 2 or 5
+/// times a power of ten.
+fn nice_ticks(max: f64) -> (Vec<f64>, f64) {
+    let max = if max.is_finite() && max > 0.0 {
+        max
+    } else {
+        1.0
+    };
+    let raw = max / 5.0;
+    let mag = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw * (1.0 - 1e-9))
+        .unwrap_or(10.0 * mag);
+    let mut ticks = Vec::new();
+    for i in 0..=12u32 {
+        let t = f64::from(i) * step;
+        ticks.push(t);
+        if t >= max * (1.0 - 1e-9) {
+            break;
+        }
+    }
+    (ticks, step)
+}
+
+/// A tick label with as many decimals as the step needs.
+fn tick_label(t: f64, step: f64) -> String {
+    let digits = if step >= 1.0 {
+        0
+    } else if step >= 0.1 {
+        1
+    } else if step >= 0.01 {
+        2
+    } else {
+        3
+    };
+    format!("{t:.digits$}")
+}
+
+/// The powers of two from the smallest to the largest concurrency (the ends
+/// themselves when no power of two lies between them).
+fn log2_ticks(lo: u64, hi: u64) -> Vec<u64> {
+    let mut ticks: Vec<u64> = (0..64u32)
+        .filter_map(|k| 1u64.checked_shl(k))
+        .filter(|&p| p >= lo && p <= hi)
+        .collect();
+    if ticks.is_empty() {
+        ticks = if lo == hi { vec![lo] } else { vec![lo, hi] };
+    }
+    ticks
+}
+
+/// The chart's frame in pixels: plot area and the scales of both axes.
+struct Frame {
+    w: f64,
+    h: f64,
+    left: f64,
+    right: f64,
+    top: f64,
+    bottom: f64,
+    x0: f64,
+    xspan: f64,
+    ymax: f64,
+}
+
+impl Frame {
+    fn new(concurrency: &[u64], ymax: f64) -> Frame {
+        let lo = concurrency.iter().copied().min().unwrap_or(1).max(1);
+        let hi = concurrency.iter().copied().max().unwrap_or(1).max(lo);
+        let (x0, x1) = ((lo as f64).log2(), (hi as f64).log2());
+        Frame {
+            w: 760.0,
+            h: 330.0,
+            left: 66.0,
+            right: 600.0,
+            top: 40.0,
+            bottom: 276.0,
+            x0,
+            xspan: if x1 > x0 { x1 - x0 } else { 1.0 },
+            ymax: ymax.max(1e-9),
+        }
+    }
+
+    fn x(&self, c: u64) -> f64 {
+        let f = ((c.max(1) as f64).log2() - self.x0) / self.xspan;
+        self.left + (self.right - self.left) * f.clamp(0.0, 1.0)
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        self.bottom - (self.bottom - self.top) * (v / self.ymax)
+    }
+}
+
+/// The measured run's decode points for the chart's metric:
+/// (context, concurrency, value).
+fn measured_points(o: &Output, metric: ChartMetric) -> Vec<(u64, u64, f64)> {
+    match &o.comparison {
+        Some(Ok(c)) => c
+            .cells
+            .iter()
+            .filter(|x| x.phase == Phase::Decode)
+            .filter_map(|x| {
+                metric
+                    .of(&x.measured)
+                    .map(|v| (x.context_tokens, x.concurrency, v))
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Axes, grid lines, ticks with their labels and both axis titles.
+fn chart_axes(f: &Frame, yticks: &[f64], step: f64, xticks: &[u64], metric: ChartMetric) -> Html {
+    let s = |v: f64| format!("{v:.1}");
     html! {
-        <section>
-            <h2>{ "Total tok/s against simultaneous requests" }</h2>
-            <svg id="chart" width={w.to_string()} height={ht.to_string()} viewBox={format!("0 0 {w} {ht}")}>
-                <line x1={left.to_string()} y1={(ht - bottom).to_string()} x2={(w - 10.0).to_string()} y2={(ht - bottom).to_string()} stroke="#999" />
-                <line x1={left.to_string()} y1="10" x2={left.to_string()} y2={(ht - bottom).to_string()} stroke="#999" />
-                <text x="4" y="16" class="axis">{ format!("{max_total:.0}") }</text>
-                <text x="4" y={(ht - bottom).to_string()} class="axis">{ "0" }</text>
-                { for h.concurrency.iter().map(|&c| html! {
-                    <text x={(px(c) - 6.0).to_string()} y={(ht - 10.0).to_string()} class="axis">{ c }</text>
-                }) }
-                { for h.contexts_tokens.iter().enumerate().map(|(i, &ctx)| {
-                    let pts: Vec<String> = decode.iter()
-                        .filter(|c| c.context_tokens == ctx)
-                        .filter_map(|c| c.total_tok_s.map(|t| format!("{:.1},{:.1}", px(c.concurrency), py(t))))
-                        .collect();
-                    let color = COLORS.get(i % COLORS.len()).copied().unwrap_or("#000");
-                    html! {
-                        <g data-context={ctx.to_string()}>
-                            <polyline points={pts.join(" ")} fill="none" stroke={color} stroke-width="2" />
-                            <text x={(left + 12.0).to_string()} y={(22.0 + 14.0 * i as f64).to_string()} fill={color} class="legend-label">
-                                { format!("context {}", format_tokens(ctx)) }
-                            </text>
-                        </g>
-                    }
-                }) }
+        <g class="axes">
+            { for yticks.iter().map(|&t| html! {
+                <g class="ytick" data-value={json_number(t)}>
+                    <line x1={s(f.left)} x2={s(f.right)} y1={s(f.y(t))} y2={s(f.y(t))} class="grid-line" />
+                    <text x={s(f.left - 6.0)} y={s(f.y(t) + 4.0)} text-anchor="end" class="axis">{ tick_label(t, step) }</text>
+                </g>
+            }) }
+            { for xticks.iter().map(|&c| html! {
+                <g class="xtick" data-value={c.to_string()}>
+                    <line x1={s(f.x(c))} x2={s(f.x(c))} y1={s(f.bottom)} y2={s(f.bottom + 5.0)} stroke="#999" />
+                    <text x={s(f.x(c))} y={s(f.bottom + 18.0)} text-anchor="middle" class="axis">{ c }</text>
+                </g>
+            }) }
+            <line x1={s(f.left)} y1={s(f.bottom)} x2={s(f.right)} y2={s(f.bottom)} stroke="#999" />
+            <line x1={s(f.left)} y1={s(f.top)} x2={s(f.left)} y2={s(f.bottom)} stroke="#999" />
+            <text x={s((f.left + f.right) / 2.0)} y={s(f.h - 12.0)} text-anchor="middle" class="axis-title" id="chart-x-title">
+                { "simultaneous requests (log2 scale)" }
+            </text>
+            <text x="0" y="0" text-anchor="middle" class="axis-title" id="chart-y-title"
+                transform={format!("translate(16 {}) rotate(-90)", s((f.top + f.bottom) / 2.0))}>
+                { metric.label() }
+            </text>
+        </g>
+    }
+}
+
+/// One predicted line per context and the measured circles on top, with a
+/// legend on the right.
+fn chart_series(
+    f: &Frame,
+    o: &Output,
+    decode: &[&Cell],
+    measured: &[(u64, u64, f64)],
+    metric: ChartMetric,
+) -> Html {
+    let s = |v: f64| format!("{v:.1}");
+    let contexts = &o.plan.harness.contexts_tokens;
+    let color = |i: usize| COLORS.get(i % COLORS.len()).copied().unwrap_or("#000");
+    let lx = f.right + 24.0;
+    html! {
+        <>
+            { for contexts.iter().enumerate().map(|(i, &ctx)| {
+                let pts: Vec<String> = decode.iter()
+                    .filter(|c| c.context_tokens == ctx)
+                    .filter_map(|c| metric.of_cell(c).map(|v| format!("{},{}", s(f.x(c.concurrency)), s(f.y(v)))))
+                    .collect();
+                let ly = f.top + 6.0 + 18.0 * i as f64;
+                html! {
+                    <g class="series" data-context={ctx.to_string()}>
+                        <polyline points={pts.join(" ")} fill="none" stroke={color(i)} stroke-width="2" />
+                        { for measured.iter().filter(|m| m.0 == ctx).map(|&(_, n, v)| html! {
+                            <circle class="measured" cx={s(f.x(n))} cy={s(f.y(v))} r="4" fill="#fff" stroke={color(i)} stroke-width="2"
+                                data-context={ctx.to_string()} data-concurrency={n.to_string()} data-value={json_number(v)}>
+                                <title>{ format!("measured {} x {}: {v:.2}", format_tokens(ctx), n) }</title>
+                            </circle>
+                        }) }
+                        <line x1={s(lx)} x2={s(lx + 22.0)} y1={s(ly)} y2={s(ly)} stroke={color(i)} stroke-width="2" />
+                        <text x={s(lx + 28.0)} y={s(ly + 4.0)} class="legend-label">{ format!("context {}", format_tokens(ctx)) }</text>
+                    </g>
+                }
+            }) }
+            { for (!measured.is_empty()).then(|| {
+                let ly = f.top + 14.0 + 18.0 * contexts.len() as f64;
+                html! {
+                    <g class="legend-kinds">
+                        <line x1={s(lx)} x2={s(lx + 22.0)} y1={s(ly)} y2={s(ly)} stroke="#888" stroke-width="2" />
+                        <text x={s(lx + 28.0)} y={s(ly + 4.0)} class="legend-label">{ "predicted" }</text>
+                        <circle class="measured-key" cx={s(lx + 11.0)} cy={s(ly + 18.0)} r="4" fill="#fff" stroke="#888" stroke-width="2" />
+                        <text x={s(lx + 28.0)} y={s(ly + 22.0)} class="legend-label">{ "measured" }</text>
+                    </g>
+                }
+            }) }
+        </>
+    }
+}
+
+/// The chart of the chosen metric against concurrency: lines are core's
+/// predictions, circles the measured run compared.
+fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
+    let metric = state.chart_metric;
+    let (decode, _) = decode_cells(o);
+    let measured = measured_points(o, metric);
+    let ymax = decode
+        .iter()
+        .filter_map(|c| metric.of_cell(c))
+        .chain(measured.iter().map(|m| m.2))
+        .fold(0.0, f64::max);
+    let (yticks, step) = nice_ticks(ymax);
+    let f = Frame::new(
+        &o.plan.harness.concurrency,
+        yticks.last().copied().unwrap_or(1.0),
+    );
+    let lo = o
+        .plan
+        .harness
+        .concurrency
+        .iter()
+        .copied()
+        .min()
+        .unwrap_or(1);
+    let hi = o
+        .plan
+        .harness
+        .concurrency
+        .iter()
+        .copied()
+        .max()
+        .unwrap_or(1);
+    let xticks = log2_ticks(lo, hi);
+    let title = format!("{} against simultaneous requests", metric.label());
+    let onchange = {
+        let d = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let el: HtmlSelectElement = e.target_unchecked_into();
+            if let Some(m) = ChartMetric::from_id(&el.value()) {
+                d.dispatch(Action::ChartMetric(m));
+            }
+        })
+    };
+    html! {
+        <section id="chart-section">
+            <h2>{ "Chart" }</h2>
+            <label class="chart-switch">{ "metric " }
+                <select id="chart-metric" {onchange}>
+                    { for ChartMetric::ALL.iter().map(|m| html! {
+                        <option value={m.id()} selected={*m == metric}>{ m.label() }</option>
+                    }) }
+                </select>
+            </label>
+            <svg id="chart" role="img" aria-labelledby="chart-title" data-metric={metric.id()}
+                width="100%" viewBox={format!("0 0 {} {}", f.w, f.h)} preserveAspectRatio="xMinYMin meet">
+                <text id="chart-title" x={format!("{:.1}", f.left)} y="22" class="chart-title">{ title }</text>
+                { chart_axes(&f, &yticks, step, &xticks, metric) }
+                { chart_series(&f, o, &decode, &measured, metric) }
             </svg>
         </section>
     }
@@ -653,7 +952,7 @@ fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
     };
     let m = &c.summary.metrics;
     let row = |name: &str, x: &Metric| {
-        html! { <tr data-metric={name.to_string()}><th>{ name.to_string() }</th><td>{ x.n }</td><td>{ format!("{:.2}", x.mape_pct) }</td><td>{ format!("{:.2}", x.max_abs_pct) }</td></tr> }
+        html! { <tr data-metric={name.to_string()} data-mape-pct={json_number(x.mape_pct)}><th>{ name.to_string() }</th><td>{ x.n }</td><td>{ format!("{:.2}", x.mape_pct) }</td><td>{ format!("{:.2}", x.max_abs_pct) }</td></tr> }
     };
     html! {
         <section>
@@ -723,5 +1022,24 @@ fn plan_panel(o: &Output) -> Html {
                 }) }
             </table>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ticks_are_round_and_cover_the_range() {
+        let (t, step) = nice_ticks(1234.0);
+        assert_eq!(step, 500.0);
+        assert_eq!(t, vec![0.0, 500.0, 1000.0, 1500.0]);
+        let (t, step) = nice_ticks(0.8);
+        assert_eq!((t.len(), step), (5, 0.2));
+        assert_eq!(tick_label(0.4, step), "0.4");
+        assert_eq!(nice_ticks(0.0).0.last().copied(), Some(1.0));
+        assert_eq!(log2_ticks(1, 128), vec![1, 2, 4, 8, 16, 32, 64, 128]);
+        assert_eq!(log2_ticks(3, 3), vec![3]);
+        assert_eq!(log2_ticks(5, 7), vec![5, 7]);
     }
 }

@@ -35,6 +35,19 @@ function serve() {
 const matrixJson = (...args) =>
   JSON.parse(execFileSync(cli, ["matrix", "--format", "json", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
 
+const compareJson = (...args) =>
+  JSON.parse(execFileSync(cli, ["compare", "--format", "json", ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }));
+
+// A number attribute against a JSON figure: both absent, or the same double
+// (serde_json writes 3587.0 where JavaScript writes 3587, so compared as numbers).
+function sameNumber(attr, want, what) {
+  if (want === null || want === undefined) {
+    assert(attr === null || attr === undefined, `${what}: page ${attr}, CLI none`);
+  } else {
+    assert(attr !== null && attr !== undefined && Number(attr) === want, `${what}: page ${attr}, CLI ${want}`);
+  }
+}
+
 let passed = 0, failed = 0;
 async function check(name, fn) {
   try {
@@ -90,6 +103,47 @@ try {
     assert(queued.length === 1 && queued[0].context === 0 && queued[0].concurrency === 128, "one queued cell at 0 x 128");
   });
 
+  await check("on first load every cell shows the reference's measured run: values and errors equal `decodecalc compare --format json`", async () => {
+    const cmp = compareJson();
+    const decode = cmp.cells.filter((c) => c.phase === "decode");
+    const cells = await page.$$eval("#matrix td.cell", (tds) => tds.map((td) => ({
+      context: Number(td.dataset.context), concurrency: Number(td.dataset.concurrency),
+      measured: td.dataset.measuredTotalTokS ?? null, error: td.dataset.errorPct ?? null, text: td.textContent,
+    })));
+    assert(cells.length === decode.length, `page ${cells.length} cells, compare ${decode.length}`);
+    let withError = 0;
+    for (const c of cells) {
+      const e = decode.find((x) => x.context_tokens === c.context && x.concurrency === c.concurrency);
+      assert(e, `compare has no cell ${c.context} x ${c.concurrency}`);
+      const where = `${c.context} x ${c.concurrency}`;
+      sameNumber(c.measured, e.measured.total_tok_s, `${where} measured`);
+      sameNumber(c.error, e.error_pct.total_tok_s, `${where} error`);
+      if (e.error_pct.total_tok_s !== null) {
+        withError += 1;
+        assert(c.text.includes("measured ") && c.text.includes("error ") && c.text.includes("%"), `${where} text: ${c.text}`);
+      }
+    }
+    assert(withError === cmp.summary.metrics.total_tok_s.n, `${withError} cells with an error, MAPE over ${cmp.summary.metrics.total_tok_s.n}`);
+    const summary = page.locator("#compare-summary");
+    assert(await summary.getAttribute("data-status-agreement") === String(cmp.summary.status_agreement), "status agreement");
+    for (const m of ["total_tok_s", "per_request_tok_s", "tbt_ms", "ttft_ms", "prefill_tok_s"]) {
+      sameNumber(await summary.locator(`tr[data-metric="${m}"]`).getAttribute("data-mape-pct"), cmp.summary.metrics[m].mape_pct, `${m} MAPE`);
+    }
+    const line = await page.locator("#compare-line").textContent();
+    const mape = cmp.summary.metrics.total_tok_s.mape_pct.toFixed(2);
+    assert(line.includes("MAPE") && line.includes("TTFT") && line.includes(`total tok/s ${mape}%`), `summary line: ${line}`);
+  });
+
+  await check("each cell's status reads without colour (symbol and word) and the legend says what each means", async () => {
+    const cells = await page.$$eval("#matrix td.cell", (tds) => tds.map((td) => ({ status: td.dataset.status, mark: td.querySelector(".st")?.textContent ?? "" })));
+    const want = { valid: "\u2713", queued: "\u25f7 queued", over_capacity: "\u2715 over capacity" };
+    for (const c of cells) assert(c.mark === want[c.status], `${c.status} cell marked ${JSON.stringify(c.mark)}`);
+    assert(new Set(cells.map((c) => c.status)).size === 3, "the reference has all three statuses");
+    const legend = await page.$$eval("#status-legend [data-status]", (ss) => ss.map((s) => [s.dataset.status, s.textContent]));
+    assert(legend.length === 3, `${legend.length} legend entries`);
+    for (const [st, text] of legend) assert(text.includes(want[st]) && text.includes(":"), `legend ${st}: ${text}`);
+  });
+
   await check("the prefill row, memory bar and chart are drawn", async () => {
     assert(await page.locator("#prefill td[data-prefill-tok-s]").count() === 5, "five prefill cells");
     assert(await page.locator("#memory .seg.kv").count() === 1, "a KV pool segment");
@@ -109,6 +163,89 @@ try {
     await page.locator('#matrix td[data-context="16384"][data-concurrency="64"]').focus();
     const text = await page.locator("#cell-details").textContent();
     assert(text.includes("Over capacity") && text.includes("blocks"), text);
+  });
+
+  await check("keyboard: Tab reaches a grid cell, and Enter or Space on it shows its details as a click does", async () => {
+    // From the first field of the page, as a keyboard user starts.
+    await page.locator("#model").focus();
+    let active = null;
+    for (let i = 0; i < 60 && !active; i++) {
+      await page.keyboard.press("Tab");
+      active = await page.evaluate(() => {
+        const el = document.activeElement;
+        return el && el.matches("#matrix td.cell") ? { context: el.dataset.context, concurrency: el.dataset.concurrency, row: el.parentElement.querySelector("th").textContent } : null;
+      });
+    }
+    assert(active, "60 Tabs never reached a grid cell");
+    const first = await page.$eval("#matrix td.cell", (td) => [td.dataset.context, td.dataset.concurrency]);
+    assert(active.context === first[0] && active.concurrency === first[1], `Tab reached ${active.context} x ${active.concurrency} first`);
+    const mine = `${active.row} x ${active.concurrency}:`;
+    const details = () => page.locator("#cell-details").textContent();
+    assert((await details()).startsWith(mine), `details on Tab: ${await details()}`);
+    for (const key of ["Enter", " "]) {
+      // The mouse moves the details to another cell; the key brings back the focused one's.
+      await page.mouse.move(0, 0);
+      await page.hover('#matrix td[data-context="16384"][data-concurrency="64"]');
+      await page.waitForFunction(() => document.querySelector("#cell-details")?.textContent.startsWith("16K x 64:"));
+      await page.keyboard.press(key);
+      await page.waitForFunction((m) => document.querySelector("#cell-details")?.textContent.startsWith(m), mine, { timeout: 5000 });
+      assert(await page.evaluate(() => document.activeElement.matches("#matrix td.cell.selected")), `${JSON.stringify(key)}: the focused cell is the selected one`);
+    }
+    await page.keyboard.press("Tab");
+    const next = await page.evaluate(() => document.activeElement.dataset.concurrency);
+    assert(next && next !== active.concurrency, "Tab moves to the next cell");
+    assert(await page.locator("#matrix td.cell[tabindex='0']").count() === await page.locator("#matrix td.cell").count(), "every cell is focusable");
+  });
+
+  await check("the metric switch redraws the chart: title, axis, lines and measured circles", async () => {
+    const cmp = compareJson();
+    const measured = (m) => cmp.cells.filter((c) => c.phase === "decode" && c.measured[m] !== null);
+    const snapshot = () => page.evaluate(() => ({
+      metric: document.querySelector("#chart").dataset.metric,
+      title: document.querySelector("#chart-title").textContent,
+      yTitle: document.querySelector("#chart-y-title").textContent,
+      xTitle: document.querySelector("#chart-x-title").textContent,
+      yticks: [...document.querySelectorAll("#chart .ytick")].map((t) => Number(t.dataset.value)),
+      yLabels: [...document.querySelectorAll("#chart .ytick text")].map((t) => t.textContent),
+      xticks: [...document.querySelectorAll("#chart .xtick")].map((t) => Number(t.dataset.value)),
+      lines: [...document.querySelectorAll("#chart polyline")].map((p) => p.getAttribute("points")),
+      circles: [...document.querySelectorAll("#chart circle.measured")].map((c) => ({ context: Number(c.dataset.context), concurrency: Number(c.dataset.concurrency), value: Number(c.dataset.value), cy: c.getAttribute("cy") })),
+    }));
+    const checkCircles = (snap, m) => {
+      const want = measured(m);
+      assert(snap.circles.length === want.length, `${m}: ${snap.circles.length} circles, ${want.length} measured cells`);
+      for (const w of want) {
+        const c = snap.circles.find((x) => x.context === w.context_tokens && x.concurrency === w.concurrency);
+        assert(c && c.value === w.measured[m], `${m} ${w.context_tokens} x ${w.concurrency}: circle ${c && c.value}, measured ${w.measured[m]}`);
+      }
+    };
+    const roundTicks = (snap) => {
+      assert(snap.yticks.length >= 3 && snap.yticks[0] === 0, `y ticks ${snap.yticks}`);
+      const step = snap.yticks[1];
+      const mantissa = step / 10 ** Math.floor(Math.log10(step));
+      assert([1, 2, 5].some((x) => Math.abs(mantissa - x) < 1e-9), `y step ${step} is not 1, 2 or 5 x 10^k`);
+      snap.yticks.forEach((t, i) => assert(Math.abs(t - i * step) < 1e-9 * step, `y ticks ${snap.yticks}`));
+      assert(snap.yLabels.every((l) => l !== ""), "every y tick labelled");
+      assert(JSON.stringify(snap.xticks) === JSON.stringify([1, 2, 4, 8, 16, 32, 64, 128]), `x ticks ${snap.xticks}`);
+    };
+    const before = await snapshot();
+    assert(before.metric === "total_tok_s" && before.title.includes("total tok/s") && before.yTitle === "total tok/s" && before.xTitle.includes("simultaneous requests"), JSON.stringify(before.title));
+    roundTicks(before);
+    checkCircles(before, "total_tok_s");
+    assert(before.lines.length === 5, "one line per context");
+    await page.selectOption("#chart-metric", "ttft_ms");
+    await page.waitForFunction(() => document.querySelector("#chart")?.dataset.metric === "ttft_ms", null, { timeout: 5000 });
+    const after = await snapshot();
+    assert(after.title.includes("TTFT") && after.yTitle.includes("TTFT"), `title ${after.title}`);
+    assert(JSON.stringify(after.yticks) !== JSON.stringify(before.yticks), "the y axis rescaled");
+    assert(after.lines.length === 5 && after.lines.some((l, i) => l !== before.lines[i]), "the lines redrawn");
+    roundTicks(after);
+    checkCircles(after, "ttft_ms");
+    for (const m of ["per_request_tok_s", "tbt_ms", "total_tok_s"]) {
+      await page.selectOption("#chart-metric", m);
+      await page.waitForFunction((m) => document.querySelector("#chart")?.dataset.metric === m, m, { timeout: 5000 });
+      checkCircles(await snapshot(), m);
+    }
   });
 
   await check("changing --gpu-memory-utilization changes the grid as the CLI does", async () => {
