@@ -41,24 +41,32 @@ struct Cli {
 enum Command {
     /// The context x concurrency matrix: status, running requests, decode
     /// speed, TTFT and prefill speed per cell, as the harness measures them.
+    #[command(after_help = cmd::matrix::EXAMPLES)]
     Matrix(MatrixArgs),
     /// The memory breakdown and the KV-cache allocator's figures.
+    #[command(after_help = cmd::capacity::EXAMPLES)]
     Capacity(args::CommonArgs),
     /// Fit the timing model to a measured run and write a calibration file.
+    #[command(after_help = cmd::calibrate::EXAMPLES)]
     Calibrate(CalibrateArgs),
     /// Compare predictions with a measured run, cell by cell.
+    #[command(after_help = cmd::compare::EXAMPLES)]
     Compare(CompareArgs),
     /// What `vllm bench serve` would print for this setup: request and
     /// output throughput, TTFT, TPOT, ITL and end-to-end latency, as that
     /// tool defines them (random dataset, fixed lengths).
+    #[command(after_help = cmd::bench_serve::EXAMPLES)]
     BenchServe(BenchServeArgs),
     /// Inverse questions: the largest context, the most requests, the
     /// smallest --max-model-len or --gpu-memory-utilization for a cell.
+    #[command(after_help = cmd::solve::EXAMPLES)]
     Solve(SolveArgs),
     /// Every GPU x tensor-parallel size x KV dtype that serves a workload,
     /// cheapest per million output tokens first.
+    #[command(after_help = cmd::rank::EXAMPLES)]
     Rank(RankArgs),
     /// List the embedded presets (models, GPUs, scenarios, measured runs).
+    #[command(after_help = cmd::presets::EXAMPLES)]
     Presets(PresetsArgs),
 }
 

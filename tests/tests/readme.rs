@@ -1,7 +1,17 @@
-//! Every `decodecalc ...` example in the README's shell blocks runs and
-//! exits 0 (from the repository root, as the README shows them; `--out`
-//! and `--out-dir` go to scratch files so the shipped data is never
-//! overwritten).
+//! The README's examples, in two kinds of block:
+//!
+//! - ```console blocks (`$ decodecalc ...`, then the output): trycmd runs
+//!   each command and checks the lines shown, in `cargo test -p decodecalc
+//!   --test examples` (cli/tests/examples.rs); nothing of them is repeated
+//!   here.
+//! - ```sh blocks: what that test leaves out, the joint calibrations (one
+//!   to two minutes each; one writes `--out-dir data/calibrations`). Here
+//!   each `decodecalc ...` line runs and exits 0, from the repository root
+//!   as the README shows them, with `--out` and `--out-dir` sent to scratch
+//!   files so the shipped data is never overwritten.
+//!
+//! And every `decodecalc` command line of a code block is in one of the
+//! two, so none sits in a block that no test runs.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(
@@ -18,9 +28,14 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The README's `decodecalc` command lines (continuations joined, comments cut).
+fn readme() -> String {
+    std::fs::read_to_string(root().join("README.md")).unwrap()
+}
+
+/// The `decodecalc` command lines of the README's ```sh blocks
+/// (continuations joined).
 fn examples() -> Vec<String> {
-    let text = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let text = readme();
     let mut out = Vec::new();
     let mut in_sh = false;
     let mut pending = String::new();
@@ -79,9 +94,9 @@ fn words(cmd: &str) -> Vec<String> {
 }
 
 #[test]
-fn every_readme_example_runs() {
+fn every_sh_example_runs() {
     let examples = examples();
-    assert!(examples.len() >= 15, "{} examples", examples.len());
+    assert!(examples.len() >= 2, "{} examples", examples.len());
     let scratch = std::env::temp_dir().join(format!("decodecalc-readme-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     std::env::set_current_dir(root()).unwrap();
@@ -110,4 +125,47 @@ fn the_splitter_keeps_quoted_launch_lines_whole() {
         words("decodecalc matrix --vllm-command \"vllm serve X --max-model-len 32k\" --gpu l40s  # note"),
         ["decodecalc", "matrix", "--vllm-command", "vllm serve X --max-model-len 32k", "--gpu", "l40s"]
     );
+}
+
+/// A `decodecalc` command line in a code block is either a ```sh line
+/// (run above) or a `$ ` line of a ```console block (run by trycmd, which
+/// skips blocks marked `ignore` and of other languages).
+#[test]
+fn every_readme_command_is_run_by_a_test() {
+    let text = readme();
+    let mut lang: Option<String> = None;
+    let (mut sh, mut console) = (0, 0);
+    let mut unrun = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if let Some(info) = line.strip_prefix("```") {
+            lang = match lang {
+                Some(_) => None,
+                None => Some(info.trim().to_string()),
+            };
+            continue;
+        }
+        let Some(lang) = lang.as_deref() else {
+            continue;
+        };
+        let trimmed = line.trim_start();
+        match lang {
+            "sh" if trimmed.starts_with("decodecalc ") => sh += 1,
+            "console" if line.starts_with("$ decodecalc ") => console += 1,
+            // (A console block's output lines are not commands.)
+            "console" => {}
+            _ if trimmed.starts_with("decodecalc ") || trimmed.starts_with("$ decodecalc ") => {
+                unrun.push(format!("README.md:{}: ```{lang}: {line}", n + 1));
+            }
+            _ => {}
+        }
+    }
+    assert!(
+        unrun.is_empty(),
+        "no test runs these:\n{}",
+        unrun.join("\n")
+    );
+    assert_eq!(sh, examples().len());
+    // The console examples trycmd checks (a drop would mean blocks that
+    // stopped being ```console).
+    assert!(console >= 20, "{console} console examples");
 }

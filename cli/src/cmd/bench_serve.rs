@@ -10,6 +10,12 @@ use decodecalc_core::bench_serve::BenchResult;
 use decodecalc_core::serve::Workload;
 use decodecalc_core::Error;
 
+/// The `Examples:` of `decodecalc bench-serve --help` (run by cli/tests/cmd/bench-serve.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc bench-serve --model qwen3-8b --gpu h100 --num-prompts 1000 --max-concurrency 64
+  decodecalc bench-serve --model qwen3-8b --gpu h100 --num-prompts 200 --request-rate 4 --seed 0";
+
 /// `vllm bench serve`'s own flags (docs/reference/vllm-bench-serve.md).
 #[derive(Args, Debug)]
 pub struct BenchServeArgs {

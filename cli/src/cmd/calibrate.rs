@@ -14,6 +14,12 @@ use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{load_text, CalibrationFile, Plan};
 use decodecalc_core::Error;
 
+/// The `Examples:` of `decodecalc calibrate --help` (run by cli/tests/cmd/calibrate.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc calibrate                 # fit the reference run, print its calibration
+  decodecalc calibrate --measured rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32 --out my-fit.toml";
+
 #[derive(Args, Debug)]
 pub struct CalibrateArgs {
     #[command(flatten)]

@@ -4,6 +4,13 @@ use super::{resolve, Output};
 use crate::args::CommonArgs;
 use crate::render;
 
+/// The `Examples:` of `decodecalc capacity --help` (run by cli/tests/cmd/capacity.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc capacity                  # the reference run's memory breakdown
+  decodecalc capacity --model llama-3.1-8b --max-model-len 32768 --kv-cache-dtype fp8
+  decodecalc capacity --gpu l40s --vllm-command \"vllm serve Qwen/Qwen3-8B --max-model-len 16k\"";
+
 pub fn run(args: &CommonArgs, warnings: &mut Vec<String>) -> Output {
     let plan = resolve(args, warnings)?;
     let capacity = plan.capacity()?;

@@ -11,6 +11,13 @@ use decodecalc_core::matrix::Predictor;
 use decodecalc_core::scenario::World;
 use decodecalc_core::Error;
 
+/// The `Examples:` of `decodecalc compare --help` (run by cli/tests/cmd/compare.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc compare                   # the reference run, cell by cell
+  decodecalc compare --cross-validate --max-mape 5   # exit 1 if the leave-one-out MAPE is over 5%
+  decodecalc compare --calibration none              # first-principles efficiencies, nothing fitted";
+
 #[derive(Args, Debug)]
 pub struct CompareArgs {
     #[command(flatten)]

@@ -7,6 +7,13 @@ use crate::{render, svg};
 use clap::Args;
 use decodecalc_core::matrix::Predictor;
 
+/// The `Examples:` of `decodecalc matrix --help` (run by cli/tests/cmd/matrix.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc matrix                    # the reference run's grid, every cell
+  decodecalc matrix --explain 16K:32   # one cell's memory and decode-step terms
+  decodecalc matrix --model qwen3-8b --gpu h100 --contexts 0,32K --concurrency 1,64";
+
 #[derive(Args, Debug)]
 pub struct MatrixArgs {
     #[command(flatten)]

@@ -5,6 +5,12 @@ use crate::args::Format;
 use crate::render;
 use clap::Args;
 
+/// The `Examples:` of `decodecalc presets --help` (run by cli/tests/cmd/presets.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc presets                   # models, GPUs, scenarios, calibrations, measured runs
+  decodecalc presets --versions        # what changes between the vLLM releases modelled";
+
 #[derive(Args, Debug)]
 pub struct PresetsArgs {
     /// Output format.

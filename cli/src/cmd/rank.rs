@@ -10,6 +10,12 @@ use clap::Args;
 use decodecalc_core::rank::{Question, Workload};
 use decodecalc_core::Error;
 
+/// The `Examples:` of `decodecalc rank --help` (run by cli/tests/cmd/rank.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc rank --model qwen3-8b --context 16K --concurrency 32
+  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,l40s,a100 --price h100=2.50";
+
 #[derive(Args, Debug)]
 pub struct RankArgs {
     #[command(flatten)]

@@ -13,6 +13,13 @@ use decodecalc_core::solve::{
 };
 use decodecalc_core::Error;
 
+/// The `Examples:` of `decodecalc solve --help` (run by cli/tests/cmd/solve.md).
+pub const EXAMPLES: &str = "\
+Examples:
+  decodecalc solve --for max-concurrency --context 32K   # most requests that run at 32K
+  decodecalc solve --for max-context --concurrency 16    # longest context for 16 requests
+  decodecalc solve --for gpu-memory-utilization --context 32K --concurrency 32";
+
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum SolveFor {
     /// The largest context at which --concurrency requests all run.
