@@ -142,6 +142,10 @@ pub enum Action {
     ModelFile(String, String),
     ClearModelFile,
     Focus(u64, u64),
+    /// A cell clicked (or Enter / Space): its details, and the plan panel's
+    /// question set to it, so the solvers answer what would make it fit or
+    /// fast.
+    Activate(u64, u64),
     ChartMetric(ChartMetric),
 }
 
@@ -163,6 +167,11 @@ impl Reducible for State {
             Action::ModelFile(name, text) => next.model_file = Some((name, text)),
             Action::ClearModelFile => next.model_file = None,
             Action::Focus(c, n) => next.focused = Some((c, n)),
+            Action::Activate(c, n) => {
+                next.focused = Some((c, n));
+                next.fields.insert("plan-context".into(), c.to_string());
+                next.fields.insert("plan-concurrency".into(), n.to_string());
+            }
             Action::ChartMetric(m) => next.chart_metric = m,
         }
         Rc::new(next)

@@ -477,7 +477,8 @@ fn compared(o: &Output, ctx: u64, n: u64) -> Option<&CellComparison> {
 }
 
 /// One decode cell: predicted (and measured) figures, its status as colour,
-/// pattern and text; hover, focus, click, Enter or Space show its details.
+/// pattern and text; hover and focus show its details, a click, Enter or
+/// Space also ask the plan panel about it (`Action::Activate`).
 fn grid_cell(c: &Cell, o: &Output, state: &State, dispatch: &Dispatch, max_total: f64) -> Html {
     let (ctx, n) = (c.context_tokens, c.concurrency);
     let show = {
@@ -492,14 +493,18 @@ fn grid_cell(c: &Cell, o: &Output, state: &State, dispatch: &Dispatch, max_total
         let show = show.clone();
         Callback::from(move |_: MouseEvent| show())
     };
+    let activate = {
+        let d = dispatch.clone();
+        move || d.dispatch(Action::Activate(ctx, n))
+    };
     let click = {
-        let show = show.clone();
-        Callback::from(move |_: MouseEvent| show())
+        let activate = activate.clone();
+        Callback::from(move |_: MouseEvent| activate())
     };
     let key = Callback::from(move |e: KeyboardEvent| {
         if e.key() == "Enter" || e.key() == " " {
             e.prevent_default();
-            show();
+            activate();
         }
     });
     let cmp = compared(o, ctx, n);

@@ -2,7 +2,8 @@
 // by playwright-core with Debian's /usr/bin/chromium. Run by tests/run.sh:
 //   node web/tests/e2e.mjs
 // It serves web/dist on 127.0.0.1 itself, compares the page with the CLI
-// (target/release/decodecalc) and writes web/screenshot.png.
+// (target/release/decodecalc) and writes the README's screenshots,
+// web/screenshot-1440.png and web/screenshot-390.png.
 import { chromium } from "playwright-core";
 import { createServer } from "node:http";
 import { readFile } from "node:fs/promises";
@@ -157,7 +158,55 @@ try {
     assert(text.includes("ampere-geforce"), `bands name the class: ${text}`);
   });
 
-  await page.screenshot({ path: join(root, "web", "screenshot.png"), fullPage: true });
+
+  await check("the first screen holds the answer at 1440 px and at 390 px (README screenshots)", async () => {
+    for (const [width, height] of [[1440, 900], [390, 844]]) {
+      const p = await browser.newPage({ viewport: { width, height } });
+      await p.goto(base);
+      await p.waitForSelector("#matrix td.cell", { timeout: 30000 });
+      const grid = await p.$eval("#matrix", (e) => e.getBoundingClientRect().toJSON());
+      assert(grid.top >= 0 && grid.bottom <= height, `${width} px: the grid spans ${grid.top}-${grid.bottom} of ${height}`);
+      for (const id of ["#model", "#gpu", "#contexts", "#concurrency"]) {
+        const r = await p.$eval(id, (e) => e.getBoundingClientRect().toJSON());
+        assert(r.bottom <= height && r.right <= width, `${width} px: ${id} is off the first screen`);
+      }
+      if (width === 1440) {
+        const bar = await p.$eval("#memory", (e) => e.getBoundingClientRect().toJSON());
+        assert(bar.bottom <= height, `1440 px: the memory bar ends at ${bar.bottom}`);
+      }
+      await p.screenshot({ path: join(root, "web", `screenshot-${width}.png`) });
+      await p.close();
+    }
+  });
+
+  await check("every field has its flag's help, unit and default from core's table", async () => {
+    const help = await page.locator("#help-max-num-batched-tokens").innerText();
+    assert(help.includes("tokens") && help.includes("vLLM default: 2048"), help);
+    const util = await page.locator("#help-gpu-memory-utilization").innerText();
+    assert(util.includes("vLLM default: 0.92"), util);
+    const fields = await page.$$eval(".field input, .field select, .field textarea", (xs) => xs.map((x) => x.id));
+    const missing = [];
+    for (const id of fields.filter((id) => !id.startsWith("plan-") && id !== "model-config" && id !== "measured")) {
+      if (await page.locator(`#help-${id}`).count() !== 1) missing.push(id);
+    }
+    assert(missing.length === 0, `fields without help: ${missing.join(", ")}`);
+    const help_text = execFileSync(cli, ["matrix", "--help"], { encoding: "utf8" });
+    assert(help_text.includes("--max-num-batched-tokens") && help_text.includes("[vLLM default: 2048"), "the CLI's help has the same row");
+  });
+
+  await check("clicking a cell asks the solvers about it", async () => {
+    await page.locator('#matrix td[data-context="32768"][data-concurrency="16"]').click();
+    await page.waitForSelector("#plan-answers", { timeout: 10000 });
+    assert(await page.inputValue("#plan-context") === "32768", "the plan's context is the cell's");
+    assert(await page.inputValue("#plan-concurrency") === "16", "the plan's requests are the cell's");
+    const solved = JSON.parse(execFileSync(cli, ["solve", "--for", "max-concurrency", "--context", "32768", "--format", "json"], { encoding: "utf8" }));
+    const valid = await page.locator("#plan-answers").getAttribute("data-valid-max-concurrency");
+    assert(valid === String(solved.valid_max_concurrency), `page ${valid}, CLI ${solved.valid_max_concurrency}`);
+    // The pointer leaves the grid, so no hover moves the details later.
+    await page.mouse.move(0, 0);
+    await page.fill("#plan-concurrency", "");
+    await page.fill("#plan-context", "");
+  });
 
   await check("a cell shows its details on focus", async () => {
     await page.locator('#matrix td[data-context="16384"][data-concurrency="64"]').focus();
