@@ -107,13 +107,6 @@ pub fn read_bench_result(path: &str, warnings: &mut Vec<String>) -> Result<Bench
     Ok(r)
 }
 
-/// Whether a measured file is a `vllm bench serve --save-result` JSON
-/// rather than the harness's.
-pub fn is_bench_result(text: &str) -> bool {
-    let t = text.trim_start_matches('\u{feff}').trim_start();
-    t.starts_with('{') && t.contains("\"completed\"") && !t.contains("\"results\"")
-}
-
 /// Whether a file is a runs CSV (`data/runs`).
 pub fn is_runs_file(name: &str) -> bool {
     name.ends_with(".csv")

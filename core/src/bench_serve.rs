@@ -315,6 +315,34 @@ pub fn max_running(plan: &Plan, cap: &Capacity, w: &Workload) -> u64 {
     a.running.min(plan.engine.max_num_seqs).max(1)
 }
 
+/// Whether a text is a `vllm bench serve --save-result` JSON rather than
+/// the harness's `benchmark_results.json` (which has `results`).
+pub fn is_save_result(text: &str) -> bool {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    t.starts_with('{') && t.contains("\"completed\"") && !t.contains("\"results\"")
+}
+
+/// A benchmark on `plan` as both faces ask for it: `w` paced as the
+/// plan's release's client paces arrivals, with a `--save-result` file's
+/// request lengths where one is given, and each figure the file has beside
+/// its prediction. Returns the workload as run, the prediction and the
+/// comparison (empty without a file).
+pub fn predict_run(
+    plan: &Plan,
+    cap: &Capacity,
+    w: &Workload,
+    measured: Option<&BenchResult>,
+) -> Result<(Workload, ServeResult, Vec<FigureComparison>)> {
+    let w = Workload {
+        arrival: w.arrival.for_release(plan.engine.vllm_version),
+        ..*w
+    };
+    let lengths = measured.map_or(&[][..], |m| m.lengths.as_slice());
+    let predicted = predict_lengths(plan, cap, &plan.calibration.params, &w, lengths)?;
+    let comparison = measured.map_or_else(Vec::new, |m| compare(m, &predicted));
+    Ok((w, predicted, comparison))
+}
+
 /// What `vllm bench serve` would print for `w` on `plan`.
 pub fn predict(
     plan: &Plan,

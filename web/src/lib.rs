@@ -6,6 +6,9 @@
 
 mod view;
 
+use decodecalc_core::bench_serve::{
+    is_save_result, parse as parse_save_result, predict_run, FigureComparison,
+};
 use decodecalc_core::compare::{compare, Comparison, Figures};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Matrix, Predictor};
@@ -212,6 +215,10 @@ pub struct Output {
     pub comparison: Option<Result<Comparison, Error>>,
     /// Where that measured run comes from (a file name or preset path).
     pub measured_name: Option<String>,
+    /// A dropped `vllm bench serve --save-result` JSON: its workload run on
+    /// this setup and each of its figures beside the prediction, as
+    /// `decodecalc compare --measured FILE.json` gives them.
+    pub bench: Option<Result<Vec<FigureComparison>, Error>>,
     /// The plan panel's answers, when its question is filled in.
     pub answers: Option<Result<Answers, Error>>,
 }
@@ -358,6 +365,19 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
         .as_ref()
         .and_then(|m| m.as_ref().ok())
         .map(|(name, _)| name.to_string());
+    // A benchmark's save-result file is not a matrix: its own workload is
+    // predicted and compared figure by figure.
+    let (bench, measured) = match measured {
+        Some(Ok((name, text))) if is_save_result(text) => (
+            Some(
+                parse_save_result(name, text)
+                    .and_then(|r| predict_run(&plan, &capacity, &r.workload(), Some(&r)))
+                    .map(|(_, _, figures)| figures),
+            ),
+            None,
+        ),
+        m => (None, m),
+    };
     let comparison = measured.map(|m| {
         m.and_then(|(name, text)| parse_measured(name, text))
             .and_then(|rows| compare(&predictor, &rows, false))
@@ -369,6 +389,7 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
         matrix,
         comparison,
         measured_name,
+        bench,
         answers,
     })
 }

@@ -6,6 +6,7 @@ use crate::{
     engine_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN, SETUP,
     WORKLOAD,
 };
+use decodecalc_core::bench_serve::FigureComparison;
 use decodecalc_core::breakdown::{Amount, Segment};
 use decodecalc_core::compare::{CellComparison, Comparison, Metric};
 use decodecalc_core::matrix::{Cell, Phase, Status};
@@ -276,6 +277,7 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
             { details(o, state) }
             { chart(o, state, dispatch) }
             { for o.comparison.as_ref().map(comparison_view) }
+            { for o.bench.as_ref().map(|b| bench_view(b, o.measured_name.as_deref())) }
             { plan_panel(o) }
         </>
     }
@@ -972,6 +974,42 @@ fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
                 { row("avg_active_requests", &m.avg_active_requests) }
             </table>
             <p class="note">{ format!("Statuses: {} of {} agree.", c.summary.status_agreement, c.summary.cells) }</p>
+        </section>
+    }
+}
+
+/// A `vllm bench serve --save-result` file's figures beside the prediction
+/// of its workload on this setup.
+fn bench_view(
+    b: &Result<Vec<FigureComparison>, decodecalc_core::Error>,
+    name: Option<&str>,
+) -> Html {
+    let figures = match b {
+        Err(e) => {
+            return html! {
+                <div class="field-error" id="error-measured" role="alert">
+                    { e.message.clone() }
+                    { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
+                </div>
+            }
+        }
+        Ok(f) => f,
+    };
+    html! {
+        <section>
+            <h2>{ format!("vllm bench serve: {} against its workload predicted here", name.unwrap_or("the file")) }</h2>
+            <table id="bench-compare">
+                <tr><th>{ "figure" }</th><th>{ "measured" }</th><th>{ "predicted" }</th><th>{ "error %" }</th></tr>
+                { for figures.iter().map(|f| html! {
+                    <tr data-figure={f.figure} data-measured={json_number(f.measured)}
+                        data-predicted={json_number(f.predicted)} data-error-pct={json_number(f.error_pct)}>
+                        <th>{ f.figure }</th>
+                        <td>{ format!("{:.2}", f.measured) }</td>
+                        <td>{ format!("{:.2}", f.predicted) }</td>
+                        <td>{ format!("{:+.1}", f.error_pct) }</td>
+                    </tr>
+                }) }
+            </table>
         </section>
     }
 }

@@ -364,6 +364,28 @@ try {
     assert(err !== null && Math.abs(Number(err)) < 10, `16K x 32 error ${err}`);
   });
 
+  await check("a dropped `vllm bench serve` JSON is predicted and compared as `decodecalc compare` does", async () => {
+    const file = join(root, "tests", "fixtures", "bench-serve", "tokenkaki-v0.19.1-a100-qwen3-8b-chat-summary.json");
+    await page.selectOption("#model", "qwen3-8b");
+    await page.selectOption("#gpu", "a100-80gb");
+    await page.setInputFiles("#measured", file);
+    await page.waitForSelector("#bench-compare tr[data-figure]", { timeout: 15000 });
+    const cli_out = JSON.parse(execFileSync(cli, ["compare", "--model", "qwen3-8b", "--gpu", "a100-80gb", "--measured", file, "--format", "json"], { encoding: "utf8" }));
+    const rows = await page.$$eval("#bench-compare tr[data-figure]", (trs) => trs.map((tr) => ({
+      figure: tr.dataset.figure, measured: Number(tr.dataset.measured), predicted: Number(tr.dataset.predicted), error: Number(tr.dataset.errorPct),
+    })));
+    assert(rows.length === cli_out.comparison.length && rows.length >= 10, `page ${rows.length} figures, CLI ${cli_out.comparison.length}`);
+    for (const [i, r] of rows.entries()) {
+      const c = cli_out.comparison[i];
+      assert(r.figure === c.figure && r.measured === c.measured && r.predicted === c.predicted && r.error === c.error_pct,
+        `${r.figure}: page ${r.predicted} (${r.error}%), CLI ${c.predicted} (${c.error_pct}%)`);
+    }
+    await page.setInputFiles("#measured", join(root, "data", "measured", "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv"));
+    await page.selectOption("#model", "");
+    await page.selectOption("#gpu", "");
+    await page.waitForSelector("#compare-summary", { timeout: 10000 });
+  });
+
   await check("an invalid value shows a message next to its field, not a blank page", async () => {
     await page.fill("#gpu-memory-utilization", "1.5");
     await page.waitForSelector("#error-gpu-memory-utilization", { timeout: 10000 });

@@ -82,24 +82,13 @@ pub fn predict(
 ) -> Output {
     let plan = resolve(common, warnings)?;
     let capacity = plan.capacity()?;
-    // The client paces arrivals as its release did.
-    let workload = &Workload {
-        arrival: workload.arrival.for_release(plan.engine.vllm_version),
-        ..*workload
-    };
-    let lengths = measured.map_or(&[][..], |m| m.lengths.as_slice());
-    let predicted = decodecalc_core::bench_serve::predict_lengths(
-        &plan,
-        &capacity,
-        &plan.calibration.params,
-        workload,
-        lengths,
-    )?;
-    let comparison = measured.map(|m| decodecalc_core::bench_serve::compare(m, &predicted));
+    let (workload, predicted, comparison) =
+        decodecalc_core::bench_serve::predict_run(&plan, &capacity, workload, measured)?;
+    let comparison = measured.map(|_| comparison);
     Ok((
         render::bench_serve(
             &plan,
-            workload,
+            &workload,
             &predicted,
             comparison.as_deref(),
             common.format(),

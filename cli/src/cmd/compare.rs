@@ -3,9 +3,10 @@
 
 use super::{bench_serve, resolve, Output};
 use crate::args::CommonArgs;
-use crate::files::{is_bench_result, measured_rows, read_bench_result, write_file, Fs};
+use crate::files::{measured_rows, read_bench_result, write_file, Fs};
 use crate::{render, svg};
 use clap::Args;
+use decodecalc_core::bench_serve::is_save_result;
 use decodecalc_core::compare::compare;
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::scenario::World;
@@ -42,7 +43,7 @@ pub fn run(args: &CompareArgs, warnings: &mut Vec<String>) -> Output {
     if let Some(path) = args
         .measured
         .as_deref()
-        .filter(|m| m.ends_with(".json") && Fs.read(m).is_ok_and(|t| is_bench_result(&t)))
+        .filter(|m| m.ends_with(".json") && Fs.read(m).is_ok_and(|t| is_save_result(&t)))
     {
         let r = read_bench_result(path, warnings)?;
         return bench_serve::predict(&args.common, &r.workload(), Some(&r), warnings);
