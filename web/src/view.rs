@@ -947,14 +947,7 @@ fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
 
 fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
     let c = match c {
-        Err(e) => {
-            return html! {
-                <div class="field-error" id="error-measured" role="alert">
-                    { e.message.clone() }
-                    { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
-                </div>
-            }
-        }
+        Err(e) => return measured_error(e),
         Ok(c) => c,
     };
     let m = &c.summary.metrics;
@@ -978,6 +971,16 @@ fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
     }
 }
 
+/// Why a dropped measured file could not be compared, beside its input.
+fn measured_error(e: &decodecalc_core::Error) -> Html {
+    html! {
+        <div class="field-error" id="error-measured" role="alert">
+            { e.message.clone() }
+            { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
+        </div>
+    }
+}
+
 /// A `vllm bench serve --save-result` file's figures beside the prediction
 /// of its workload on this setup.
 fn bench_view(
@@ -985,14 +988,7 @@ fn bench_view(
     name: Option<&str>,
 ) -> Html {
     let figures = match b {
-        Err(e) => {
-            return html! {
-                <div class="field-error" id="error-measured" role="alert">
-                    { e.message.clone() }
-                    { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
-                </div>
-            }
-        }
+        Err(e) => return measured_error(e),
         Ok(f) => f,
     };
     html! {

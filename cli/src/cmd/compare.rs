@@ -17,7 +17,7 @@ pub const EXAMPLES: &str = "\
 Examples:
   decodecalc compare                   # the reference run, cell by cell
   decodecalc compare --cross-validate --max-mape 5   # exit 1 if the leave-one-out MAPE is over 5%
-  decodecalc compare --calibration none              # first-principles efficiencies, nothing fitted";
+  decodecalc compare --calibration none              # first-principles efficiencies, no fit";
 
 #[derive(Args, Debug)]
 pub struct CompareArgs {

@@ -14,7 +14,7 @@ use decodecalc_core::Error;
 pub const EXAMPLES: &str = "\
 Examples:
   decodecalc rank --model qwen3-8b --context 16K --concurrency 32
-  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,l40s,a100 --price h100=2.50";
+  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,a100 --price h100=2.5";
 
 #[derive(Args, Debug)]
 pub struct RankArgs {
