@@ -79,7 +79,7 @@ pub fn names(text: &str) -> Result<Listed<String>, Error> {
     })
 }
 
-/// `--context`: one token count (k = 1024, as vLLM reads it).
+/// `--context`: one token count, as vLLM reads it (16K = 16,384; 16k = 16,000).
 pub fn context(text: &str) -> Result<u64, Error> {
     parse_tokens(text).ok_or_else(|| {
         Error::field(

@@ -41,7 +41,7 @@ impl TokenCount {
             Error::field(
                 field,
                 v.to_string(),
-                "a non-negative token count up to 2^40, such as 0, 8192 or 16k (k = 1024)",
+                "a non-negative token count up to 2^40, such as 0, 8192 or 16K (K = 1024; k = 1000)",
             )
         };
         let n = match self {

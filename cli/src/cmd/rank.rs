@@ -20,7 +20,7 @@ Examples:
 pub struct RankArgs {
     #[command(flatten)]
     pub common: CommonArgs,
-    /// The workload's context (k = 1024); --concurrency gives its requests.
+    /// The workload's context (16K = 16,384; 16k = 16,000); --concurrency gives its requests.
     #[arg(long, allow_hyphen_values = true, value_parser = context)]
     pub context: u64,
     /// GPU presets to consider, comma-separated (default: the whole catalog).
