@@ -364,6 +364,17 @@ try {
     assert(err !== null && Math.abs(Number(err)) < 10, `16K x 32 error ${err}`);
   });
 
+  await check("a dropped harness benchmark_results.json is compared as `decodecalc compare` does", async () => {
+    const file = join(root, "tests", "fixtures", "benchmark_results.json");
+    await page.setInputFiles("#measured", file);
+    await page.waitForFunction(() => document.querySelector(".loaded")?.textContent.includes("benchmark_results.json"), null, { timeout: 10000 });
+    const c = JSON.parse(execFileSync(cli, ["compare", "--measured", file, "--format", "json"], { encoding: "utf8" }));
+    const agree = await page.locator("#compare-summary").getAttribute("data-status-agreement");
+    assert(agree === String(c.summary.status_agreement), `statuses ${agree}, CLI ${c.summary.status_agreement}`);
+    const mape = await page.locator('#compare-summary tr[data-metric="total_tok_s"]').getAttribute("data-mape-pct");
+    assert(Number(mape) === c.summary.metrics.total_tok_s.mape_pct, `MAPE ${mape}, CLI ${c.summary.metrics.total_tok_s.mape_pct}`);
+  });
+
   await check("a dropped `vllm bench serve` JSON is predicted and compared as `decodecalc compare` does", async () => {
     const file = join(root, "tests", "fixtures", "bench-serve", "tokenkaki-v0.19.1-a100-qwen3-8b-chat-summary.json");
     await page.selectOption("#model", "qwen3-8b");
