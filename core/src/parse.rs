@@ -38,6 +38,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// The dotted name of the key assigned on 1-based `line` (`engine.max_num_seqs`),
 /// if that line is a `key = value` line.
+#[cfg(feature = "toml")]
 fn field_at(text: &str, line: usize) -> Option<String> {
     let lines: Vec<&str> = text.lines().collect();
     let here = lines.get(line.checked_sub(1)?)?;
@@ -60,6 +61,7 @@ fn field_at(text: &str, line: usize) -> Option<String> {
 }
 
 /// Parse TOML into `T`; an error names `origin:line:column` and the field.
+#[cfg(feature = "toml")]
 pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
     check_size(origin, text)?;
     toml::from_str(text).map_err(|e| {
@@ -77,6 +79,20 @@ pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
         };
         Error::new(format!("{place}: {message}"))
             .with_hint("see data/README.md for the fields each kind of file takes")
+            .of_kind(crate::ErrorKind::Parse)
+    })
+}
+
+/// Without the `toml` feature (the web page), the embedded presets come as
+/// JSON (build.rs); a TOML text is refused by name.
+#[cfg(not(feature = "toml"))]
+pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
+    check_size(origin, text)?;
+    serde_json::from_str(text).map_err(|e| {
+        Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
+            .with_hint(
+                "this build reads its embedded presets only: give files to the decodecalc CLI",
+            )
             .of_kind(crate::ErrorKind::Parse)
     })
 }

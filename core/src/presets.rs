@@ -62,7 +62,30 @@ pub struct Embedded {
     pub text: &'static str,
 }
 
+#[cfg(feature = "toml")]
 macro_rules! embed {
+    ($kind:expr, $dir:literal, $id:literal, $ext:literal) => {
+        Embedded {
+            kind: $kind,
+            id: $id,
+            path: concat!("data/", $dir, "/", $id, ".", $ext),
+            text: include_str!(concat!("../../data/", $dir, "/", $id, ".", $ext)),
+        }
+    };
+}
+
+/// Without the `toml` feature (the web page), a TOML file is embedded as the
+/// JSON build.rs made of it, under its own path.
+#[cfg(not(feature = "toml"))]
+macro_rules! embed {
+    ($kind:expr, $dir:literal, $id:literal, "toml") => {
+        Embedded {
+            kind: $kind,
+            id: $id,
+            path: concat!("data/", $dir, "/", $id, ".toml"),
+            text: include_str!(concat!(env!("OUT_DIR"), "/data/", $dir, "/", $id, ".json")),
+        }
+    };
     ($kind:expr, $dir:literal, $id:literal, $ext:literal) => {
         Embedded {
             kind: $kind,
@@ -268,7 +291,7 @@ pub struct ModelFile {
     /// Published size of the checkpoint's weight files, bytes, for checks.
     pub checkpoint_bytes: Option<u64>,
     /// The fields of the checkpoint's config.json.
-    pub config: Option<toml::Table>,
+    pub config: Option<serde_json::Map<String, serde_json::Value>>,
     pub quantization: Option<WeightQuant>,
     /// Notes for the reader (checkpoint size, assumptions).
     pub notes: Option<String>,
@@ -362,8 +385,7 @@ impl ModelFile {
                 "give the config.json fields under [config], or base = \"<model preset>\"",
             )
         })?;
-        let json = serde_json::to_value(&config)
-            .map_err(|e| Error::new(format!("{origin}: [config]: {e}")))?;
+        let json = serde_json::Value::Object(config);
         let model = crate::config::model_from_config(&json)
             .map_err(|e| e.context(format!("{origin}: [config]")))?;
         // Without a [quantization] table, the checkpoint's own

@@ -48,6 +48,7 @@ impl CalibrationFile {
         Ok(file)
     }
 
+    #[cfg(feature = "toml")]
     pub fn to_toml(&self) -> Result<String> {
         toml::to_string(self).map_err(|e| Error::new(format!("cannot write the calibration: {e}")))
     }

@@ -1,0 +1,36 @@
+//! The embedded presets as JSON, for a build without the `toml` feature
+//! (the web page): every `data/**/*.toml` becomes `$OUT_DIR/data/**/*.json`
+//! with the same values, so the page parses them with serde_json and carries
+//! no TOML parser. A build with `toml` (the default) embeds the TOML files
+//! themselves and does not use these.
+
+use std::path::Path;
+
+fn convert(dir: &Path, out: &Path) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for entry in entries {
+        let path = entry.map_err(|e| e.to_string())?.path();
+        let target = out.join(path.file_name().unwrap_or_default());
+        if path.is_dir() {
+            std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
+            convert(&path, &target)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            let text =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let value: toml::Value =
+                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            let json =
+                serde_json::to_string(&value).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::write(target.with_extension("json"), json).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    println!("cargo:rerun-if-changed=../data");
+    let out = std::env::var("OUT_DIR").map_err(|e| e.to_string())?;
+    let out = Path::new(&out).join("data");
+    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
+    convert(Path::new("../data"), &out)
+}
