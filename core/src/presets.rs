@@ -62,36 +62,31 @@ pub struct Embedded {
     pub text: &'static str,
 }
 
+/// A data file's text as embedded: the file itself, or without the `toml`
+/// feature (the web page) for a TOML file the JSON build.rs made of it.
 #[cfg(feature = "toml")]
-macro_rules! embed {
-    ($kind:expr, $dir:literal, $id:literal, $ext:literal) => {
-        Embedded {
-            kind: $kind,
-            id: $id,
-            path: concat!("data/", $dir, "/", $id, ".", $ext),
-            text: include_str!(concat!("../../data/", $dir, "/", $id, ".", $ext)),
-        }
+macro_rules! embedded_text {
+    ($dir:literal, $id:literal, $ext:literal) => {
+        include_str!(concat!("../../data/", $dir, "/", $id, ".", $ext))
+    };
+}
+#[cfg(not(feature = "toml"))]
+macro_rules! embedded_text {
+    ($dir:literal, $id:literal, "toml") => {
+        include_str!(concat!(env!("OUT_DIR"), "/data/", $dir, "/", $id, ".json"))
+    };
+    ($dir:literal, $id:literal, $ext:literal) => {
+        include_str!(concat!("../../data/", $dir, "/", $id, ".", $ext))
     };
 }
 
-/// Without the `toml` feature (the web page), a TOML file is embedded as the
-/// JSON build.rs made of it, under its own path.
-#[cfg(not(feature = "toml"))]
 macro_rules! embed {
-    ($kind:expr, $dir:literal, $id:literal, "toml") => {
-        Embedded {
-            kind: $kind,
-            id: $id,
-            path: concat!("data/", $dir, "/", $id, ".toml"),
-            text: include_str!(concat!(env!("OUT_DIR"), "/data/", $dir, "/", $id, ".json")),
-        }
-    };
     ($kind:expr, $dir:literal, $id:literal, $ext:literal) => {
         Embedded {
             kind: $kind,
             id: $id,
             path: concat!("data/", $dir, "/", $id, ".", $ext),
-            text: include_str!(concat!("../../data/", $dir, "/", $id, ".", $ext)),
+            text: embedded_text!($dir, $id, $ext),
         }
     };
 }
