@@ -62,10 +62,8 @@ pub struct Embedded {
     pub text: &'static str,
 }
 
-/// A data file's text as embedded: the file itself, or without the `toml`
-/// feature (the web page) for a TOML file the JSON build.rs made of it.
-#[cfg(feature = "toml")]
-macro_rules! embedded_text {
+/// A data file's text as embedded: the file itself ...
+macro_rules! data_file {
     ($dir:literal, $id:literal, $ext:ident) => {
         include_str!(concat!(
             "../../data/",
@@ -77,20 +75,22 @@ macro_rules! embedded_text {
         ))
     };
 }
+
+/// ... or, without the `toml` feature (the web page), for a TOML file the
+/// JSON build.rs made of it.
+#[cfg(feature = "toml")]
+macro_rules! embedded_text {
+    ($dir:literal, $id:literal, $ext:ident) => {
+        data_file!($dir, $id, $ext)
+    };
+}
 #[cfg(not(feature = "toml"))]
 macro_rules! embedded_text {
     ($dir:literal, $id:literal, toml) => {
         include_str!(concat!(env!("OUT_DIR"), "/data/", $dir, "/", $id, ".json"))
     };
     ($dir:literal, $id:literal, $ext:ident) => {
-        include_str!(concat!(
-            "../../data/",
-            $dir,
-            "/",
-            $id,
-            ".",
-            stringify!($ext)
-        ))
+        data_file!($dir, $id, $ext)
     };
 }
 

@@ -10,6 +10,7 @@ use decodecalc_core::bench_serve::{
     is_save_result, parse as parse_save_result, predict_run, FigureComparison,
 };
 use decodecalc_core::compare::{compare, Comparison, Figures};
+use decodecalc_core::flags::{FlagGroup, REQUEST_FLAGS};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Matrix, Predictor};
 use decodecalc_core::measured::parse_measured;
@@ -28,10 +29,6 @@ use yew::prelude::*;
 
 /// The fields of the first screen: what a user comes with.
 pub const ESSENTIALS: [&str; 4] = ["model", "gpu", "contexts", "concurrency"];
-/// The setup group: how the run is described beyond model and GPU.
-pub const SETUP: [&str; 4] = ["vllm-command", "vllm-log", "calibration", "estimate-non-kv"];
-/// The workload group: the harness's settings besides the grid.
-pub const WORKLOAD: [&str; 2] = ["max-tokens", "prefill-contexts"];
 /// The plan panel's question: a target cell and a speed.
 pub const PLAN: [&str; 3] = [
     "plan-context",
@@ -47,13 +44,24 @@ pub fn engine_fields() -> Vec<&'static str> {
         .collect()
 }
 
+/// A group's fields besides the essentials, in core's table order (its
+/// `group` column); the page has no scenario field (its one scenario is the
+/// reference, and `#scenario` is the verdict line).
+pub fn group_fields(group: FlagGroup) -> Vec<&'static str> {
+    REQUEST_FLAGS
+        .iter()
+        .filter(|r| r.group == group && r.flag != "scenario" && !ESSENTIALS.contains(&r.flag))
+        .map(|r| r.flag)
+        .collect()
+}
+
 /// The form's fields, by element id (the flag without its dashes), in the
 /// order the page shows them: the essentials, the setup, the workload, every
 /// engine flag of core's table, the plan panel's question.
 pub fn fields() -> Vec<&'static str> {
     let mut v: Vec<&'static str> = ESSENTIALS.to_vec();
-    v.extend(SETUP);
-    v.extend(WORKLOAD);
+    v.extend(group_fields(FlagGroup::Setup));
+    v.extend(group_fields(FlagGroup::Workload));
     v.extend(engine_fields());
     v.extend(PLAN);
     v

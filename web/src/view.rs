@@ -3,12 +3,12 @@
 //! positions, percentages of a bar, colours).
 
 use crate::{
-    engine_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN, SETUP,
-    WORKLOAD,
+    engine_fields, group_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN,
 };
 use decodecalc_core::bench_serve::FigureComparison;
 use decodecalc_core::breakdown::{Amount, Segment};
 use decodecalc_core::compare::{CellComparison, Comparison, Metric};
+use decodecalc_core::flags::FlagGroup;
 use decodecalc_core::matrix::{Cell, Phase, Status};
 use decodecalc_core::units::{format_tokens, gib};
 use wasm_bindgen::closure::Closure;
@@ -245,9 +245,9 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
                 Ok(o) => html! { <section class="results">{ results(o, state, &dispatch) }</section> },
             } }
             <section class="groups">
-                { group("setup", "setup: launch line, start-up log, calibration", &SETUP, state, &dispatch, out,
+                { group("setup", "setup: launch line, start-up log, calibration", &group_fields(FlagGroup::Setup), state, &dispatch, out,
                     file_input("measured", "compare with a measured run (CSV, benchmark_results.json or vllm bench serve JSON)", ".csv,.json", state.measured.as_ref().map(|m| &m.0), &dispatch, Action::Measured, Action::ClearMeasured)) }
-                { group("workload", "workload: what the benchmark harness sends", &WORKLOAD, state, &dispatch, out, html! {}) }
+                { group("workload", "workload: what the benchmark harness sends", &group_fields(FlagGroup::Workload), state, &dispatch, out, html! {}) }
                 { group("engine-flags", "engine flags: vllm serve", &engine_fields(), state, &dispatch, out, html! {}) }
                 { group("plan", "plan: what would make a cell fit or fast", &PLAN, state, &dispatch, out, html! {}) }
             </section>

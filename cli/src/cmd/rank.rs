@@ -26,9 +26,10 @@ pub struct RankArgs {
     /// GPU presets to consider, comma-separated (default: the whole catalog).
     #[arg(long, value_parser = names)]
     pub gpus: Option<Listed<String>>,
-    /// Tensor-parallel sizes to consider (default 1,2,4,8).
-    #[arg(long, default_value = "1,2,4,8", value_parser = tp_sizes)]
-    pub tp: Listed<u64>,
+    /// Tensor-parallel sizes to consider (default 1,2,4,8: core's
+    /// rank::RANKED_TP_SIZES).
+    #[arg(long, value_parser = tp_sizes)]
+    pub tp: Option<Listed<u64>>,
     /// Override a price: GPU=USD_PER_HOUR (repeatable).
     #[arg(long)]
     pub price: Vec<String>,
@@ -67,7 +68,10 @@ pub fn run(args: &RankArgs) -> Output {
     let ranking = Question {
         model: &model,
         gpus: args.gpus.as_ref().map(|l| l.values.as_slice()),
-        tps: &args.tp.values,
+        tps: args
+            .tp
+            .as_ref()
+            .map_or(&decodecalc_core::rank::RANKED_TP_SIZES[..], |l| &l.values),
         engine: &request.engine,
         harness: &request.harness,
         workload,
