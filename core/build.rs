@@ -3,6 +3,9 @@
 //! with the same values, so the page parses them with serde_json and carries
 //! no TOML parser. A build with `toml` (the default) embeds the TOML files
 //! themselves and does not use these.
+//!
+//! One key is left out: a model's `notes`, prose on how the preset was
+//! made, for whoever edits the file (optional, and read by no code).
 
 // A build script runs at build time, on the build machine: reading data/
 // and writing OUT_DIR is its job, not core's (core/clippy.toml's I/O rule is
@@ -22,8 +25,13 @@ fn convert(dir: &Path, out: &Path) -> Result<(), String> {
         } else if path.extension().is_some_and(|e| e == "toml") {
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let value: toml::Value =
+            let mut value: toml::Value =
                 toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            if dir.ends_with("models") {
+                if let Some(table) = value.as_table_mut() {
+                    table.remove("notes");
+                }
+            }
             let json =
                 serde_json::to_string(&value).map_err(|e| format!("{}: {e}", path.display()))?;
             std::fs::write(target.with_extension("json"), json).map_err(|e| e.to_string())?;

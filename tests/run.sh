@@ -42,7 +42,22 @@ DECODECALC_FUZZ_SECONDS="${DECODECALC_FUZZ_SECONDS:-60}" cargo test --workspace 
 # The web page: build it (wasm32 target and the pinned wasm-bindgen-cli are
 # installed by web/build.sh), then drive it in headless Chromium.
 echo "== web/build.sh" >&2
-bash web/build.sh
+build_log=$(mktemp)
+trap 'rm -f "$log" "$build_log"' EXIT
+status=0
+bash web/build.sh 2>"$build_log" || status=$?
+cat "$build_log" >&2
+[ "$status" = 0 ] || exit "$status"
+# README states the module's size as web/build.sh prints it (same
+# toolchain, same Cargo.lock, same bytes): a size change must update it.
+size=$(sed -n 's/.*: \([0-9]*\) bytes raw, \([0-9]*\) bytes gzip -9$/\1 \2/p' "$build_log")
+with_commas() { sed ':a;s/\B[0-9]\{3\}\>/,&/;ta' <<<"$1"; }
+stated="$(with_commas "${size% *}") bytes raw, $(with_commas "${size#* }") bytes gzip"
+if ! tr '\n' ' ' < README.md | grep -qF "$stated"; then
+  echo "error: README.md does not state the module size web/build.sh printed ($stated)" >&2
+  echo "hint: write \"$stated\" into README.md's browser section" >&2
+  exit 1
+fi
 if ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "== apt-get install chromium" >&2

@@ -6,6 +6,7 @@ use crate::calibrate::{fit, leave_one_out};
 use crate::error::{Error, Result};
 use crate::matrix::{Cell, Phase, Predictor, Status};
 use crate::measured::MeasuredRow;
+use crate::timing::TimingParams;
 use crate::units::format_tokens;
 use serde::Serialize;
 
@@ -190,20 +191,29 @@ pub fn check_rows(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<()> {
     Ok(())
 }
 
-/// Compare the predictor's cells with `rows`; with `cross_validate`, refit
-/// leaving each cell out and compare those predictions too.
-pub fn compare(
+/// Compare the predictor's cells with `rows`.
+pub fn compare(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<Comparison> {
+    check_rows(predictor, rows)?;
+    Ok(comparison(predictor, rows, None))
+}
+
+/// [`compare`], and refit leaving each cell out and compare those
+/// predictions too. A function of its own so that a caller which never
+/// cross-validates (the web page) links no fit.
+pub fn compare_cross_validated(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<Comparison> {
+    check_rows(predictor, rows)?;
+    let full = fit(predictor, rows)?;
+    let loo = leave_one_out(predictor, rows, &full.params);
+    Ok(comparison(predictor, rows, Some(&loo)))
+}
+
+/// The comparison of checked `rows`, with the leave-one-out refits' params
+/// when there are any.
+fn comparison(
     predictor: &Predictor,
     rows: &[MeasuredRow],
-    cross_validate: bool,
-) -> Result<Comparison> {
-    check_rows(predictor, rows)?;
-    let loo = if cross_validate {
-        let full = fit(predictor, rows)?;
-        leave_one_out(predictor, rows, &full.params)
-    } else {
-        Vec::new()
-    };
+    loo: Option<&[(usize, TimingParams)]>,
+) -> Comparison {
     let cells: Vec<CellComparison> = rows
         .iter()
         .enumerate()
@@ -211,13 +221,17 @@ pub fn compare(
             let cell = predictor.cell(r.phase, r.context_tokens, r.concurrency);
             let measured = Figures::of_row(r);
             let predicted = Figures::of_cell(&cell);
-            let loo_predicted = loo.iter().find(|(j, _)| *j == i).map(|(_, params)| {
-                Figures::of_cell(&predictor.with_params(*params).cell(
-                    r.phase,
-                    r.context_tokens,
-                    r.concurrency,
-                ))
-            });
+            let loo_predicted =
+                loo.unwrap_or_default()
+                    .iter()
+                    .find(|(j, _)| *j == i)
+                    .map(|(_, params)| {
+                        Figures::of_cell(&predictor.with_params(*params).cell(
+                            r.phase,
+                            r.context_tokens,
+                            r.concurrency,
+                        ))
+                    });
             CellComparison {
                 phase: r.phase,
                 context_tokens: r.context_tokens,
@@ -240,13 +254,13 @@ pub fn compare(
             .count(),
         metrics: Metrics::of(&cells, |c| Some(c.error_pct)),
     };
-    let cross_validation = cross_validate.then(|| Metrics::of(&cells, |c| c.loo_error_pct));
-    Ok(Comparison {
+    let cross_validation = loo.map(|_| Metrics::of(&cells, |c| c.loo_error_pct));
+    Comparison {
         scenario: predictor.plan.scenario_id.clone(),
         vllm_version: predictor.plan.engine.vllm_version.to_string(),
         calibration: predictor.plan.calibration.label(),
         summary,
         cross_validation,
         cells,
-    })
+    }
 }

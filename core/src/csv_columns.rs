@@ -5,8 +5,8 @@
 //! a header error's hint lists the valid columns.
 
 use crate::error::{Error, Result};
+use crate::units::FromText;
 use std::ops::RangeBounds;
-use std::str::FromStr;
 
 /// What the header must hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -159,14 +159,14 @@ impl Row<'_> {
         valid: &str,
     ) -> Result<Option<T>>
     where
-        T: FromStr + PartialOrd,
+        T: FromText + PartialOrd,
     {
         let t = self.get(col);
         if t.is_empty() {
             return Ok(None);
         }
-        match t.parse::<T>() {
-            Ok(v) if range.contains(&v) => Ok(Some(v)),
+        match T::from_text(t) {
+            Some(v) if range.contains(&v) => Ok(Some(v)),
             _ => Err(self.bad(col, valid)),
         }
     }

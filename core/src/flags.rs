@@ -140,9 +140,8 @@ impl FlagValue for f64 {
     }
     fn read(flag: &str, text: Option<&str>, _on: bool) -> Result<f64> {
         let v = need(flag, text)?;
-        v.trim()
-            .parse::<f64>()
-            .map_err(|_| Error::field(&format!("--{flag}"), v, "a number such as 0.9"))
+        crate::units::parse_f64(v)
+            .ok_or_else(|| Error::field(&format!("--{flag}"), v, "a number such as 0.9"))
     }
 }
 

@@ -204,12 +204,14 @@ pub const FILES: &[Embedded] = &[
     embed!(Kind::Calibration, "calibrations", "hopper", toml),
     embed!(Kind::Calibration, "calibrations", "shared", toml),
     embed!(Kind::Prices, "prices", "on-demand", toml),
+    #[cfg(feature = "corpus")]
     embed!(
         Kind::StartupLogs,
         "startup-logs",
         "vllm0.19-h100-llm-d",
         csv
     ),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "public-decode-speed", csv),
     embed!(
         Kind::Measured,

@@ -60,10 +60,7 @@ impl Prices {
             let (gpu, usd) = o.split_once('=').ok_or_else(|| {
                 Error::field("--price", o, "GPU=USD_PER_HOUR, such as rtx4090=0.40")
             })?;
-            let usd: f64 = usd
-                .trim()
-                .parse()
-                .ok()
+            let usd = crate::units::parse_f64(usd)
                 .filter(|v: &f64| plausible_price(*v))
                 .ok_or_else(|| Error::field("--price", o, PRICE_RANGE))?;
             presets::find(Kind::Gpu, gpu.trim())?;

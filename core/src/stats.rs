@@ -15,7 +15,7 @@
 /// Median with linear interpolation between the middle two (the harness's
 /// p50): `(a + b) / 2` for an even count; 0 for no values. Sorts `values`.
 pub fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(|a, b| a.total_cmp(b));
+    values.sort_by(f64::total_cmp);
     let n = values.len();
     match n {
         0 => 0.0,
@@ -31,7 +31,7 @@ pub fn median(values: &mut [f64]) -> f64 {
 /// numpy's linear percentile `q` (0 to 100) of `values` (sorted here); 0 for
 /// no values.
 pub fn percentile(values: &mut [f64], q: f64) -> f64 {
-    values.sort_by(|a, b| a.total_cmp(b));
+    values.sort_by(f64::total_cmp);
     let weighted: Vec<(f64, f64)> = values.iter().map(|&v| (v, 1.0)).collect();
     weighted_percentile(&weighted, values.len() as f64, q)
 }

@@ -90,7 +90,7 @@ pub fn parse_human_int(text: &str) -> Option<i64> {
     match power(last) {
         Some(p) if last.is_ascii_lowercase() && decimal(num) => {
             // Python's int(float(number) * 10**(3p)): an f64 product, truncated.
-            let v = num.parse::<f64>().ok()? * 10f64.powi(3 * p);
+            let v = parse_f64(num)? * 10f64.powi(3 * p);
             (v.is_finite() && v < 9.0e15).then(|| crate::units::saturating_u64(v) as i64)
         }
         Some(p) if last.is_ascii_uppercase() && digits(num) => {
@@ -100,6 +100,76 @@ pub fn parse_human_int(text: &str) -> Option<i64> {
         None => t.parse::<i64>().ok(),
     }
 }
+
+/// The one reader of a decimal number (`0.9`, `-1.5e3`, `.5`, `+2`, `7.`),
+/// correctly rounded, so `f64::from_str`'s value for every finite number it
+/// reads (a property test holds the two equal); `None` for anything else,
+/// `inf`, `nan` and numbers beyond f64's range among them.
+///
+/// It goes through serde_json's correctly rounded reader (the
+/// `float_roundtrip` feature) rather than `f64::from_str`: the web page then
+/// links one decimal-to-float algorithm, not two (std's carries a 20 KB
+/// table of powers of five).
+pub fn parse_f64(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let (sign, t) = match t.as_bytes().first() {
+        Some(b'-') => ("-", &t[1..]),
+        Some(b'+') => ("", &t[1..]),
+        _ => ("", t),
+    };
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => (&t[..i], Some(&t[i + 1..])),
+        None => (t, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let exp_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    if int.is_empty() && frac.is_empty() || !digits(int) || !digits(frac) || !exp_ok {
+        return None;
+    }
+    // JSON's grammar: no leading zeros, a digit on each side of the point.
+    let int = int.trim_start_matches('0');
+    let mut json = String::with_capacity(t.len() + 3);
+    json.push_str(sign);
+    json.push_str(if int.is_empty() { "0" } else { int });
+    if !frac.is_empty() {
+        json.push('.');
+        json.push_str(frac);
+    }
+    if let Some(e) = exponent {
+        json.push('e');
+        json.push_str(e);
+    }
+    serde_json::from_str::<f64>(&json)
+        .ok()
+        .filter(|v| v.is_finite())
+}
+
+/// A number as read from text: decimals through [`parse_f64`], whole
+/// numbers by their `FromStr`.
+pub trait FromText: Sized {
+    fn from_text(text: &str) -> Option<Self>;
+}
+
+impl FromText for f64 {
+    fn from_text(text: &str) -> Option<f64> {
+        parse_f64(text)
+    }
+}
+
+macro_rules! from_text_by_from_str {
+    ($($t:ty),*) => {$(
+        impl FromText for $t {
+            fn from_text(text: &str) -> Option<$t> {
+                text.trim().parse().ok()
+            }
+        }
+    )*};
+}
+from_text_by_from_str!(u32, u64, i64, usize);
 
 /// Format a token count the way the harness labels contexts (`16K`, `0`, `1000`).
 pub fn format_tokens(tokens: u64) -> String {

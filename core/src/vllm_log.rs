@@ -49,10 +49,7 @@ fn number_after<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
 }
 
 fn float(n: &str) -> Option<f64> {
-    n.replace(',', "")
-        .parse::<f64>()
-        .ok()
-        .filter(|x| x.is_finite())
+    crate::units::parse_f64(&n.replace(',', ""))
 }
 
 fn count(n: &str) -> Option<u64> {

@@ -267,7 +267,7 @@ fn fuzz_measured_csv_and_harness_json() {
                 mutate(csv, e)
             };
             if let Ok(rows) = parse_measured("m", &text) {
-                let _ = compare(&p, &rows, false);
+                let _ = compare(&p, &rows);
             }
         },
     );

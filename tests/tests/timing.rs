@@ -19,7 +19,7 @@
 )]
 
 use decodecalc_core::calibrate::{fit, prompt_relation};
-use decodecalc_core::compare::compare;
+use decodecalc_core::compare::{compare, compare_cross_validated};
 use decodecalc_core::matrix::{Phase, Predictor};
 use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
@@ -34,7 +34,7 @@ fn accuracy_bars_hold_in_sample_and_leave_one_out() {
     let (plan, cap) = reference();
     assert_eq!(plan.calibration.id, "ampere-geforce");
     let predictor = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
-    let c = compare(&predictor, &reference_measured(), true).unwrap();
+    let c = compare_cross_validated(&predictor, &reference_measured()).unwrap();
     let m = &c.summary.metrics;
     let cv = c.cross_validation.as_ref().unwrap();
     assert_eq!((c.summary.cells, c.summary.status_agreement), (45, 45));
@@ -122,7 +122,7 @@ fn first_principles_predict_decode_at_concurrency_one_within_12_percent() {
     assert_eq!(plan.calibration.id, "none");
     let cap = plan.capacity().unwrap();
     let predictor = Predictor::new(&plan, &cap, plan.calibration.params).unwrap();
-    let c = compare(&predictor, &reference_measured(), false).unwrap();
+    let c = compare(&predictor, &reference_measured()).unwrap();
     let ones: Vec<f64> = c
         .cells
         .iter()

@@ -303,17 +303,15 @@ fn answers(state: &State, plan: &Plan, predictor: &Predictor) -> Option<Result<A
     })())
 }
 
-fn number<T: std::str::FromStr>(
+fn number<T: decodecalc_core::units::FromText>(
     fields: &BTreeMap<String, String>,
     id: &str,
 ) -> Result<Option<T>, Error> {
     match fields.get(id) {
         None => Ok(None),
-        Some(t) => t
-            .trim()
-            .parse::<T>()
+        Some(t) => T::from_text(t)
             .map(Some)
-            .map_err(|_| Error::field(&format!("--{id}"), t, "a number")),
+            .ok_or_else(|| Error::field(&format!("--{id}"), t, "a number")),
     }
 }
 
@@ -388,7 +386,7 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
     };
     let comparison = measured.map(|m| {
         m.and_then(|(name, text)| parse_measured(name, text))
-            .and_then(|rows| compare(&predictor, &rows, false))
+            .and_then(|rows| compare(&predictor, &rows))
     });
     let answers = answers(state, &plan, &predictor);
     Ok(Output {

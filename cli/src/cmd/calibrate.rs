@@ -7,7 +7,7 @@ use crate::files::{is_runs_file, measured_rows, write_file, Fs};
 use crate::render;
 use clap::Args;
 use decodecalc_core::calibrate::{fit, FitReport, Run};
-use decodecalc_core::compare::{check_rows, compare, Comparison};
+use decodecalc_core::compare::{check_rows, compare_cross_validated, Comparison};
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
@@ -91,7 +91,7 @@ fn single(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> 
     check_rows(&predictor, &rows)?;
     let report = fit(&predictor, &rows)?;
     let fitted = predictor.with_params(report.params);
-    let comparison = compare(&fitted, &rows, true)?;
+    let comparison = compare_cross_validated(&fitted, &rows)?;
     let id = args.id.clone().unwrap_or_else(|| {
         args.out
             .as_deref()

@@ -7,7 +7,7 @@ use crate::files::{measured_rows, read_bench_result, write_file, Fs};
 use crate::{render, svg};
 use clap::Args;
 use decodecalc_core::bench_serve::is_save_result;
-use decodecalc_core::compare::compare;
+use decodecalc_core::compare::{compare, compare_cross_validated};
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::scenario::World;
 use decodecalc_core::Error;
@@ -52,7 +52,11 @@ pub fn run(args: &CompareArgs, warnings: &mut Vec<String>) -> Output {
     let capacity = plan.capacity()?;
     let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
     let (_, rows) = measured_rows(args.measured.as_deref(), &plan)?;
-    let comparison = compare(&predictor, &rows, args.cross_validate)?;
+    let comparison = if args.cross_validate {
+        compare_cross_validated(&predictor, &rows)?
+    } else {
+        compare(&predictor, &rows)?
+    };
     if let Some(path) = &args.svg {
         write_file(path, &svg::comparison(&comparison)?)?;
     }
