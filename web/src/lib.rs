@@ -79,6 +79,18 @@ pub struct State {
     pub focused: Option<(u64, u64)>,
     /// The figure the chart draws.
     pub chart_metric: ChartMetric,
+    /// The window is narrower than [`NARROW_PX`] (a phone): the chart is
+    /// drawn in a narrow frame, its legend below the plot.
+    pub narrow: bool,
+}
+
+/// Below this window width (CSS px) the chart takes its narrow frame, so
+/// that its text is drawn at 10 px or more rather than scaled to 6.
+pub const NARROW_PX: f64 = 640.0;
+
+/// The window's width in CSS px, if there is a window.
+fn window_width() -> Option<f64> {
+    web_sys::window()?.inner_width().ok()?.as_f64()
 }
 
 /// The figures the chart can draw: a decode cell's, as core predicts or a
@@ -158,12 +170,20 @@ pub enum Action {
     /// fast.
     Activate(u64, u64),
     ChartMetric(ChartMetric),
+    /// The window was resized to this width (CSS px).
+    Viewport(f64),
 }
 
 impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        // A resize within the same frame changes nothing: no recompute.
+        if let Action::Viewport(width) = action {
+            if (width < NARROW_PX) == self.narrow {
+                return self;
+            }
+        }
         let mut next = (*self).clone();
         match action {
             Action::Set(k, v) => {
@@ -184,6 +204,7 @@ impl Reducible for State {
                 next.fields.insert("plan-concurrency".into(), n.to_string());
             }
             Action::ChartMetric(m) => next.chart_metric = m,
+            Action::Viewport(width) => next.narrow = width < NARROW_PX,
         }
         Rc::new(next)
     }
@@ -440,11 +461,36 @@ pub fn from_query(search: &str) -> State {
 
 #[function_component(App)]
 fn app() -> Html {
-    let initial = web_sys::window()
+    let mut initial = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .map(|s| from_query(&s))
         .unwrap_or_default();
+    initial.narrow = window_width().is_some_and(|w| w < NARROW_PX);
     let state = use_reducer(move || initial);
+    // The chart's frame follows the window's width.
+    {
+        let dispatch = state.dispatcher();
+        use_effect_with((), move |_| {
+            let on_resize = Closure::<dyn Fn()>::new(move || {
+                if let Some(w) = window_width() {
+                    dispatch.dispatch(Action::Viewport(w));
+                }
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w
+                    .add_event_listener_with_callback("resize", on_resize.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = &window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "resize",
+                        on_resize.as_ref().unchecked_ref(),
+                    );
+                }
+            }
+        });
+    }
     // The URL holds the whole form: a link reproduces the page.
     {
         let query = to_query(&state);

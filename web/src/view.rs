@@ -743,8 +743,11 @@ fn log2_ticks(lo: u64, hi: u64) -> Vec<u64> {
     ticks
 }
 
-/// The chart's frame in pixels: plot area and the scales of both axes.
+/// The chart's frame in pixels: plot area, the scales of both axes and
+/// where the legend goes (right of the plot, or below it on a narrow
+/// screen, where the frame is narrower so its text stays legible).
 struct Frame {
+    narrow: bool,
     w: f64,
     h: f64,
     left: f64,
@@ -757,20 +760,58 @@ struct Frame {
 }
 
 impl Frame {
-    fn new(concurrency: &[u64], ymax: f64) -> Frame {
+    /// `legend_rows`: the legend's entries (one per context, then the
+    /// predicted and measured keys).
+    fn new(concurrency: &[u64], ymax: f64, narrow: bool, legend_rows: usize) -> Frame {
         let lo = concurrency.iter().copied().min().unwrap_or(1).max(1);
         let hi = concurrency.iter().copied().max().unwrap_or(1).max(lo);
         let (x0, x1) = ((lo as f64).log2(), (hi as f64).log2());
+        let (w, left, right, top, bottom) = if narrow {
+            (400.0, 58.0, 384.0, 36.0, 236.0)
+        } else {
+            (760.0, 66.0, 600.0, 40.0, 276.0)
+        };
+        let h = if narrow {
+            bottom + 70.0 + 20.0 * legend_rows.div_ceil(2) as f64
+        } else {
+            330.0
+        };
         Frame {
-            w: 760.0,
-            h: 330.0,
-            left: 66.0,
-            right: 600.0,
-            top: 40.0,
-            bottom: 276.0,
+            narrow,
+            w,
+            h,
+            left,
+            right,
+            top,
+            bottom,
             x0,
             xspan: if x1 > x0 { x1 - x0 } else { 1.0 },
             ymax: ymax.max(1e-9),
+        }
+    }
+
+    /// Where legend entry `i` starts: its line's left end, at its text's
+    /// middle height. Right of the plot in one column, or below the x axis
+    /// title in two.
+    fn legend_at(&self, i: usize) -> (f64, f64) {
+        if self.narrow {
+            let col = (i % 2) as f64;
+            let row = (i / 2) as f64;
+            (
+                self.left + 170.0 * col - 30.0,
+                self.bottom + 66.0 + 20.0 * row,
+            )
+        } else {
+            (self.right + 24.0, self.top + 6.0 + 18.0 * i as f64)
+        }
+    }
+
+    /// The x axis title's baseline.
+    fn x_title_y(&self) -> f64 {
+        if self.narrow {
+            self.bottom + 40.0
+        } else {
+            self.h - 12.0
         }
     }
 
@@ -821,7 +862,7 @@ fn chart_axes(f: &Frame, yticks: &[f64], step: f64, xticks: &[u64], metric: Char
             }) }
             <line x1={s(f.left)} y1={s(f.bottom)} x2={s(f.right)} y2={s(f.bottom)} stroke="#999" />
             <line x1={s(f.left)} y1={s(f.top)} x2={s(f.left)} y2={s(f.bottom)} stroke="#999" />
-            <text x={s((f.left + f.right) / 2.0)} y={s(f.h - 12.0)} text-anchor="middle" class="axis-title" id="chart-x-title">
+            <text x={s((f.left + f.right) / 2.0)} y={s(f.x_title_y())} text-anchor="middle" class="axis-title" id="chart-x-title">
                 { "simultaneous requests (log2 scale)" }
             </text>
             <text x="0" y="0" text-anchor="middle" class="axis-title" id="chart-y-title"
@@ -844,7 +885,6 @@ fn chart_series(
     let s = |v: f64| format!("{v:.1}");
     let contexts = &o.plan.harness.contexts_tokens;
     let color = |i: usize| COLORS.get(i % COLORS.len()).copied().unwrap_or("#000");
-    let lx = f.right + 24.0;
     html! {
         <>
             { for contexts.iter().enumerate().map(|(i, &ctx)| {
@@ -852,7 +892,7 @@ fn chart_series(
                     .filter(|c| c.context_tokens == ctx)
                     .filter_map(|c| metric.of_cell(c).map(|v| format!("{},{}", s(f.x(c.concurrency)), s(f.y(v)))))
                     .collect();
-                let ly = f.top + 6.0 + 18.0 * i as f64;
+                let (lx, ly) = f.legend_at(i);
                 html! {
                     <g class="series" data-context={ctx.to_string()}>
                         <polyline points={pts.join(" ")} fill="none" stroke={color(i)} stroke-width="2" />
@@ -868,13 +908,15 @@ fn chart_series(
                 }
             }) }
             { for (!measured.is_empty()).then(|| {
-                let ly = f.top + 14.0 + 18.0 * contexts.len() as f64;
+                // A gap after the contexts' entries when they are one column.
+                let first = contexts.len() + usize::from(!f.narrow);
+                let ((lx, ly), (mx, my)) = (f.legend_at(first), f.legend_at(first + 1));
                 html! {
                     <g class="legend-kinds">
                         <line x1={s(lx)} x2={s(lx + 22.0)} y1={s(ly)} y2={s(ly)} stroke="#888" stroke-width="2" />
                         <text x={s(lx + 28.0)} y={s(ly + 4.0)} class="legend-label">{ "predicted" }</text>
-                        <circle class="measured-key" cx={s(lx + 11.0)} cy={s(ly + 18.0)} r="4" fill="#fff" stroke="#888" stroke-width="2" />
-                        <text x={s(lx + 28.0)} y={s(ly + 22.0)} class="legend-label">{ "measured" }</text>
+                        <circle class="measured-key" cx={s(mx + 11.0)} cy={s(my)} r="4" fill="#fff" stroke="#888" stroke-width="2" />
+                        <text x={s(mx + 28.0)} y={s(my + 4.0)} class="legend-label">{ "measured" }</text>
                     </g>
                 }
             }) }
@@ -897,6 +939,8 @@ fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     let f = Frame::new(
         &o.plan.harness.concurrency,
         yticks.last().copied().unwrap_or(1.0),
+        state.narrow,
+        o.plan.harness.contexts_tokens.len() + 2 * usize::from(!measured.is_empty()),
     );
     let lo = o
         .plan
@@ -915,7 +959,12 @@ fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
         .max()
         .unwrap_or(1);
     let xticks = log2_ticks(lo, hi);
-    let title = format!("{} against simultaneous requests", metric.label());
+    // On a narrow screen the x axis's title alone says what it is against.
+    let title = if state.narrow {
+        metric.label().to_string()
+    } else {
+        format!("{} against simultaneous requests", metric.label())
+    };
     let onchange = {
         let d = dispatch.clone();
         Callback::from(move |e: Event| {

@@ -179,6 +179,41 @@ try {
     }
   });
 
+  await check("the chart's text draws at 10 px or more, inside the chart and apart, at 390 px and at 1440 px", async () => {
+    const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await p.goto(base);
+    await p.waitForSelector("#chart circle.measured", { timeout: 30000 });
+    const texts = () => p.$eval("#chart", (svg) => {
+      const box = svg.getBoundingClientRect();
+      const scale = box.width / svg.viewBox.baseVal.width;
+      return [...svg.querySelectorAll("text")].map((t) => {
+        const b = t.getBoundingClientRect();
+        return {
+          text: t.textContent, px: parseFloat(getComputedStyle(t).fontSize) * scale,
+          box: [b.left, b.top, b.right, b.bottom],
+          inside: b.left >= box.left - 0.5 && b.right <= box.right + 0.5 && b.top >= box.top - 0.5 && b.bottom <= box.bottom + 0.5,
+        };
+      });
+    });
+    const legible = async (width) => {
+      const ts = await texts();
+      const small = ts.filter((t) => t.px < 10);
+      assert(small.length === 0, `${width} px: ${small.map((t) => `"${t.text}" ${t.px.toFixed(1)} px`).join(", ")}`);
+      const out = ts.filter((t) => !t.inside);
+      assert(out.length === 0, `${width} px: outside the chart: ${out.map((t) => t.text).join(", ")}`);
+      const overlap = (a, b) => a.box[0] < b.box[2] && b.box[0] < a.box[2] && a.box[1] < b.box[3] && b.box[1] < a.box[3];
+      const clashes = [];
+      ts.forEach((a, i) => ts.slice(i + 1).forEach((b) => { if (overlap(a, b)) clashes.push(`"${a.text}" / "${b.text}"`); }));
+      assert(clashes.length === 0, `${width} px: overlapping text: ${clashes.join(", ")}`);
+    };
+    await legible(390);
+    assert(await p.$eval("#chart", (s) => s.viewBox.baseVal.width) === 400, "390 px: the narrow frame");
+    await p.setViewportSize({ width: 1440, height: 900 });
+    await p.waitForFunction(() => document.querySelector("#chart").viewBox.baseVal.width === 760, null, { timeout: 5000 });
+    await legible(1440);
+    await p.close();
+  });
+
   await check("every field has its flag's help, unit and default from core's table", async () => {
     const help = await page.locator("#help-max-num-batched-tokens").innerText();
     assert(help.includes("tokens") && help.includes("vLLM default: 2048"), help);
