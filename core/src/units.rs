@@ -143,8 +143,10 @@ pub fn parse_f64(text: &str) -> Option<f64> {
         json.push('e');
         json.push_str(e);
     }
-    serde_json::from_str::<f64>(&json)
-        .ok()
+    // Read as a JSON value, the reader every JSON input already goes through.
+    serde_json::from_str::<serde_json::Value>(&json)
+        .ok()?
+        .as_f64()
         .filter(|v| v.is_finite())
 }
 
