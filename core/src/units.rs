@@ -59,6 +59,11 @@ pub fn saturating_u64(v: f64) -> u64 {
     }
 }
 
+/// Every byte of `s` an ASCII digit (true of "").
+fn ascii_digits(s: &str) -> bool {
+    s.bytes().all(|b| b.is_ascii_digit())
+}
+
 /// A non-negative token count, read as vLLM reads one ([`parse_human_int`]):
 /// `16K` = 16 x 1024 (the harness's labels, `120K` = 122,880), `16k` = 16,000.
 pub fn parse_tokens(text: &str) -> Option<u64> {
@@ -75,7 +80,7 @@ pub fn parse_human_int(text: &str) -> Option<i64> {
     let t = text.trim();
     let last = t.chars().last()?;
     let num = &t[..t.len() - last.len_utf8()];
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let digits = |s: &str| !s.is_empty() && ascii_digits(s);
     let decimal = |s: &str| match s.split_once('.') {
         Some((a, b)) => digits(a) && digits(b),
         None => digits(s),
@@ -122,12 +127,11 @@ pub fn parse_f64(text: &str) -> Option<f64> {
         None => (t, None),
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     let exp_ok = exponent.is_none_or(|e| {
         let e = e.strip_prefix(['+', '-']).unwrap_or(e);
-        !e.is_empty() && digits(e)
+        !e.is_empty() && ascii_digits(e)
     });
-    if int.is_empty() && frac.is_empty() || !digits(int) || !digits(frac) || !exp_ok {
+    if int.is_empty() && frac.is_empty() || !ascii_digits(int) || !ascii_digits(frac) || !exp_ok {
         return None;
     }
     // JSON's grammar: no leading zeros, a digit on each side of the point.
@@ -150,8 +154,8 @@ pub fn parse_f64(text: &str) -> Option<f64> {
         .filter(|v| v.is_finite())
 }
 
-/// A number as read from text: decimals through [`parse_f64`], whole
-/// numbers by their `FromStr`.
+/// A number as read from text: decimals through [`parse_f64`], counts by
+/// their `FromStr`.
 pub trait FromText: Sized {
     fn from_text(text: &str) -> Option<Self>;
 }
@@ -162,16 +166,11 @@ impl FromText for f64 {
     }
 }
 
-macro_rules! from_text_by_from_str {
-    ($($t:ty),*) => {$(
-        impl FromText for $t {
-            fn from_text(text: &str) -> Option<$t> {
-                text.trim().parse().ok()
-            }
-        }
-    )*};
+impl FromText for u64 {
+    fn from_text(text: &str) -> Option<u64> {
+        text.trim().parse().ok()
+    }
 }
-from_text_by_from_str!(u32, u64, i64, usize);
 
 /// Format a token count the way the harness labels contexts (`16K`, `0`, `1000`).
 pub fn format_tokens(tokens: u64) -> String {

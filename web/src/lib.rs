@@ -88,6 +88,11 @@ pub struct State {
 /// that its text is drawn at 10 px or more rather than scaled to 6.
 pub const NARROW_PX: f64 = 640.0;
 
+/// Whether a window this wide (CSS px) gets the narrow chart.
+fn is_narrow(width: f64) -> bool {
+    width < NARROW_PX
+}
+
 /// The window's width in CSS px, if there is a window.
 fn window_width() -> Option<f64> {
     web_sys::window()?.inner_width().ok()?.as_f64()
@@ -180,7 +185,7 @@ impl Reducible for State {
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         // A resize within the same frame changes nothing: no recompute.
         if let Action::Viewport(width) = action {
-            if (width < NARROW_PX) == self.narrow {
+            if is_narrow(width) == self.narrow {
                 return self;
             }
         }
@@ -204,7 +209,7 @@ impl Reducible for State {
                 next.fields.insert("plan-concurrency".into(), n.to_string());
             }
             Action::ChartMetric(m) => next.chart_metric = m,
-            Action::Viewport(width) => next.narrow = width < NARROW_PX,
+            Action::Viewport(width) => next.narrow = is_narrow(width),
         }
         Rc::new(next)
     }
@@ -465,7 +470,7 @@ fn app() -> Html {
         .and_then(|w| w.location().search().ok())
         .map(|s| from_query(&s))
         .unwrap_or_default();
-    initial.narrow = window_width().is_some_and(|w| w < NARROW_PX);
+    initial.narrow = window_width().is_some_and(is_narrow);
     let state = use_reducer(move || initial);
     // The chart's frame follows the window's width.
     {

@@ -766,15 +766,11 @@ impl Frame {
         let lo = concurrency.iter().copied().min().unwrap_or(1).max(1);
         let hi = concurrency.iter().copied().max().unwrap_or(1).max(lo);
         let (x0, x1) = ((lo as f64).log2(), (hi as f64).log2());
-        let (w, left, right, top, bottom) = if narrow {
-            (400.0, 58.0, 384.0, 36.0, 236.0)
+        let (w, h, left, right, top, bottom) = if narrow {
+            let legend_h = 20.0 * legend_rows.div_ceil(2) as f64;
+            (400.0, 306.0 + legend_h, 58.0, 384.0, 36.0, 236.0)
         } else {
-            (760.0, 66.0, 600.0, 40.0, 276.0)
-        };
-        let h = if narrow {
-            bottom + 70.0 + 20.0 * legend_rows.div_ceil(2) as f64
-        } else {
-            330.0
+            (760.0, 330.0, 66.0, 600.0, 40.0, 276.0)
         };
         Frame {
             narrow,
