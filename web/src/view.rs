@@ -142,7 +142,7 @@ fn field_view(
         }
     };
     html! {
-        <div class={classes!("field", error.is_some().then_some("invalid"))}>
+        <div class="field" data-invalid={error.is_some().then_some("true")}>
             <label for={field}>{ format!("--{field}") }</label>
             { control }
             { for help.map(|h| html! { <div class="help" id={help_id.clone()}>{ h }</div> }) }
@@ -364,7 +364,7 @@ fn memory_bar(o: &Output) -> Html {
                 { for segments.iter().map(|(s, bytes, title)| {
                     let pct = 100.0 * *bytes as f64 / total;
                     html! {
-                        <div class={classes!("seg", s.id())} style={format!("width:{pct:.3}%")}
+                        <div class="seg" data-segment={s.id()} style={format!("width:{pct:.3}%")}
                              title={title.clone()} aria-label={title.clone()} data-bytes={bytes.to_string()}>
                             { if pct > 7.0 { format!("{} {:.2} GiB", s.label(), gib(*bytes)) } else { String::new() } }
                         </div>
@@ -374,7 +374,7 @@ fn memory_bar(o: &Output) -> Html {
             <p class="legend" id="memory-legend">
                 { for segments.iter().map(|(s, bytes, title)| html! {
                     <span title={title.clone()} data-segment={s.id()}>
-                        <span class={classes!("sw", s.id())}></span>
+                        <span class="sw" data-segment={s.id()}></span>
                         { format!(" {} {:.2} GiB ", s.label(), gib(*bytes)) }
                     </span>
                 }) }
@@ -513,7 +513,7 @@ fn grid_cell(c: &Cell, o: &Output, state: &State, dispatch: &Dispatch, max_total
     let selected = state.focused == Some((ctx, n));
     let (symbol, word) = status_mark(c.status);
     html! {
-        <td class={classes!("cell", c.status.name(), selected.then_some("selected"))}
+        <td class="cell" data-selected={selected.then_some("true")}
             tabindex="0" style={fill(c, max_total)} title={tooltip(c)}
             aria-label={format!("{} x {}: {word}", format_tokens(ctx), n)}
             data-context={ctx.to_string()} data-concurrency={n.to_string()}
@@ -568,7 +568,7 @@ fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                     let (symbol, word) = status_mark(s);
                     html! {
                         <span data-status={s.name()}>
-                            <span class={classes!("sw", s.name())}></span>
+                            <span class="sw" data-status={s.name()}></span>
                             { format!(" {symbol} {word}: {} ", status_meaning(s)) }
                         </span>
                     }

@@ -147,7 +147,7 @@ try {
 
   await check("the prefill row, memory bar and chart are drawn", async () => {
     assert(await page.locator("#prefill td[data-prefill-tok-s]").count() === 5, "five prefill cells");
-    assert(await page.locator("#memory .seg.kv").count() === 1, "a KV pool segment");
+    assert(await page.locator("#memory .seg[data-segment=kv]").count() === 1, "a KV pool segment");
     assert(await page.locator("#chart polyline").count() === 5, "one line per context");
   });
 
@@ -273,7 +273,7 @@ try {
       await page.waitForFunction(() => document.querySelector("#cell-details")?.textContent.startsWith("16K x 64:"));
       await page.keyboard.press(key);
       await page.waitForFunction((m) => document.querySelector("#cell-details")?.textContent.startsWith(m), mine, { timeout: 5000 });
-      assert(await page.evaluate(() => document.activeElement.matches("#matrix td.cell.selected")), `${JSON.stringify(key)}: the focused cell is the selected one`);
+      assert(await page.evaluate(() => document.activeElement.matches("#matrix td.cell[data-selected]")), `${JSON.stringify(key)}: the focused cell is the selected one`);
     }
     await page.keyboard.press("Tab");
     const next = await page.evaluate(() => document.activeElement.dataset.concurrency);
