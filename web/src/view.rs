@@ -11,6 +11,7 @@ use decodecalc_core::compare::{CellComparison, Comparison, Metric};
 use decodecalc_core::flags::FlagGroup;
 use decodecalc_core::matrix::{Cell, Phase, Status};
 use decodecalc_core::units::{format_tokens, gib};
+use std::fmt::Write as _;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -374,7 +375,7 @@ fn memory_bar(o: &Output) -> Html {
             <p class="legend" id="memory-legend">
                 { for segments.iter().map(|(s, bytes, title)| html! {
                     <span title={title.clone()} data-segment={s.id()}>
-                        <span class="sw" data-segment={s.id()}></span>
+                        <span class="sw"></span>
                         { format!(" {} {:.2} GiB ", s.label(), gib(*bytes)) }
                     </span>
                 }) }
@@ -568,7 +569,7 @@ fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                     let (symbol, word) = status_mark(s);
                     html! {
                         <span data-status={s.name()}>
-                            <span class="sw" data-status={s.name()}></span>
+                            <span class="sw"></span>
                             { format!(" {symbol} {word}: {} ", status_meaning(s)) }
                         </span>
                     }
@@ -839,85 +840,170 @@ fn measured_points(o: &Output, metric: ChartMetric) -> Vec<(u64, u64, f64)> {
     }
 }
 
+/// Markup text for `s`: `&`, `<`, `>` and `"` escaped, so it can stand in
+/// an element's text or a quoted attribute of the chart's SVG.
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A coordinate as the chart writes it: one decimal.
+fn px(v: f64) -> String {
+    format!("{v:.1}")
+}
+
 /// Axes, grid lines, ticks with their labels and both axis titles.
-fn chart_axes(f: &Frame, yticks: &[f64], step: f64, xticks: &[u64], metric: ChartMetric) -> Html {
-    let s = |v: f64| format!("{v:.1}");
-    html! {
-        <g class="axes">
-            { for yticks.iter().map(|&t| html! {
-                <g class="ytick" data-value={json_number(t)}>
-                    <line x1={s(f.left)} x2={s(f.right)} y1={s(f.y(t))} y2={s(f.y(t))} class="grid-line" />
-                    <text x={s(f.left - 6.0)} y={s(f.y(t) + 4.0)} text-anchor="end" class="axis">{ tick_label(t, step) }</text>
-                </g>
-            }) }
-            { for xticks.iter().map(|&c| html! {
-                <g class="xtick" data-value={c.to_string()}>
-                    <line x1={s(f.x(c))} x2={s(f.x(c))} y1={s(f.bottom)} y2={s(f.bottom + 5.0)} stroke="#999" />
-                    <text x={s(f.x(c))} y={s(f.bottom + 18.0)} text-anchor="middle" class="axis">{ c }</text>
-                </g>
-            }) }
-            <line x1={s(f.left)} y1={s(f.bottom)} x2={s(f.right)} y2={s(f.bottom)} stroke="#999" />
-            <line x1={s(f.left)} y1={s(f.top)} x2={s(f.left)} y2={s(f.bottom)} stroke="#999" />
-            <text x={s((f.left + f.right) / 2.0)} y={s(f.x_title_y())} text-anchor="middle" class="axis-title" id="chart-x-title">
-                { "simultaneous requests (log2 scale)" }
-            </text>
-            <text x="0" y="0" text-anchor="middle" class="axis-title" id="chart-y-title"
-                transform={format!("translate(16 {}) rotate(-90)", s((f.top + f.bottom) / 2.0))}>
-                { metric.label() }
-            </text>
-        </g>
+fn chart_axes(
+    svg: &mut String,
+    f: &Frame,
+    yticks: &[f64],
+    step: f64,
+    xticks: &[u64],
+    metric: ChartMetric,
+) {
+    svg.push_str(r#"<g class="axes">"#);
+    for &t in yticks {
+        let (y, label) = (px(f.y(t)), tick_label(t, step));
+        let _ = write!(
+            svg,
+            r#"<g class="ytick" data-value="{}"><line x1="{}" x2="{}" y1="{y}" y2="{y}" class="grid-line"></line><text x="{}" y="{}" text-anchor="end" class="axis">{label}</text></g>"#,
+            json_number(t),
+            px(f.left),
+            px(f.right),
+            px(f.left - 6.0),
+            px(f.y(t) + 4.0),
+        );
     }
+    for &c in xticks {
+        let x = px(f.x(c));
+        let _ = write!(
+            svg,
+            r##"<g class="xtick" data-value="{c}"><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="#999"></line><text x="{x}" y="{}" text-anchor="middle" class="axis">{c}</text></g>"##,
+            px(f.bottom),
+            px(f.bottom + 5.0),
+            px(f.bottom + 18.0),
+        );
+    }
+    let (l, r, t, b) = (px(f.left), px(f.right), px(f.top), px(f.bottom));
+    let _ = write!(
+        svg,
+        r##"<line x1="{l}" y1="{b}" x2="{r}" y2="{b}" stroke="#999"></line><line x1="{l}" y1="{t}" x2="{l}" y2="{b}" stroke="#999"></line><text x="{}" y="{}" text-anchor="middle" class="axis-title" id="chart-x-title">simultaneous requests (log2 scale)</text><text x="0" y="0" text-anchor="middle" class="axis-title" id="chart-y-title" transform="translate(16 {}) rotate(-90)">{}</text></g>"##,
+        px((f.left + f.right) / 2.0),
+        px(f.x_title_y()),
+        px((f.top + f.bottom) / 2.0),
+        esc(metric.label()),
+    );
+}
+
+/// A legend entry: a line (or a circle, for the measured key) and a label.
+fn legend_entry(svg: &mut String, (lx, ly): (f64, f64), stroke: &str, label: &str, circle: bool) {
+    if circle {
+        let _ = write!(
+            svg,
+            r##"<circle class="measured-key" cx="{}" cy="{}" r="4" fill="#fff" stroke="{stroke}" stroke-width="2"></circle>"##,
+            px(lx + 11.0),
+            px(ly),
+        );
+    } else {
+        let _ = write!(
+            svg,
+            r#"<line x1="{}" x2="{}" y1="{y}" y2="{y}" stroke="{stroke}" stroke-width="2"></line>"#,
+            px(lx),
+            px(lx + 22.0),
+            y = px(ly),
+        );
+    }
+    let _ = write!(
+        svg,
+        r#"<text x="{}" y="{}" class="legend-label">{}</text>"#,
+        px(lx + 28.0),
+        px(ly + 4.0),
+        esc(label),
+    );
 }
 
 /// One predicted line per context and the measured circles on top, with a
-/// legend on the right.
+/// legend on the right (or below, on a narrow screen).
 fn chart_series(
+    svg: &mut String,
     f: &Frame,
     o: &Output,
     decode: &[&Cell],
     measured: &[(u64, u64, f64)],
     metric: ChartMetric,
-) -> Html {
-    let s = |v: f64| format!("{v:.1}");
+) {
     let contexts = &o.plan.harness.contexts_tokens;
     let color = |i: usize| COLORS.get(i % COLORS.len()).copied().unwrap_or("#000");
-    html! {
-        <>
-            { for contexts.iter().enumerate().map(|(i, &ctx)| {
-                let pts: Vec<String> = decode.iter()
-                    .filter(|c| c.context_tokens == ctx)
-                    .filter_map(|c| metric.of_cell(c).map(|v| format!("{},{}", s(f.x(c.concurrency)), s(f.y(v)))))
-                    .collect();
-                let (lx, ly) = f.legend_at(i);
-                html! {
-                    <g class="series" data-context={ctx.to_string()}>
-                        <polyline points={pts.join(" ")} fill="none" stroke={color(i)} stroke-width="2" />
-                        { for measured.iter().filter(|m| m.0 == ctx).map(|&(_, n, v)| html! {
-                            <circle class="measured" cx={s(f.x(n))} cy={s(f.y(v))} r="4" fill="#fff" stroke={color(i)} stroke-width="2"
-                                data-context={ctx.to_string()} data-concurrency={n.to_string()} data-value={json_number(v)}>
-                                <title>{ format!("measured {} x {}: {v:.2}", format_tokens(ctx), n) }</title>
-                            </circle>
-                        }) }
-                        <line x1={s(lx)} x2={s(lx + 22.0)} y1={s(ly)} y2={s(ly)} stroke={color(i)} stroke-width="2" />
-                        <text x={s(lx + 28.0)} y={s(ly + 4.0)} class="legend-label">{ format!("context {}", format_tokens(ctx)) }</text>
-                    </g>
-                }
-            }) }
-            { for (!measured.is_empty()).then(|| {
-                // A gap after the contexts' entries when they are one column.
-                let first = contexts.len() + usize::from(!f.narrow);
-                let ((lx, ly), (mx, my)) = (f.legend_at(first), f.legend_at(first + 1));
-                html! {
-                    <g class="legend-kinds">
-                        <line x1={s(lx)} x2={s(lx + 22.0)} y1={s(ly)} y2={s(ly)} stroke="#888" stroke-width="2" />
-                        <text x={s(lx + 28.0)} y={s(ly + 4.0)} class="legend-label">{ "predicted" }</text>
-                        <circle class="measured-key" cx={s(mx + 11.0)} cy={s(my)} r="4" fill="#fff" stroke="#888" stroke-width="2" />
-                        <text x={s(mx + 28.0)} y={s(my + 4.0)} class="legend-label">{ "measured" }</text>
-                    </g>
-                }
-            }) }
-        </>
+    for (i, &ctx) in contexts.iter().enumerate() {
+        let pts: Vec<String> = decode
+            .iter()
+            .filter(|c| c.context_tokens == ctx)
+            .filter_map(|c| {
+                metric
+                    .of_cell(c)
+                    .map(|v| format!("{},{}", px(f.x(c.concurrency)), px(f.y(v))))
+            })
+            .collect();
+        let _ = write!(
+            svg,
+            r#"<g class="series" data-context="{ctx}"><polyline points="{}" fill="none" stroke="{}" stroke-width="2"></polyline>"#,
+            pts.join(" "),
+            color(i),
+        );
+        for &(_, n, v) in measured.iter().filter(|m| m.0 == ctx) {
+            let _ = write!(
+                svg,
+                r##"<circle class="measured" cx="{}" cy="{}" r="4" fill="#fff" stroke="{}" stroke-width="2" data-context="{ctx}" data-concurrency="{n}" data-value="{}"><title>measured {} x {n}: {v:.2}</title></circle>"##,
+                px(f.x(n)),
+                px(f.y(v)),
+                color(i),
+                json_number(v),
+                esc(&format_tokens(ctx)),
+            );
+        }
+        let label = format!("context {}", format_tokens(ctx));
+        legend_entry(svg, f.legend_at(i), color(i), &label, false);
+        svg.push_str("</g>");
     }
+    if !measured.is_empty() {
+        // A gap after the contexts' entries when they are one column.
+        let first = contexts.len() + usize::from(!f.narrow);
+        svg.push_str(r#"<g class="legend-kinds">"#);
+        legend_entry(svg, f.legend_at(first), "#888", "predicted", false);
+        legend_entry(svg, f.legend_at(first + 1), "#888", "measured", true);
+        svg.push_str("</g>");
+    }
+}
+
+/// The chart as SVG text: read-only markup with no listeners, so it is
+/// written as text and handed to the page whole
+/// (`Html::from_html_unchecked`); the same nodes built by `html!` cost the
+/// module 4 KB of gzipped code more.
+fn chart_svg(
+    o: &Output,
+    f: &Frame,
+    decode: &[&Cell],
+    measured: &[(u64, u64, f64)],
+    (yticks, step): (&[f64], f64),
+    xticks: &[u64],
+    (metric, title): (ChartMetric, &str),
+) -> String {
+    let mut svg = String::with_capacity(8192);
+    let _ = write!(
+        svg,
+        r#"<svg id="chart" role="img" aria-labelledby="chart-title" data-metric="{}" width="100%" viewBox="0 0 {} {}" preserveAspectRatio="xMinYMin meet"><text id="chart-title" x="{}" y="22" class="chart-title">{}</text>"#,
+        metric.id(),
+        f.w,
+        f.h,
+        px(f.left),
+        esc(title),
+    );
+    chart_axes(&mut svg, f, yticks, step, xticks, metric);
+    chart_series(&mut svg, f, o, decode, measured, metric);
+    svg.push_str("</svg>");
+    svg
 }
 
 /// The chart of the chosen metric against concurrency: lines are core's
@@ -961,6 +1047,15 @@ fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     } else {
         format!("{} against simultaneous requests", metric.label())
     };
+    let svg = chart_svg(
+        o,
+        &f,
+        &decode,
+        &measured,
+        (&yticks, step),
+        &xticks,
+        (metric, &title),
+    );
     let onchange = {
         let d = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -980,12 +1075,7 @@ fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                     }) }
                 </select>
             </label>
-            <svg id="chart" role="img" aria-labelledby="chart-title" data-metric={metric.id()}
-                width="100%" viewBox={format!("0 0 {} {}", f.w, f.h)} preserveAspectRatio="xMinYMin meet">
-                <text id="chart-title" x={format!("{:.1}", f.left)} y="22" class="chart-title">{ title }</text>
-                { chart_axes(&f, &yticks, step, &xticks, metric) }
-                { chart_series(&f, o, &decode, &measured, metric) }
-            </svg>
+            { Html::from_html_unchecked(AttrValue::from(svg)) }
         </section>
     }
 }
