@@ -290,22 +290,29 @@ fn log_check(o: &Output) -> Html {
     if figures.is_empty() {
         return html! {};
     }
-    html! {
-        <table id="log-check">
-            <caption>{ "Your vLLM start-up log against the prediction" }</caption>
-            <tr><th>{ "figure" }</th><th>{ "logged" }</th><th>{ "decodecalc" }</th><th>{ "error" }</th><th>{ "agrees" }</th></tr>
-            { for figures.iter().map(|f| html! {
-                <tr data-figure={f.figure} data-logged={f.logged.to_string()}
-                    data-predicted={f.predicted.to_string()} data-agrees={f.agrees.to_string()}>
-                    <td>{ f.figure }</td>
-                    <td>{ f.logged.to_string() }</td>
-                    <td>{ format!("{:.2}", f.predicted) }</td>
-                    <td>{ format!("{:+.2}%", f.error_pct) }</td>
-                    <td>{ if f.agrees { format!("yes (within {:.2}%)", f.tolerance_pct) } else { format!("NO (beyond {:.2}%)", f.tolerance_pct) } }</td>
-                </tr>
-            }) }
-        </table>
+    let mut t = String::from(
+        "<table id=\"log-check\"><caption>Your vLLM start-up log against the prediction</caption><tr><th>figure</th><th>logged</th><th>decodecalc</th><th>error</th><th>agrees</th></tr>",
+    );
+    for f in figures {
+        let agrees = if f.agrees {
+            format!("yes (within {:.2}%)", f.tolerance_pct)
+        } else {
+            format!("NO (beyond {:.2}%)", f.tolerance_pct)
+        };
+        let _ = write!(
+            t,
+            r#"<tr data-figure="{fig}" data-logged="{}" data-predicted="{}" data-agrees="{}"><td>{fig}</td><td>{}</td><td>{:.2}</td><td>{:+.2}%</td><td>{agrees}</td></tr>"#,
+            f.logged,
+            f.predicted,
+            f.agrees,
+            f.logged,
+            f.predicted,
+            f.error_pct,
+            fig = esc(f.figure),
+        );
     }
+    t.push_str("</table>");
+    raw(t)
 }
 
 /// The calibration's cross-validated error bands, one sentence per figure.
@@ -358,34 +365,42 @@ fn memory_bar(o: &Output) -> Html {
             )
         })
         .collect();
-    html! {
-        <section id="memory">
-            <h2>{ "GPU memory" }</h2>
-            <div class="bar">
-                { for segments.iter().map(|(s, bytes, title)| {
-                    let pct = 100.0 * *bytes as f64 / total;
-                    html! {
-                        <div class="seg" data-segment={s.id()} style={format!("width:{pct:.3}%")}
-                             title={title.clone()} aria-label={title.clone()} data-bytes={bytes.to_string()}>
-                            { if pct > 7.0 { format!("{} {:.2} GiB", s.label(), gib(*bytes)) } else { String::new() } }
-                        </div>
-                    }
-                }) }
-            </div>
-            <p class="legend" id="memory-legend">
-                { for segments.iter().map(|(s, bytes, title)| html! {
-                    <span title={title.clone()} data-segment={s.id()}>
-                        <span class="sw"></span>
-                        { format!(" {} {:.2} GiB ", s.label(), gib(*bytes)) }
-                    </span>
-                }) }
-            </p>
-            <p class="note">
-                { format!("{:.2} GiB total, {:.2} GiB requested. Block size {} tokens; blocks per request at {}.",
-                    gib(c.total_bytes), gib(c.requested_bytes), c.block_size_tokens, per_request.join(", ")) }
-            </p>
-        </section>
+    let mut t = String::from(r#"<section id="memory"><h2>GPU memory</h2><div class="bar">"#);
+    for (seg, bytes, title) in &segments {
+        let pct = 100.0 * *bytes as f64 / total;
+        let label = if pct > 7.0 {
+            format!("{} {:.2} GiB", seg.label(), gib(*bytes))
+        } else {
+            String::new()
+        };
+        let _ = write!(
+            t,
+            r#"<div class="seg" data-segment="{}" style="width:{pct:.3}%" title="{title}" aria-label="{title}" data-bytes="{bytes}">{}</div>"#,
+            seg.id(),
+            esc(&label),
+            title = esc(title),
+        );
     }
+    t.push_str(r#"</div><p class="legend" id="memory-legend">"#);
+    for (seg, bytes, title) in &segments {
+        let _ = write!(
+            t,
+            r#"<span title="{}" data-segment="{}"><span class="sw"></span> {} {:.2} GiB </span>"#,
+            esc(title),
+            seg.id(),
+            esc(seg.label()),
+            gib(*bytes),
+        );
+    }
+    let _ = write!(
+        t,
+        r#"</p><p class="note">{:.2} GiB total, {:.2} GiB requested. Block size {} tokens; blocks per request at {}.</p></section>"#,
+        gib(c.total_bytes),
+        gib(c.requested_bytes),
+        c.block_size_tokens,
+        per_request.join(", "),
+    );
+    raw(t)
 }
 
 fn prefill_row(o: &Output) -> Html {
@@ -398,20 +413,26 @@ fn prefill_row(o: &Output) -> Html {
     if rows.is_empty() {
         return html! {};
     }
-    html! {
-        <section>
-            <h2>{ "Prefill" }</h2>
-            <table id="prefill">
-                <tr><th>{ "context" }</th>{ for rows.iter().map(|c| html! { <th>{ format_tokens(c.context_tokens) }</th> }) }</tr>
-                <tr><th>{ "prompt tok/s" }</th>{ for rows.iter().map(|c| html! {
-                    <td data-context={c.context_tokens.to_string()} data-prefill-tok-s={c.total_tok_s.map(json_number).unwrap_or_default()}>
-                        { c.total_tok_s.map(|v| format!("{v:.0}")).unwrap_or_default() }
-                        <div class="small">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
-                    </td>
-                }) }</tr>
-            </table>
-        </section>
+    let mut t =
+        String::from(r#"<section><h2>Prefill</h2><table id="prefill"><tr><th>context</th>"#);
+    for c in &rows {
+        let _ = write!(t, "<th>{}</th>", format_tokens(c.context_tokens));
     }
+    t.push_str("</tr><tr><th>prompt tok/s</th>");
+    for c in &rows {
+        let _ = write!(
+            t,
+            r#"<td data-context="{}" data-prefill-tok-s="{}">{}<div class="small">{}</div></td>"#,
+            c.context_tokens,
+            c.total_tok_s.map(json_number).unwrap_or_default(),
+            c.total_tok_s.map(|v| format!("{v:.0}")).unwrap_or_default(),
+            c.ttft_ms
+                .map(|v| format!("{v:.0} ms TTFT"))
+                .unwrap_or_default(),
+        );
+    }
+    t.push_str("</tr></table></section>");
+    raw(t)
 }
 
 /// A number exactly as the CLI's JSON writes it.
@@ -1085,35 +1106,60 @@ fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
         Err(e) => return measured_error(e),
         Ok(c) => c,
     };
-    let m = &c.summary.metrics;
-    let row = |name: &str, x: &Metric| {
-        html! { <tr data-metric={name.to_string()} data-mape-pct={json_number(x.mape_pct)}><th>{ name.to_string() }</th><td>{ x.n }</td><td>{ format!("{:.2}", x.mape_pct) }</td><td>{ format!("{:.2}", x.max_abs_pct) }</td></tr> }
-    };
-    html! {
-        <section>
-            <h2>{ "Compared with the measured run" }</h2>
-            <table id="compare-summary" data-status-agreement={c.summary.status_agreement.to_string()} data-cells={c.summary.cells.to_string()}>
-                <tr><th>{ "metric" }</th><th>{ "n" }</th><th>{ "MAPE %" }</th><th>{ "max abs %" }</th></tr>
-                { row("total_tok_s", &m.total_tok_s) }
-                { row("per_request_tok_s", &m.per_request_tok_s) }
-                { row("tbt_ms", &m.tbt_ms) }
-                { row("ttft_ms", &m.ttft_ms) }
-                { row("prefill_tok_s", &m.prefill_tok_s) }
-                { row("avg_active_requests", &m.avg_active_requests) }
-            </table>
-            <p class="note">{ format!("Statuses: {} of {} agree.", c.summary.status_agreement, c.summary.cells) }</p>
-        </section>
+    let (m, agree, cells) = (
+        &c.summary.metrics,
+        c.summary.status_agreement,
+        c.summary.cells,
+    );
+    let mut t = format!(
+        r#"<section><h2>Compared with the measured run</h2><table id="compare-summary" data-status-agreement="{agree}" data-cells="{cells}"><tr><th>metric</th><th>n</th><th>MAPE %</th><th>max abs %</th></tr>"#
+    );
+    for (name, x) in [
+        ("total_tok_s", &m.total_tok_s),
+        ("per_request_tok_s", &m.per_request_tok_s),
+        ("tbt_ms", &m.tbt_ms),
+        ("ttft_ms", &m.ttft_ms),
+        ("prefill_tok_s", &m.prefill_tok_s),
+        ("avg_active_requests", &m.avg_active_requests),
+    ] {
+        let _ = write!(
+            t,
+            r#"<tr data-metric="{name}" data-mape-pct="{}"><th>{name}</th><td>{}</td><td>{:.2}</td><td>{:.2}</td></tr>"#,
+            json_number(x.mape_pct),
+            x.n,
+            x.mape_pct,
+            x.max_abs_pct,
+        );
     }
+    let _ = write!(
+        t,
+        r#"</table><p class="note">Statuses: {agree} of {cells} agree.</p></section>"#
+    );
+    raw(t)
 }
 
 /// Why a dropped measured file could not be compared, beside its input.
 fn measured_error(e: &decodecalc_core::Error) -> Html {
-    html! {
-        <div class="field-error" id="error-measured" role="alert">
-            { e.message.clone() }
-            { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
-        </div>
-    }
+    raw(error_box("error-measured", e))
+}
+
+/// An error and its hint as markup text, in an alert box with this id.
+fn error_box(id: &str, e: &decodecalc_core::Error) -> String {
+    let hint = e
+        .hint
+        .as_deref()
+        .map(|h| format!(r#"<div class="hint">hint: {}</div>"#, esc(h)))
+        .unwrap_or_default();
+    format!(
+        r#"<div class="field-error" id="{id}" role="alert">{}{hint}</div>"#,
+        esc(&e.message)
+    )
+}
+
+/// Markup text given to the page whole: for read-only parts with no
+/// listeners, a fraction of the code the same nodes take built by `html!`.
+fn raw(markup: String) -> Html {
+    Html::from_html_unchecked(AttrValue::from(markup))
 }
 
 /// A `vllm bench serve --save-result` file's figures beside the prediction
@@ -1126,39 +1172,37 @@ fn bench_view(
         Err(e) => return measured_error(e),
         Ok(f) => f,
     };
-    html! {
-        <section>
-            <h2>{ format!("vllm bench serve: {} against its workload predicted here", name.unwrap_or("the file")) }</h2>
-            <table id="bench-compare">
-                <tr><th>{ "figure" }</th><th>{ "measured" }</th><th>{ "predicted" }</th><th>{ "error %" }</th></tr>
-                { for figures.iter().map(|f| html! {
-                    <tr data-figure={f.figure} data-measured={json_number(f.measured)}
-                        data-predicted={json_number(f.predicted)} data-error-pct={json_number(f.error_pct)}>
-                        <th>{ f.figure }</th>
-                        <td>{ format!("{:.2}", f.measured) }</td>
-                        <td>{ format!("{:.2}", f.predicted) }</td>
-                        <td>{ format!("{:+.1}", f.error_pct) }</td>
-                    </tr>
-                }) }
-            </table>
-        </section>
+    let mut t = format!(
+        r#"<section><h2>vllm bench serve: {} against its workload predicted here</h2><table id="bench-compare"><tr><th>figure</th><th>measured</th><th>predicted</th><th>error %</th></tr>"#,
+        esc(name.unwrap_or("the file"))
+    );
+    for f in figures {
+        let _ = write!(
+            t,
+            r#"<tr data-figure="{fig}" data-measured="{}" data-predicted="{}" data-error-pct="{}"><th>{fig}</th><td>{:.2}</td><td>{:.2}</td><td>{:+.1}</td></tr>"#,
+            json_number(f.measured),
+            json_number(f.predicted),
+            json_number(f.error_pct),
+            f.measured,
+            f.predicted,
+            f.error_pct,
+            fig = esc(f.figure),
+        );
     }
+    t.push_str("</table></section>");
+    raw(t)
 }
 
 fn plan_panel(o: &Output) -> Html {
     let a = match &o.answers {
         None => {
-            return html! {
-                <section id="plan"><h2>{ "Plan" }</h2>
-                <p class="note">{ "Fill in --plan-context and --plan-concurrency for the largest context, the most requests, the smallest settings and the cheapest GPUs for that cell." }</p></section>
-            }
+            return raw(r#"<section id="plan"><h2>Plan</h2><p class="note">Fill in --plan-context and --plan-concurrency for the largest context, the most requests, the smallest settings and the cheapest GPUs for that cell.</p></section>"#.to_string());
         }
         Some(Err(e)) => {
-            return html! {
-                <section id="plan"><h2>{ "Plan" }</h2>
-                <div class="field-error" id="error-plan" role="alert">{ e.message.clone() }
-                    { for e.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }</div></section>
-            }
+            return raw(format!(
+                r#"<section id="plan"><h2>Plan</h2>{}</section>"#,
+                error_box("error-plan", e)
+            ));
         }
         Some(Ok(a)) => a,
     };
@@ -1169,39 +1213,72 @@ fn plan_panel(o: &Output) -> Html {
     };
     let setting = |s: &decodecalc_core::solve::SmallestSetting, digits: usize| match s.value {
         Some(v) => format!("{v:.digits$}"),
-        None => format!("cannot fit on this GPU; {}", s.suggestions.join("; ")),
+        None => esc(&format!(
+            "cannot fit on this GPU; {}",
+            s.suggestions.join("; ")
+        )),
     };
-    html! {
-        <section id="plan">
-            <h2>{ format!("Plan for {} x {}", format_tokens(a.context_tokens), a.concurrency) }</h2>
-            <table id="plan-answers"
-                data-valid-max-context={a.max_context.valid_max_context_tokens.map(|x| x.to_string())}
-                data-valid-max-concurrency={a.max_concurrency.valid_max_concurrency.to_string()}>
-                <tr><th>{ format!("largest context for {} requests (engine / harness / valid)", a.concurrency) }</th>
-                    <td>{ format!("{} / {} / {}", tok(a.max_context.engine_max_context_tokens), tok(a.max_context.harness_max_context_tokens), tok(a.max_context.valid_max_context_tokens)) }</td></tr>
-                <tr><th>{ format!("most requests at {} (engine / harness / valid)", format_tokens(a.context_tokens)) }</th>
-                    <td>{ format!("{} / {} / {}", a.max_concurrency.engine_max_concurrency, a.max_concurrency.harness_max_concurrency, a.max_concurrency.valid_max_concurrency) }</td></tr>
-                <tr><th>{ "smallest --gpu-memory-utilization" }</th><td>{ setting(&a.utilization, 4) }</td></tr>
-                <tr><th>{ "smallest --max-model-len" }</th><td>{ setting(&a.max_model_len, 0) }</td></tr>
-            </table>
-            <h2>{ "Cheapest configurations for this cell (estimated on-demand prices)" }</h2>
-            <table id="ranking">
-                <tr><th>{ "GPU" }</th><th>{ "TP" }</th><th>{ "KV dtype" }</th><th>{ "total tok/s" }</th><th>{ "per request" }</th><th>{ "tok/s per W" }</th><th>{ "USD per M tokens" }</th></tr>
-                { for a.ranking.iter().map(|r| html! {
-                    <tr data-gpu={r.gpu.clone()}>
-                        <td>{ r.gpu.clone() }</td><td>{ r.tensor_parallel_size }</td><td>{ r.kv_cache_dtype }</td>
-                        <td>{ format!("{:.1}", r.total_tok_s) }</td><td>{ format!("{:.1}", r.per_request_tok_s) }</td>
-                        <td>{ format!("{:.3}", r.tok_s_per_watt) }</td><td>{ format!("{:.3}", r.usd_per_million_output_tokens) }</td>
-                    </tr>
-                }) }
-            </table>
-        </section>
+    let (ctx, n) = (format_tokens(a.context_tokens), a.concurrency);
+    let (mc, mn) = (&a.max_context, &a.max_concurrency);
+    let valid_ctx = mc
+        .valid_max_context_tokens
+        .map(|x| format!(r#" data-valid-max-context="{x}""#))
+        .unwrap_or_default();
+    let mut t = format!(
+        r#"<section id="plan"><h2>Plan for {ctx} x {n}</h2><table id="plan-answers"{valid_ctx} data-valid-max-concurrency="{}"><tr><th>largest context for {n} requests (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>most requests at {ctx} (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>smallest --gpu-memory-utilization</th><td>{}</td></tr><tr><th>smallest --max-model-len</th><td>{}</td></tr></table><h2>Cheapest configurations for this cell (estimated on-demand prices)</h2><table id="ranking"><tr><th>GPU</th><th>TP</th><th>KV dtype</th><th>total tok/s</th><th>per request</th><th>tok/s per W</th><th>USD per M tokens</th></tr>"#,
+        mn.valid_max_concurrency,
+        tok(mc.engine_max_context_tokens),
+        tok(mc.harness_max_context_tokens),
+        tok(mc.valid_max_context_tokens),
+        mn.engine_max_concurrency,
+        mn.harness_max_concurrency,
+        mn.valid_max_concurrency,
+        setting(&a.utilization, 4),
+        setting(&a.max_model_len, 0),
+    );
+    for r in &a.ranking {
+        let _ = write!(
+            t,
+            r#"<tr data-gpu="{gpu}"><td>{gpu}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{:.3}</td><td>{:.3}</td></tr>"#,
+            r.tensor_parallel_size,
+            esc(r.kv_cache_dtype),
+            r.total_tok_s,
+            r.per_request_tok_s,
+            r.tok_s_per_watt,
+            r.usd_per_million_output_tokens,
+            gpu = esc(&r.gpu),
+        );
     }
+    t.push_str("</table></section>");
+    raw(t)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Markup written as text escapes what a user gave: a dropped file's
+    /// name and an error message quoting the input cannot add elements.
+    #[test]
+    fn text_markup_escapes_user_text() {
+        let markup = |h: Html| match h {
+            Html::VRaw(r) => r.html.to_string(),
+            _ => String::new(),
+        };
+        let name = r#"<img src=x onerror="alert(1)">&.json"#;
+        let b = markup(bench_view(&Ok(Vec::new()), Some(name)));
+        assert!(
+            b.contains("vllm bench serve: &lt;img src=x onerror=&quot;alert(1)&quot;&gt;&amp;.json against"),
+            "{b}"
+        );
+        assert!(!b.contains("<img"), "{b}");
+        let e = decodecalc_core::Error::new("bad <b>value</b>").with_hint("give \"1\" & more");
+        let m = markup(measured_error(&e));
+        assert_eq!(
+            m,
+            r#"<div class="field-error" id="error-measured" role="alert">bad &lt;b&gt;value&lt;/b&gt;<div class="hint">hint: give &quot;1&quot; &amp; more</div></div>"#
+        );
+    }
 
     #[test]
     fn ticks_are_round_and_cover_the_range() {
