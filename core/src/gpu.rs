@@ -43,7 +43,8 @@ pub struct Gpu {
     /// an uncalibrated GPU borrows the nearest family's calibration.
     #[serde(default)]
     pub calibration_class: Option<String>,
-    /// Where the figures come from.
+    /// Where the figures come from. Empty in the web page's embedded
+    /// presets (core/build.rs: the page shows no provenance).
     pub source: String,
 }
 
@@ -133,10 +134,9 @@ impl Gpu {
             ),
         ] {
             if !(v.is_finite() && (lo..=hi).contains(&v)) {
-                // Scientific notation, so 1e-300 is not echoed as 300 digits.
                 return Err(Error::field(
                     field,
-                    format!("{v:e}"),
+                    crate::units::short_float(v),
                     format!("a number from {lo} to {hi} (physically plausible for a GPU)"),
                 ));
             }

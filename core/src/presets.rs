@@ -290,6 +290,8 @@ pub struct ModelFile {
     pub id: String,
     pub name: String,
     pub hf_repo: Option<String>,
+    /// Where the config and sizes come from. Empty in the web page's
+    /// embedded presets (core/build.rs: the page shows no provenance).
     pub source: String,
     pub base: Option<String>,
     /// Published parameter count, for checks.

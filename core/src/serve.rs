@@ -140,7 +140,7 @@ impl Workload {
                     "--burstiness",
                     burstiness,
                     format!(
-                        "a positive number up to {:e} (1 = Poisson arrivals)",
+                        "a positive number up to {} (1 = Poisson arrivals)",
                         crate::arrivals::MAX_BURSTINESS
                     ),
                 ));

@@ -169,12 +169,13 @@ pub const CHANGES: &[Change] = &[
 /// The releases a form offers: every minor release the capacity table
 /// covers and every patch release where a rule changes.
 pub fn tabled_releases() -> Vec<VllmVersion> {
-    let mut v: Vec<VllmVersion> = (CAPACITY_OLDEST.minor..=NEWEST.minor)
+    let mut v = Vec::new();
+    for r in (CAPACITY_OLDEST.minor..=NEWEST.minor)
         .map(|m| VllmVersion::new(0, m, 0))
         .chain(CHANGES.iter().map(|c| c.since))
-        .collect();
-    v.sort();
-    v.dedup();
+    {
+        crate::units::insert_sorted(&mut v, r);
+    }
     v
 }
 

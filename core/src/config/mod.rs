@@ -374,7 +374,7 @@ fn architecture(top: Cfg) -> Result<&'static Architecture> {
         Some(many) => {
             return Err(Error::field(
                 "architectures",
-                format!("{many:?}"),
+                Value::Array(many.to_vec()).to_string(),
                 "exactly one architecture name",
             ))
         }
