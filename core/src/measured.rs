@@ -109,16 +109,22 @@ pub fn check_rows(rows: &[MeasuredRow]) -> Result<()> {
         ))
         .with_hint("give one row per measured cell"));
     }
-    let mut seen: std::collections::HashMap<(bool, u64, u64), &str> =
-        std::collections::HashMap::with_capacity(rows.len());
+    // The cells seen, in order (a sorted Vec rather than a hash map: the
+    // web page links no hash map of its own; rows usually come in order, so
+    // each insertion is at the end).
+    let mut seen: Vec<((bool, u64, u64), &str)> = Vec::with_capacity(rows.len());
     for r in rows {
         let key = (r.phase == Phase::Prefill, r.context_tokens, r.concurrency);
-        if let Some(first) = seen.insert(key, r.source.as_str()) {
-            return Err(Error::new(format!(
-                "{}: the cell {} x {} is measured twice (also at {first})",
-                r.source, r.context_tokens, r.concurrency
-            ))
-            .with_hint("keep one row per (phase, context, concurrency) cell"));
+        match seen.binary_search_by_key(&key, |s| s.0) {
+            Ok(at) => {
+                let first = seen.get(at).map_or("", |s| s.1);
+                return Err(Error::new(format!(
+                    "{}: the cell {} x {} is measured twice (also at {first})",
+                    r.source, r.context_tokens, r.concurrency
+                ))
+                .with_hint("keep one row per (phase, context, concurrency) cell"));
+            }
+            Err(at) => seen.insert(at, (key, r.source.as_str())),
         }
     }
     Ok(())

@@ -188,11 +188,12 @@ impl Reducible for State {
     type Action = Action;
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        // A resize within the same frame changes nothing: no recompute.
-        if let Action::Viewport(width) = action {
-            if is_narrow(width) == self.narrow {
-                return self;
-            }
+        // A resize within the same frame, or the pointer moving within the
+        // cell already shown, changes nothing: no recompute.
+        match action {
+            Action::Viewport(width) if is_narrow(width) == self.narrow => return self,
+            Action::Focus(c, n) if self.focused == Some((c, n)) => return self,
+            _ => {}
         }
         let mut next = (*self).clone();
         match action {
@@ -424,8 +425,8 @@ pub fn compute(state: &State) -> Result<Output, FieldError> {
     });
     let answers = answers(state, &plan, &predictor);
     Ok(Output {
-        plan: plan.clone(),
-        capacity: capacity.clone(),
+        plan,
+        capacity,
         matrix,
         comparison,
         measured_name,

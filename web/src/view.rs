@@ -268,7 +268,7 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
             { for (!p.warnings.is_empty()).then(|| html! {
                 <ul id="warnings">{ for p.warnings.iter().map(|w| html! { <li>{ format!("warning: {w}") }</li> }) }</ul>
             }) }
-            { grid(o, state, dispatch) }
+            { grid(o, dispatch) }
             { memory_bar(o) }
             <p id="error-bands">
                 { error_bands(&p.calibration.bands()) }
@@ -500,67 +500,82 @@ fn compared(o: &Output, ctx: u64, n: u64) -> Option<&CellComparison> {
         })
 }
 
-/// One decode cell: predicted (and measured) figures, its status as colour,
-/// pattern and text; hover and focus show its details, a click, Enter or
-/// Space also ask the plan panel about it (`Action::Activate`).
-fn grid_cell(c: &Cell, o: &Output, state: &State, dispatch: &Dispatch, max_total: f64) -> Html {
+/// One decode cell as markup text: predicted (and measured) figures, its
+/// status as colour, pattern and text, and its place in data attributes
+/// (which the grid's listeners read, [`cell_of`]).
+fn grid_cell(t: &mut String, c: &Cell, o: &Output, max_total: f64) {
     let (ctx, n) = (c.context_tokens, c.concurrency);
-    let show = {
-        let d = dispatch.clone();
-        move || d.dispatch(Action::Focus(ctx, n))
-    };
-    let focus = {
-        let show = show.clone();
-        Callback::from(move |_: FocusEvent| show())
-    };
-    let hover = {
-        let show = show.clone();
-        Callback::from(move |_: MouseEvent| show())
-    };
-    let activate = {
-        let d = dispatch.clone();
-        move || d.dispatch(Action::Activate(ctx, n))
-    };
-    let click = {
-        let activate = activate.clone();
-        Callback::from(move |_: MouseEvent| activate())
-    };
-    let key = Callback::from(move |e: KeyboardEvent| {
-        if e.key() == "Enter" || e.key() == " " {
-            e.prevent_default();
-            activate();
-        }
-    });
     let cmp = compared(o, ctx, n);
-    let selected = state.focused == Some((ctx, n));
     let (symbol, word) = status_mark(c.status);
-    html! {
-        <td class="cell" data-selected={selected.then_some("true")}
-            tabindex="0" style={fill(c, max_total)} title={tooltip(c)}
-            aria-label={format!("{} x {}: {word}", format_tokens(ctx), n)}
-            data-context={ctx.to_string()} data-concurrency={n.to_string()}
-            data-status={c.status.name()}
-            data-total-tok-s={c.total_tok_s.map(json_number)}
-            data-measured-total-tok-s={cmp.and_then(|x| x.measured.total_tok_s).map(json_number)}
-            data-error-pct={cmp.and_then(|x| x.error_pct.total_tok_s).map(json_number)}
-            data-band-pct={c.error_band.and_then(|b| b.throughput).map(|b| json_number(b.median_abs_pct))}
-            onfocus={focus} onmouseenter={hover} onclick={click} onkeydown={key}>
-            <span class="st">{ if c.status == Status::Valid { symbol.to_string() } else { format!("{symbol} {word}") } }</span>
-            { cell_text(c) }
-            { for cmp.map(|x| match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
-                (Some(m), Some(e)) => html! {
-                    <>
-                        <div class="small cmp">{ format!("measured {m:.1}") }</div>
-                        <div class="small err">{ format!("error {e:+.1}%") }</div>
-                    </>
-                },
-                _ => html! { <div class="small cmp">{ format!("measured {}", status_mark(x.measured_status).0) }</div> },
-            }) }
-        </td>
+    let attr = |name: &str, v: Option<f64>| {
+        v.map(|v| format!(r#" {name}="{}""#, json_number(v)))
+            .unwrap_or_default()
+    };
+    let _ = write!(
+        t,
+        r#"<td class="cell" tabindex="0" style="{}" title="{}" aria-label="{} x {n}: {word}" data-context="{ctx}" data-concurrency="{n}" data-status="{}"{}{}{}{}><span class="st">{}</span>"#,
+        fill(c, max_total),
+        esc(&tooltip(c)),
+        format_tokens(ctx),
+        c.status.name(),
+        attr("data-total-tok-s", c.total_tok_s),
+        attr(
+            "data-measured-total-tok-s",
+            cmp.and_then(|x| x.measured.total_tok_s)
+        ),
+        attr("data-error-pct", cmp.and_then(|x| x.error_pct.total_tok_s)),
+        attr(
+            "data-band-pct",
+            c.error_band
+                .and_then(|b| b.throughput)
+                .map(|b| b.median_abs_pct)
+        ),
+        if c.status == Status::Valid {
+            symbol.to_string()
+        } else {
+            format!("{symbol} {word}")
+        },
+    );
+    if let (false, Some(tps)) = (c.status == Status::OverCapacity, c.total_tok_s) {
+        let _ = write!(
+            t,
+            r#"<span class="tps">{tps:.1}</span><div class="small ttft">{}</div>"#,
+            c.ttft_ms
+                .map(|v| format!("{v:.0} ms TTFT"))
+                .unwrap_or_default()
+        );
     }
+    if let Some(x) = cmp {
+        let _ = match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
+            (Some(m), Some(e)) => write!(
+                t,
+                r#"<div class="small cmp">measured {m:.1}</div><div class="small err">error {e:+.1}%</div>"#
+            ),
+            _ => write!(
+                t,
+                r#"<div class="small cmp">measured {}</div>"#,
+                status_mark(x.measured_status).0
+            ),
+        };
+    }
+    t.push_str("</td>");
 }
 
-fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
+/// The grid cell an event happened in, as (context, concurrency): the
+/// nearest `td.cell` around its target, by its data attributes.
+fn cell_of(e: &Event) -> Option<(u64, u64)> {
+    let el: web_sys::Element = e.target()?.dyn_into().ok()?;
+    let td = el.closest("td.cell").ok()??;
+    let number = |name: &str| td.get_attribute(name)?.parse().ok();
+    Some((number("data-context")?, number("data-concurrency")?))
+}
+
+/// The decode grid: its table is markup text (it changes only when the
+/// figures do, so a cell keeps its focus across renders), and four
+/// listeners on its wrapper serve every cell: hover and focus show a cell's
+/// details, a click, Enter or Space also ask the plan panel about it
+/// (`Action::Activate`).
+fn grid(o: &Output, dispatch: &Dispatch) -> Html {
     let h = &o.plan.harness;
     let (decode, max_total) = decode_cells(o);
     let compared_ok = matches!(o.comparison, Some(Ok(_)));
@@ -569,33 +584,71 @@ fn grid(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     } else {
         "Sustained decode: total tok/s"
     };
+    let mut t = String::from(
+        r#"<table id="matrix"><thead><tr><th title="rows: context; columns: simultaneous requests">context \ requests</th>"#,
+    );
+    for c in &h.concurrency {
+        let _ = write!(t, "<th>{c}</th>");
+    }
+    t.push_str("</tr></thead><tbody>");
+    for &ctx in &h.contexts_tokens {
+        let _ = write!(t, "<tr><th>{}</th>", format_tokens(ctx));
+        for c in h.concurrency.iter().filter_map(|&n| {
+            decode
+                .iter()
+                .find(|c| c.context_tokens == ctx && c.concurrency == n)
+        }) {
+            grid_cell(&mut t, c, o, max_total);
+        }
+        t.push_str("</tr>");
+    }
+    t.push_str("</tbody></table>");
+    let on = |activate: bool| {
+        let d = dispatch.clone();
+        move |e: &Event| {
+            if let Some((ctx, n)) = cell_of(e) {
+                d.dispatch(if activate {
+                    Action::Activate(ctx, n)
+                } else {
+                    Action::Focus(ctx, n)
+                });
+            }
+        }
+    };
+    let (show, activate) = (on(false), on(true));
+    let hover = {
+        let show = show.clone();
+        Callback::from(move |e: MouseEvent| show(&e))
+    };
+    let focus = Callback::from(move |e: FocusEvent| show(&e));
+    let click = {
+        let activate = activate.clone();
+        Callback::from(move |e: MouseEvent| activate(&e))
+    };
+    let key = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            activate(&e);
+        }
+    });
+    let mut legend = String::from(r#"<p class="legend" id="status-legend">"#);
+    for s in [Status::Valid, Status::Queued, Status::OverCapacity] {
+        let (symbol, word) = status_mark(s);
+        let _ = write!(
+            legend,
+            r#"<span data-status="{}"><span class="sw"></span> {symbol} {word}: {} </span>"#,
+            s.name(),
+            status_meaning(s)
+        );
+    }
+    legend.push_str("</p>");
     html! {
         <section>
             <h2>{ title }</h2>
-            <table id="matrix">
-                <thead><tr><th title="rows: context; columns: simultaneous requests">{ "context \\ requests" }</th>{ for h.concurrency.iter().map(|c| html! { <th>{ c }</th> }) }</tr></thead>
-                <tbody>
-                { for h.contexts_tokens.iter().map(|&ctx| html! {
-                    <tr>
-                        <th>{ format_tokens(ctx) }</th>
-                        { for h.concurrency.iter()
-                            .filter_map(|&n| decode.iter().find(|c| c.context_tokens == ctx && c.concurrency == n))
-                            .map(|c| grid_cell(c, o, state, dispatch, max_total)) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            <p class="legend" id="status-legend">
-                { for [Status::Valid, Status::Queued, Status::OverCapacity].into_iter().map(|s| {
-                    let (symbol, word) = status_mark(s);
-                    html! {
-                        <span data-status={s.name()}>
-                            <span class="sw"></span>
-                            { format!(" {symbol} {word}: {} ", status_meaning(s)) }
-                        </span>
-                    }
-                }) }
-            </p>
+            <div class="grid" onmouseover={hover} onfocusin={focus} onclick={click} onkeydown={key}>
+                { raw(t) }
+            </div>
+            { raw(legend) }
             { compare_line(o) }
         </section>
     }
@@ -617,19 +670,6 @@ fn compare_line(o: &Output) -> Html {
                 part("time between tokens", &m.tbt_ms), part("TTFT", &m.ttft_ms),
                 c.summary.status_agreement, c.summary.cells) }
         </p>
-    }
-}
-
-fn cell_text(c: &Cell) -> Html {
-    match (c.status, c.total_tok_s) {
-        (Status::OverCapacity, _) => html! {},
-        (_, Some(t)) => html! {
-            <>
-                <span class="tps">{ format!("{t:.1}") }</span>
-                <div class="small ttft">{ c.ttft_ms.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default() }</div>
-            </>
-        },
-        _ => html! {},
     }
 }
 

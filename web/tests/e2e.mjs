@@ -273,7 +273,8 @@ try {
       await page.waitForFunction(() => document.querySelector("#cell-details")?.textContent.startsWith("16K x 64:"));
       await page.keyboard.press(key);
       await page.waitForFunction((m) => document.querySelector("#cell-details")?.textContent.startsWith(m), mine, { timeout: 5000 });
-      assert(await page.evaluate(() => document.activeElement.matches("#matrix td.cell[data-selected]")), `${JSON.stringify(key)}: the focused cell is the selected one`);
+      const still = await page.evaluate(() => { const el = document.activeElement; return el.matches("#matrix td.cell") ? [el.dataset.context, el.dataset.concurrency] : null; });
+      assert(still && still[0] === active.context && still[1] === active.concurrency, `${JSON.stringify(key)}: the cell keeps its focus across the page's re-render (${still})`);
     }
     await page.keyboard.press("Tab");
     const next = await page.evaluate(() => document.activeElement.dataset.concurrency);
