@@ -1117,15 +1117,15 @@ fn family_errors(errors: &[Errors]) -> Vec<FamilyErrors> {
                 return None;
             }
             let n = e.len() as f64;
-            let mut loo: Vec<f64> = e.iter().map(|x| x.1.abs()).collect();
+            let loo: Vec<f64> = e.iter().map(|x| x.1.abs()).collect();
             Some(FamilyErrors {
                 family: f,
                 points: e.len(),
                 first_principles_mape_pct: e.iter().map(|x| x.2.abs()).sum::<f64>() / n,
                 in_sample_mape_pct: e.iter().map(|x| x.0.abs()).sum::<f64>() / n,
                 loo_mape_pct: loo.iter().sum::<f64>() / n,
-                loo_median_abs_pct: crate::stats::percentile(&mut loo, 50.0),
-                loo_p90_abs_pct: crate::stats::percentile(&mut loo, 90.0),
+                loo_median_abs_pct: crate::stats::percentile(&loo, 50.0),
+                loo_p90_abs_pct: crate::stats::percentile(&loo, 90.0),
             })
         })
         .collect()

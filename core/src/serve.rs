@@ -186,7 +186,7 @@ impl Stats {
         if n <= 0.0 {
             return Stats::default();
         }
-        values.sort_by(|a, b| a.0.total_cmp(&b.0));
+        crate::stats::sort_by_value(values);
         let mean = values.iter().map(|v| v.0 * v.1).sum::<f64>() / n;
         let var = values
             .iter()

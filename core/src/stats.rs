@@ -12,28 +12,35 @@
 //!   `a + (b - a) / 2` rather than `(a + b) / 2`, which can differ in the last
 //!   bit: each call site keeps the form its figures were fitted with.
 
+/// Sort (value, weight) pairs by value (stable, `f64::total_cmp`): the one
+/// sort of numbers, so the web page links one sort for them all.
+pub fn sort_by_value(values: &mut [(f64, f64)]) {
+    values.sort_by(|a, b| a.0.total_cmp(&b.0));
+}
+
+/// `values` as (value, weight 1) pairs sorted by value.
+fn sorted_unweighted(values: &[f64]) -> Vec<(f64, f64)> {
+    let mut weighted: Vec<(f64, f64)> = values.iter().map(|&v| (v, 1.0)).collect();
+    sort_by_value(&mut weighted);
+    weighted
+}
+
 /// Median with linear interpolation between the middle two (the harness's
-/// p50): `(a + b) / 2` for an even count; 0 for no values. Sorts `values`.
-pub fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let n = values.len();
+/// p50): `(a + b) / 2` for an even count; 0 for no values.
+pub fn median(values: &[f64]) -> f64 {
+    let sorted = sorted_unweighted(values);
+    let n = sorted.len();
+    let at = |i: usize| sorted.get(i).map_or(0.0, |v| v.0);
     match n {
         0 => 0.0,
-        _ if n % 2 == 1 => values.get(n / 2).copied().unwrap_or(0.0),
-        _ => {
-            let a = values.get(n / 2 - 1).copied().unwrap_or(0.0);
-            let b = values.get(n / 2).copied().unwrap_or(0.0);
-            (a + b) / 2.0
-        }
+        _ if n % 2 == 1 => at(n / 2),
+        _ => (at(n / 2 - 1) + at(n / 2)) / 2.0,
     }
 }
 
-/// numpy's linear percentile `q` (0 to 100) of `values` (sorted here); 0 for
-/// no values.
-pub fn percentile(values: &mut [f64], q: f64) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let weighted: Vec<(f64, f64)> = values.iter().map(|&v| (v, 1.0)).collect();
-    weighted_percentile(&weighted, values.len() as f64, q)
+/// numpy's linear percentile `q` (0 to 100) of `values`; 0 for no values.
+pub fn percentile(values: &[f64], q: f64) -> f64 {
+    weighted_percentile(&sorted_unweighted(values), values.len() as f64, q)
 }
 
 /// numpy's linear percentile `q` over weighted values sorted by value,
@@ -71,18 +78,18 @@ mod tests {
 
     #[test]
     fn median_interpolates_like_the_harness() {
-        assert_eq!(median(&mut []), 0.0);
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&mut [4.0, 1.0, 2.0, 3.0]), 2.5);
+        assert_eq!(median(&[]), 0.0);
+        assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&[4.0, 1.0, 2.0, 3.0]), 2.5);
     }
 
     #[test]
     fn percentiles_interpolate_like_numpy() {
         // numpy.percentile([1, 2, 3, 4], 50) = 2.5; 99 -> 3.97; 90 -> 3.7.
-        assert_eq!(percentile(&mut [4.0, 1.0, 3.0, 2.0], 50.0), 2.5);
-        assert!((percentile(&mut [4.0, 1.0, 3.0, 2.0], 99.0) - 3.97).abs() < 1e-12);
-        assert!((percentile(&mut [4.0, 1.0, 3.0, 2.0], 90.0) - 3.7).abs() < 1e-12);
-        assert_eq!(percentile(&mut [], 50.0), 0.0);
+        assert_eq!(percentile(&[4.0, 1.0, 3.0, 2.0], 50.0), 2.5);
+        assert!((percentile(&[4.0, 1.0, 3.0, 2.0], 99.0) - 3.97).abs() < 1e-12);
+        assert!((percentile(&[4.0, 1.0, 3.0, 2.0], 90.0) - 3.7).abs() < 1e-12);
+        assert_eq!(percentile(&[], 50.0), 0.0);
         // Weights count as repeated values: [1, 1, 1, 5] -> p50 1, p90 3.8.
         let w = [(1.0, 3.0), (5.0, 1.0)];
         assert_eq!(weighted_percentile(&w, 4.0, 50.0), 1.0);

@@ -113,7 +113,7 @@ pub fn decode_cell(
     let total_tok_s = r / t_step;
     let end_s = window_start_s + harness.window_s;
     let ramp_tokens_per_admission = admission.chunks.max(1.0);
-    let mut tbt: Vec<f64> = (1..=running.max(1))
+    let tbt: Vec<f64> = (1..=running.max(1))
         .map(|k| {
             let k = k as f64;
             let first = k * per_request_s;
@@ -121,9 +121,9 @@ pub fn decode_cell(
             (end_s - first) / (tokens - 1.0).max(1.0)
         })
         .collect();
-    let mut rate: Vec<f64> = tbt.iter().map(|t| 1.0 / t.max(1e-12)).collect();
-    let tbt_s = median(&mut tbt);
-    let per_request = median(&mut rate);
+    let rate: Vec<f64> = tbt.iter().map(|t| 1.0 / t.max(1e-12)).collect();
+    let tbt_s = median(&tbt);
+    let per_request = median(&rate);
     DecodeTiming {
         prompt_tokens: prompt,
         recomputed_tokens: tail,
