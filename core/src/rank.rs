@@ -251,19 +251,24 @@ pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<Vec<Ra
         harness: &harness,
         ..*sweep
     };
-    let mut out = Vec::new();
-    for (plan, price) in sweep.plans(Some(prices), Some(workload.context_tokens + max_tokens))? {
-        if let Some(price) = price {
-            if let Some(r) = evaluate(&plan, workload, price)? {
-                out.push(r);
-            }
-        }
-    }
-    out.sort_by(|a, b| {
+    // Cheapest first, then fastest; ties keep the sweep's order. Each entry
+    // goes in after every one not worse (a stable insertion: a sweep is at
+    // most a few hundred plans, and the web page links no sort of these).
+    let worse = |a: &Ranked, b: &Ranked| {
         a.usd_per_million_output_tokens
             .total_cmp(&b.usd_per_million_output_tokens)
             .then(b.total_tok_s.total_cmp(&a.total_tok_s))
-    });
+            .is_gt()
+    };
+    let mut out: Vec<Ranked> = Vec::new();
+    for (plan, price) in sweep.plans(Some(prices), Some(workload.context_tokens + max_tokens))? {
+        if let Some(price) = price {
+            if let Some(r) = evaluate(&plan, workload, price)? {
+                let at = out.partition_point(|x| !worse(x, &r));
+                out.insert(at, r);
+            }
+        }
+    }
     if out.is_empty() {
         return Err(Error::new(format!(
             "no configuration of the sweep serves {} requests at {} tokens",

@@ -27,6 +27,11 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
 
+/// The page's allocator (web/Cargo.toml says why).
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: rlsf::SmallGlobalTlsf = rlsf::SmallGlobalTlsf::new();
+
 /// The fields of the first screen: what a user comes with.
 pub const ESSENTIALS: [&str; 4] = ["model", "gpu", "contexts", "concurrency"];
 /// The plan panel's question: a target cell and a speed.

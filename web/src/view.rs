@@ -258,21 +258,35 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
 
 fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     let p = &o.plan;
+    let mut head = format!(
+        r#"<p id="scenario">{}</p>"#,
+        esc(&format!(
+            "{} on {} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
+            p.model.name,
+            p.gpu.name,
+            p.calibration.label(),
+            o.capacity.block_size_tokens,
+            o.capacity.num_blocks,
+            o.capacity.kv_cache_tokens
+        ))
+    );
+    if !p.warnings.is_empty() {
+        head.push_str(r#"<ul id="warnings">"#);
+        for w in &p.warnings {
+            let _ = write!(head, "<li>warning: {}</li>", esc(w));
+        }
+        head.push_str("</ul>");
+    }
+    let bands = format!(
+        r#"<p id="error-bands">{}</p>"#,
+        esc(&error_bands(&p.calibration.bands()))
+    );
     html! {
         <>
-            <p id="scenario">
-                { format!("{} on {} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
-                    p.model.name, p.gpu.name, p.calibration.label(), o.capacity.block_size_tokens,
-                    o.capacity.num_blocks, o.capacity.kv_cache_tokens) }
-            </p>
-            { for (!p.warnings.is_empty()).then(|| html! {
-                <ul id="warnings">{ for p.warnings.iter().map(|w| html! { <li>{ format!("warning: {w}") }</li> }) }</ul>
-            }) }
+            { raw(head) }
             { grid(o, dispatch) }
             { memory_bar(o) }
-            <p id="error-bands">
-                { error_bands(&p.calibration.bands()) }
-            </p>
+            { raw(bands) }
             { log_check(o) }
             { prefill_row(o) }
             { details(o, state) }
@@ -663,14 +677,13 @@ fn compare_line(o: &Output) -> Html {
     let m = &c.summary.metrics;
     let part = |what: &str, x: &Metric| format!("{what} {:.2}% ({} cells)", x.mape_pct, x.n);
     let name = o.measured_name.as_deref().unwrap_or("the measured run");
-    html! {
-        <p id="compare-line" class="note">
-            { format!("Each cell: predicted (bold), measured, and the error of the prediction (predicted / measured - 1). Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
-                part("total tok/s", &m.total_tok_s), part("per-request tok/s", &m.per_request_tok_s),
-                part("time between tokens", &m.tbt_ms), part("TTFT", &m.ttft_ms),
-                c.summary.status_agreement, c.summary.cells) }
-        </p>
-    }
+    raw(format!(
+        r#"<p id="compare-line" class="note">{}</p>"#,
+        esc(&format!("Each cell: predicted (bold), measured, and the error of the prediction (predicted / measured - 1). Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
+            part("total tok/s", &m.total_tok_s), part("per-request tok/s", &m.per_request_tok_s),
+            part("time between tokens", &m.tbt_ms), part("TTFT", &m.ttft_ms),
+            c.summary.status_agreement, c.summary.cells))
+    ))
 }
 
 fn tooltip(c: &Cell) -> String {
@@ -717,7 +730,7 @@ fn tooltip(c: &Cell) -> String {
 
 fn details(o: &Output, state: &State) -> Html {
     let Some((ctx, n)) = state.focused else {
-        return html! { <p id="cell-details" class="note">{ "Hover over, click or focus a cell (Tab to it, Enter) for its details." }</p> };
+        return raw(r#"<p id="cell-details" class="note">Hover over, click or focus a cell (Tab to it, Enter) for its details.</p>"#.to_string());
     };
     let Some(c) = o
         .matrix
@@ -745,7 +758,10 @@ fn details(o: &Output, state: &State) -> Html {
             c.ttft_ms.unwrap_or(0.0)
         )
     };
-    html! { <p id="cell-details">{ format!("{} x {}: {why}", format_tokens(ctx), n) }</p> }
+    raw(format!(
+        r#"<p id="cell-details">{} x {n}: {why}</p>"#,
+        format_tokens(ctx)
+    ))
 }
 
 const COLORS: [&str; 8] = [
