@@ -190,7 +190,7 @@ macro_rules! engine_flags {
         }
 
         /// Every engine flag, in the table's order.
-        pub const ENGINE_FLAGS: &[EngineFlag] = &[
+        pub static ENGINE_FLAGS: &[EngineFlag] = &[
             $( EngineFlag {
                 field: stringify!($field),
                 flag: $flag,
@@ -407,7 +407,7 @@ const fn request_flag(
 }
 
 /// The request flags, in the order forms and help list them.
-pub const REQUEST_FLAGS: &[RequestFlag] = &[
+pub static REQUEST_FLAGS: &[RequestFlag] = &[
     request_flag(
         "scenario",
         FlagGroup::Setup,

@@ -106,7 +106,7 @@ macro_rules! embed {
 }
 
 /// Every file of `data/` (a test checks none is missing).
-pub const FILES: &[Embedded] = &[
+pub static FILES: &[Embedded] = &[
     embed!(Kind::Gpu, "gpus", "rtx3090", toml),
     embed!(Kind::Gpu, "gpus", "rtx3090-ti", toml),
     embed!(Kind::Gpu, "gpus", "rtx4090", toml),

@@ -134,7 +134,7 @@ pub struct Change {
 }
 
 /// What changed, release by release, in what decodecalc models.
-pub const CHANGES: &[Change] = &[
+pub static CHANGES: &[Change] = &[
     Change { since: BENCH_ARRIVALS_RESCALED, what: "`vllm bench serve` at a finite rate: gaps drawn up front and rescaled so the last request is due at num_prompts / rate (the first sent at once and a fresh gap after each, before)", file: "benchmarks/serve.py" },
     Change { since: KV_CACHE_MEMORY_BYTES_FLAG, what: "`--kv-cache-memory-bytes` sets the KV pool outright", file: "config/cache.py" },
     Change { since: KV_DTYPE_BFLOAT16, what: "`--kv-cache-dtype bfloat16`", file: "config/cache.py" },

@@ -142,17 +142,19 @@ fn field_view(
             }
         }
     };
+    // The label, help line and error are markup text; the control between
+    // them stays a node of its own, so it keeps its focus while one types.
+    let mut notes = help
+        .map(|h| format!(r#"<div class="help" id="{help_id}">{}</div>"#, esc(&h)))
+        .unwrap_or_default();
+    if let Some(e) = &error {
+        notes.push_str(&error_box(&format!("error-{field}"), e));
+    }
     html! {
         <div class="field" data-invalid={error.is_some().then_some("true")}>
-            <label for={field}>{ format!("--{field}") }</label>
+            { raw(format!(r#"<label for="{field}">--{field}</label>"#)) }
             { control }
-            { for help.map(|h| html! { <div class="help" id={help_id.clone()}>{ h }</div> }) }
-            { for error.map(|e| html! {
-                <div class="field-error" id={format!("error-{field}")} role="alert">
-                    { e.message.clone() }
-                    { for e.hint.map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
-                </div>
-            }) }
+            { raw(notes) }
         </div>
     }
 }
@@ -227,22 +229,21 @@ fn group(
 pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>) -> Html {
     html! {
         <main>
-            <header>
-                <h1>{ "decodecalc" }</h1>
-                <p class="sub" id="modelled-version">{ format!("vLLM {} capacity and decode calculator, offline", out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)) }</p>
-            </header>
+            { raw(format!(
+                r#"<header><h1>decodecalc</h1><p class="sub" id="modelled-version">vLLM {} capacity and decode calculator, offline</p></header>"#,
+                out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)
+            )) }
             <section class="form essentials" aria-label="model, GPU and workload">
                 { for ESSENTIALS.iter().map(|f| field_view(f, state, &dispatch, out)) }
                 { file_input("model-config", "or a model's config.json", ".json", state.model_file.as_ref().map(|m| &m.0), &dispatch, Action::ModelFile, Action::ClearModelFile) }
             </section>
             { match out {
-                Err(e) if e.field.is_none() => html! {
-                    <div id="error" role="alert">
-                        { format!("error: {}", e.error.message) }
-                        { for e.error.hint.clone().map(|h| html! { <div class="hint">{ format!("hint: {h}") }</div> }) }
-                    </div>
-                },
-                Err(_) => html! { <div id="error-summary">{ "Fix the highlighted field to see the matrix." }</div> },
+                Err(e) if e.field.is_none() => raw(format!(
+                    r#"<div id="error" role="alert">error: {}{}</div>"#,
+                    esc(&e.error.message),
+                    e.error.hint.as_deref().map(|h| format!(r#"<div class="hint">hint: {}</div>"#, esc(h))).unwrap_or_default()
+                )),
+                Err(_) => raw(r#"<div id="error-summary">Fix the highlighted field to see the matrix.</div>"#.to_string()),
                 Ok(o) => html! { <section class="results">{ results(o, state, &dispatch) }</section> },
             } }
             <section class="groups">

@@ -127,7 +127,7 @@ const GEMMA3_TEXT_DEFAULTS: &[(&str, u64)] = &[
 ];
 
 /// Every architecture this version models, as config.json names them.
-pub const ARCHITECTURES: &[Architecture] = &[
+pub static ARCHITECTURES: &[Architecture] = &[
     arch!("LlamaForCausalLM", "dense", false, dense::llama),
     arch!("MistralForCausalLM", "dense", false, dense::mistral),
     arch!("Qwen2ForCausalLM", "dense", false, dense::qwen2),
@@ -374,7 +374,10 @@ fn architecture(top: Cfg) -> Result<&'static Architecture> {
         Some(many) => {
             return Err(Error::field(
                 "architectures",
-                Value::Array(many.to_vec()).to_string(),
+                many.iter()
+                    .map(|v| v.as_str().unwrap_or("?"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 "exactly one architecture name",
             ))
         }
