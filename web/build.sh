@@ -17,8 +17,17 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qF " $wbg"; then
   cargo install wasm-bindgen-cli --version "$wbg" >&2
 fi
 
+# Panic locations name their source files; a dependency's is under this
+# machine's cargo registry (/root/.cargo/registry/src/index.crates.io-<hash>/
+# yew-0.23.0/src/...). Remapped to the crate's own path (yew-0.23.0/src/...),
+# the module is the same on any machine and 0.3 KB smaller gzipped.
+remap=""
+for dir in "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/; do
+  [ -d "$dir" ] && remap="$remap --remap-path-prefix=$dir="
+done
 echo "== cargo build --profile wasm --target wasm32-unknown-unknown -p decodecalc-web" >&2
-cargo build --profile wasm --target wasm32-unknown-unknown -p decodecalc-web --locked >&2
+RUSTFLAGS="${RUSTFLAGS:-}$remap" \
+  cargo build --profile wasm --target wasm32-unknown-unknown -p decodecalc-web --locked >&2
 rm -rf web/dist
 wasm-bindgen --target web --no-typescript --out-dir web/dist \
   target/wasm32-unknown-unknown/wasm/decodecalc_web.wasm
