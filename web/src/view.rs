@@ -120,12 +120,25 @@ fn field_view(
                 let el: HtmlSelectElement = e.target_unchecked_into();
                 d.dispatch(Action::Set(field.to_string(), el.value()));
             });
+            // The options as markup text: they change only with the value.
+            let mut list = String::new();
+            for o in opts {
+                let label = if o.is_empty() {
+                    format!("({current})")
+                } else {
+                    o.clone()
+                };
+                let _ = write!(
+                    list,
+                    r#"<option value="{}"{}>{}</option>"#,
+                    esc(&o),
+                    if o == value { " selected" } else { "" },
+                    esc(&label)
+                );
+            }
             html! {
                 <select id={field} {onchange} aria-describedby={help_id.clone()}>
-                    { for opts.into_iter().map(|o| {
-                        let label = if o.is_empty() { format!("({current})") } else { o.clone() };
-                        html! { <option value={o.clone()} selected={o == value}>{ label }</option> }
-                    }) }
+                    { raw(list) }
                 </select>
             }
         }

@@ -23,7 +23,10 @@ pub struct CalibrationFile {
     pub params: TimingParams,
     /// Figures of the fit, for the reader and the error bands (errors in
     /// percent, counts): `loo_<family>_median_abs_pct` and `_p90_abs_pct`
-    /// per family (`calibrate::FAMILIES`), `runs`, `figures`.
+    /// per family (`calibrate::FAMILIES`), `runs`, `figures`. The web page's
+    /// embedded copy has no `in_sample_*`, `*_mape_pct` or `figures` (no
+    /// code reads them; core/build.rs), nor `description`, `command` or
+    /// `fitted_on` above.
     #[serde(default)]
     pub fit: std::collections::BTreeMap<String, f64>,
 }
