@@ -7,8 +7,9 @@
 //! Prose for whoever edits or audits the files, which no code reads, is
 //! left out: a model's `notes` (how the preset was made; optional), the
 //! `source` of a GPU or a model (where each figure comes from) and a
-//! calibration's `description`, `command` and `fitted_on` (how it was
-//! made), and the summaries of a calibration's fit (`in_sample_*`,
+//! calibration's `description`, `command`, `fitted_on` and `runs` (how it
+//! was made), a model config's keys no code reads (`UNREAD_CONFIG_KEYS`),
+//! and the summaries of a calibration's fit (`in_sample_*`,
 //! `*_mape_pct`, `figures`: the bands are read from the medians and p90s);
 //! the required ones are kept empty. The page shows none of them; the CLI,
 //! which embeds the TOML files, has them all. 4.2 KB of the page's gzipped
@@ -20,6 +21,30 @@
 #![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
 use std::path::Path;
+
+/// config.json keys core never reads (no `core/src` file names them).
+const UNREAD_CONFIG_KEYS: &[&str] = &[
+    "attention_dropout",
+    "bos_token_id",
+    "eos_token_id",
+    "pad_token_id",
+    "hidden_act",
+    "hidden_dropout",
+    "initializer_range",
+    "layer_norm_epsilon",
+    "output_router_logits",
+    "rms_norm_eps",
+    "rope_theta",
+    "router_aux_loss_coef",
+    "transformers_version",
+    "use_cache",
+];
+
+fn strip_unread(config: &mut toml::Table) {
+    for key in UNREAD_CONFIG_KEYS {
+        config.remove(*key);
+    }
+}
 
 fn convert(dir: &Path, out: &Path) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -37,12 +62,21 @@ fn convert(dir: &Path, out: &Path) -> Result<(), String> {
             let prose: &[&str] = if dir.ends_with("models") || dir.ends_with("gpus") {
                 &["source"]
             } else if dir.ends_with("calibrations") {
-                &["description", "command", "fitted_on"]
+                &["description", "command", "fitted_on", "runs"]
             } else {
                 &[]
             };
             if let Some(table) = value.as_table_mut() {
                 table.remove("notes");
+                // A model's config.json keys that no code reads (token ids,
+                // initialisation, dropout, norm epsilons, rope base): the
+                // model is read from the keys it names (core/src/config).
+                if let Some(toml::Value::Table(config)) = table.get_mut("config") {
+                    strip_unread(config);
+                    if let Some(toml::Value::Table(text)) = config.get_mut("text_config") {
+                        strip_unread(text);
+                    }
+                }
                 // A calibration's in-sample and mean-error summaries of its
                 // fit: for the reader, read by no code (the page's error
                 // bands are the medians and p90s).

@@ -37,9 +37,10 @@ if [ ! -x web/node_modules/.bin/wasm-opt ]; then
   echo "== npm ci (playwright-core, binaryen)" >&2
   (cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
 fi
-# --converge repeats the passes while the module still shrinks (1.5 KB gzip).
+# --converge repeats the passes while the module still shrinks (1.5 KB gzip);
+# the producers and target-features sections are for tools, not browsers.
 echo "== wasm-opt -Oz --converge" >&2
-web/node_modules/.bin/wasm-opt -Oz --converge --enable-bulk-memory --enable-sign-ext \
+web/node_modules/.bin/wasm-opt -Oz --converge --strip-producers --strip-target-features --enable-bulk-memory --enable-sign-ext \
   --enable-nontrapping-float-to-int --enable-mutable-globals --enable-multivalue \
   --enable-reference-types web/dist/decodecalc_web_bg.wasm -o web/dist/decodecalc_web_bg.wasm
 cp web/index.html web/style.css web/dist/
