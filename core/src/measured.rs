@@ -195,21 +195,19 @@ pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> 
     }
     // At most MAX_MEASURED_ROWS rows, each cell once, before they are put
     // in order: prefill rows first, then decode, each by context then
-    // concurrency. A stable insertion of row indices (quadratic in moves of
-    // 4-byte indices at worst, 8192 rows), so that the web page links no
-    // sort of rows.
+    // concurrency. The (cell, row index) pairs kept as a sorted set (the
+    // cells are distinct), so that the web page links no sort of rows.
     check_rows(&rows)?;
-    let key = |r: &MeasuredRow| (r.phase == Phase::Decode, r.context_tokens, r.concurrency);
-    let mut order: Vec<usize> = Vec::with_capacity(rows.len());
-    for (i, r) in rows.iter().enumerate() {
-        let k = key(r);
-        let at = order.partition_point(|&j| rows.get(j).is_some_and(|x| key(x) <= k));
-        order.insert(at, i);
-    }
+    let order = crate::units::sorted_set(rows.iter().enumerate().map(|(i, r)| {
+        (
+            (r.phase == Phase::Decode, r.context_tokens, r.concurrency),
+            i,
+        )
+    }));
     let mut slots: Vec<Option<MeasuredRow>> = rows.into_iter().map(Some).collect();
     Ok(order
         .into_iter()
-        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .filter_map(|(_, i)| slots.get_mut(i).and_then(Option::take))
         .collect())
 }
 

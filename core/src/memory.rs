@@ -135,11 +135,7 @@ impl CudaGraphPlan {
         if v >= crate::version::CAPTURE_ADDS_MAX_NUM_SEQS && engine.max_num_seqs <= max {
             sizes.push(engine.max_num_seqs);
         }
-        let mut sorted = Vec::with_capacity(sizes.len());
-        for s in sizes {
-            crate::units::insert_sorted(&mut sorted, s);
-        }
-        let sizes = sorted;
+        let sizes = crate::units::sorted_set(sizes);
         let full_graphs = sizes.iter().filter(|&&s| s <= engine.max_num_seqs).count() as u64;
         let splitting = model
             .layers

@@ -503,11 +503,7 @@ pub fn from_hf_config(qc: &Value) -> Result<WeightQuant> {
     };
     // Each kind once, in order: the list maps to a few kind names, so the
     // set stays small however long the config's list is.
-    let mut kinds = Vec::new();
-    for kind in std::mem::take(&mut q.unquantized) {
-        crate::units::insert_sorted(&mut kinds, kind);
-    }
-    q.unquantized = kinds;
+    q.unquantized = crate::units::sorted_set(std::mem::take(&mut q.unquantized));
     q.validate()?;
     Ok(q)
 }

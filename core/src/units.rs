@@ -181,6 +181,15 @@ pub fn insert_sorted<T: Ord>(v: &mut Vec<T>, x: T) {
     }
 }
 
+/// The items as a sorted, duplicate-free list, by [`insert_sorted`].
+pub fn sorted_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::new();
+    for x in items {
+        insert_sorted(&mut v, x);
+    }
+    v
+}
+
 /// A float as short text at any magnitude: the shortest digits that read
 /// back as `v`, with an exponent where that is shorter (serde_json's
 /// writer: `1e-300`, `1e+30`, `2000.5`), so that a value far out of range is not
@@ -216,11 +225,7 @@ mod tests {
 
     #[test]
     fn sorted_sets_hold_each_value_once_in_order() {
-        let mut v = Vec::new();
-        for x in [5u64, 1, 5, 3, 1, 8] {
-            insert_sorted(&mut v, x);
-        }
-        assert_eq!(v, vec![1, 3, 5, 8]);
+        assert_eq!(sorted_set([5u64, 1, 5, 3, 1, 8]), vec![1, 3, 5, 8]);
     }
 
     #[test]

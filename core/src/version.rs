@@ -169,14 +169,11 @@ pub static CHANGES: &[Change] = &[
 /// The releases a form offers: every minor release the capacity table
 /// covers and every patch release where a rule changes.
 pub fn tabled_releases() -> Vec<VllmVersion> {
-    let mut v = Vec::new();
-    for r in (CAPACITY_OLDEST.minor..=NEWEST.minor)
-        .map(|m| VllmVersion::new(0, m, 0))
-        .chain(CHANGES.iter().map(|c| c.since))
-    {
-        crate::units::insert_sorted(&mut v, r);
-    }
-    v
+    crate::units::sorted_set(
+        (CAPACITY_OLDEST.minor..=NEWEST.minor)
+            .map(|m| VllmVersion::new(0, m, 0))
+            .chain(CHANGES.iter().map(|c| c.since)),
+    )
 }
 
 /// How a hybrid model's Mamba states are cached.

@@ -254,7 +254,7 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
                 Err(e) if e.field.is_none() => raw(format!(
                     r#"<div id="error" role="alert">error: {}{}</div>"#,
                     esc(&e.error.message),
-                    e.error.hint.as_deref().map(|h| format!(r#"<div class="hint">hint: {}</div>"#, esc(h))).unwrap_or_default()
+                    hint_line(&e.error)
                 )),
                 Err(_) => raw(r#"<div id="error-summary">Fix the highlighted field to see the matrix.</div>"#.to_string()),
                 Ok(o) => html! { <section class="results">{ results(o, state, &dispatch) }</section> },
@@ -1215,15 +1215,19 @@ fn measured_error(e: &decodecalc_core::Error) -> Html {
 
 /// An error and its hint as markup text, in an alert box with this id.
 fn error_box(id: &str, e: &decodecalc_core::Error) -> String {
-    let hint = e
-        .hint
+    format!(
+        r#"<div class="field-error" id="{id}" role="alert">{}{}</div>"#,
+        esc(&e.message),
+        hint_line(e)
+    )
+}
+
+/// An error's hint as markup text (`hint: ...`), or nothing.
+fn hint_line(e: &decodecalc_core::Error) -> String {
+    e.hint
         .as_deref()
         .map(|h| format!(r#"<div class="hint">hint: {}</div>"#, esc(h)))
-        .unwrap_or_default();
-    format!(
-        r#"<div class="field-error" id="{id}" role="alert">{}{hint}</div>"#,
-        esc(&e.message)
-    )
+        .unwrap_or_default()
 }
 
 /// Markup text given to the page whole: for read-only parts with no
