@@ -120,9 +120,40 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
     Ok(out)
 }
 
+/// A band in words: "+-9% median, +-21% p90 (leave-GPU-out, 147 figures)".
+pub fn band_words(b: &decodecalc_core::scenario::Band) -> String {
+    let regime = b
+        .regime
+        .map_or(String::new(), |r| format!(", {}", r.label()));
+    format!(
+        "+-{:.0}% median, +-{:.0}% p90 ({}, {} figures{regime})",
+        b.median_abs_pct,
+        b.p90_abs_pct,
+        hold_out_words(b.hold_out),
+        b.figures
+    )
+}
+
+/// What a hold-out says about the prediction it bands.
+pub fn hold_out_words(h: decodecalc_core::bands::HoldOut) -> &'static str {
+    use decodecalc_core::bands::HoldOut;
+    match h {
+        HoldOut::LeaveCellOut => "leave-cell-out on the measured run",
+        HoldOut::LeaveFamilyOut => "leave-model-family-out: a model the fit never saw",
+        HoldOut::LeaveGpuOut => "leave-GPU-out: a GPU the fit never saw",
+        HoldOut::LeaveClassOut => "leave-class-out: a GPU class the fit never saw",
+    }
+}
+
 /// The error bands as lines under a table.
 fn bands_text(b: &decodecalc_core::scenario::ErrorBands) -> String {
     let mut out = String::from("\n");
+    if let Some(class) = &b.class {
+        out.push_str(&format!(
+            "Error bands: calibration {class} ({} runs); held-out predictions' absolute errors.\n",
+            b.runs
+        ));
+    }
     for (what, band) in [
         ("time between tokens / TPOT", &b.tpot),
         ("throughput", &b.throughput),
@@ -130,14 +161,14 @@ fn bands_text(b: &decodecalc_core::scenario::ErrorBands) -> String {
         ("prefill tok/s", &b.prefill),
     ] {
         out.push_str(&match band {
-            Some(x) => format!("Error band, {what}: {x}\n"),
+            Some(x) => format!("Error band, {what}: {}\n", band_words(x)),
             None => format!(
                 "Error band, {what}: none measured (first-principles or uncross-validated parameters)\n"
             ),
         });
     }
-    for line in &b.tpot_by_regime {
-        out.push_str(&format!("  time between tokens, {line}\n"));
+    for x in &b.tpot_by_regime {
+        out.push_str(&format!("  time between tokens, {}\n", band_words(x)));
     }
     out
 }
@@ -431,6 +462,9 @@ fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, running: u64) {
             s.compute_s * 1e3
         ),
     );
+    if s.moe_s > 0.0 {
+        line(out, "fused MoE (measured kernels)", share(s.moe_s));
+    }
     line(out, "Mamba state read+write", share(s.state_s));
     line(out, "attention KV reads", share(s.attention_s));
     if plan.engine.tensor_parallel_size > 1 || plan.engine.pipeline_parallel_size > 1 {
@@ -443,6 +477,9 @@ fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, running: u64) {
             ),
             share(s.allreduce_s),
         );
+    }
+    if s.layers_s > 0.0 {
+        line(out, "per-layer small kernels", share(s.layers_s));
     }
     line(
         out,
@@ -840,86 +877,81 @@ pub fn ranked(
     Ok(out)
 }
 
-/// `decodecalc calibrate` over several runs: per GPU class and family, the
-/// in-sample and leave-one-run-out errors; then all classes pooled and the
-/// leave-class-out errors.
+/// `decodecalc calibrate` over several runs: per GPU class, per GPU and
+/// per model family, each figure's first-principles and in-sample errors and
+/// its held-out errors (leave-model-family-out, leave-GPU-out,
+/// leave-class-out: every refit cold); then time per output token by
+/// class and workload regime, the bands predictions carry.
 pub fn joint(
     report: &decodecalc_core::calibrate::JointReport,
     format: Format,
 ) -> Result<String, Error> {
+    use decodecalc_core::calibrate::GroupReport;
     if format == Format::Json {
         return json(report);
     }
-    let mut t = Table::new(&[
-        ("GPU class", false),
-        ("Runs", true),
-        ("Figure", false),
-        ("n", true),
-        ("First principles MAPE %", true),
-        ("In-sample MAPE %", true),
-        ("LOO-run MAPE %", true),
-        ("LOO median abs error %", true),
-        ("LOO p90 abs error %", true),
-        ("Left-out runs predicted from", false),
-    ]);
-    // One row per family: who, how many runs, the figure and its errors;
-    // `sampled` is false for leave-class-out rows, which have no fit of their own.
-    let row = |who: String,
-               runs: String,
-               f: &decodecalc_core::calibrate::FamilyErrors,
-               sampled: bool,
-               from: String| {
+    let table = |who: &str, groups: &[&GroupReport]| {
+        let mut t = Table::new(&[
+            (who, false),
+            ("Runs", true),
+            ("Figure", false),
+            ("n", true),
+            ("First principles MAPE %", true),
+            ("In-sample MAPE %", true),
+            ("Family-out MAPE %", true),
+            ("Family-out median %", true),
+            ("Family-out p90 %", true),
+            ("GPU-out MAPE %", true),
+            ("GPU-out median %", true),
+            ("GPU-out p90 %", true),
+            ("Class-out median %", true),
+            ("Class-out p90 %", true),
+        ]);
         let pct = |x: f64| format!("{x:.1}");
-        let (fp, ins) = if sampled {
-            (pct(f.first_principles_mape_pct), pct(f.in_sample_mape_pct))
-        } else {
-            ("-".into(), "-".into())
-        };
-        vec![
-            who,
-            runs,
-            decodecalc_core::calibrate::family_label(f.family).into(),
-            f.points.to_string(),
-            fp,
-            ins,
-            pct(f.loo_mape_pct),
-            pct(f.loo_median_abs_pct),
-            pct(f.loo_p90_abs_pct),
-            from,
-        ]
-    };
-    for c in &report.classes {
-        for f in &c.families {
-            t.push(row(
-                c.fit.class.clone(),
-                c.fit.runs.len().to_string(),
-                f,
-                true,
-                c.loo_from.join(", "),
-            ));
+        for g in groups {
+            for f in &g.figures {
+                let [fam, gpu, class] = &f.held_out;
+                t.push(vec![
+                    g.name.clone(),
+                    g.runs.to_string(),
+                    f.figure.label().to_string(),
+                    f.figures.to_string(),
+                    pct(f.first_principles_mape_pct),
+                    pct(f.in_sample_mape_pct),
+                    pct(fam.mape_pct),
+                    pct(fam.median_abs_pct),
+                    pct(fam.p90_abs_pct),
+                    pct(gpu.mape_pct),
+                    pct(gpu.median_abs_pct),
+                    pct(gpu.p90_abs_pct),
+                    pct(class.median_abs_pct),
+                    pct(class.p90_abs_pct),
+                ]);
+            }
         }
+        t
+    };
+    let mut classes: Vec<&GroupReport> = report.classes.iter().collect();
+    classes.push(&report.overall);
+    let gpus: Vec<&GroupReport> = report.gpus.iter().collect();
+    let families: Vec<&GroupReport> = report.families.iter().collect();
+    let mut out = String::new();
+    let sections = [
+        ("By GPU class", "GPU class", &classes),
+        ("By GPU", "GPU", &gpus),
+        ("By model family", "Model family", &families),
+    ];
+    for (i, (title, who, groups)) in sections.into_iter().enumerate() {
+        if format == Format::Csv && i > 0 {
+            break;
+        }
+        if format != Format::Csv {
+            out.push_str(&format!("{}{title}:\n\n", if i > 0 { "\n" } else { "" }));
+        }
+        out.push_str(&emit(&table(who, groups), format)?);
     }
-    for f in &report.overall {
-        t.push(row(
-            "all".into(),
-            report.runs.len().to_string(),
-            f,
-            true,
-            String::new(),
-        ));
-    }
-    for f in &report.transfer {
-        t.push(row(
-            format!("leave-class-out ({} classes)", report.transfer_classes),
-            String::new(),
-            f,
-            false,
-            "shared values".into(),
-        ));
-    }
-    let mut out = emit(&t, format)?;
     if format != Format::Csv {
-        out.push_str("\nTime per output token by workload regime (leave-one-run-out):\n\n");
+        out.push_str("\nTime per output token by GPU class and workload regime (the bands predictions carry):\n\n");
         out.push_str(&emit(&regime_table(report), format)?);
     }
     if format == Format::Table {
@@ -930,15 +962,15 @@ pub fn joint(
             report.runs.len(),
             report.classes.len()
         ));
-        for c in &report.classes {
+        for c in &report.fit.classes {
             out.push_str(&format!(
                 "\n[{}] fitted on vLLM {}\n",
-                c.fit.class,
-                c.fit.vllm_versions.join(", ")
+                c.class,
+                c.vllm_versions.join(", ")
             ));
             for (n, v) in decodecalc_core::timing::TimingParams::NAMES
                 .iter()
-                .zip(c.fit.params.to_array())
+                .zip(c.params.to_array())
             {
                 out.push_str(&format!("  {n:<24} {v:.4}\n"));
             }
@@ -947,30 +979,84 @@ pub fn joint(
     Ok(out)
 }
 
+/// Runs no fit saw, predicted with the joint fit: errors by GPU and by
+/// model family.
+pub fn held_out(
+    report: &decodecalc_core::calibrate::HeldOutReport,
+    format: Format,
+) -> Result<String, Error> {
+    if format == Format::Json {
+        return json(report);
+    }
+    let mut t = Table::new(&[
+        ("Held out", false),
+        ("Runs", true),
+        ("Figure", false),
+        ("n", true),
+        ("MAPE %", true),
+        ("Median abs %", true),
+        ("p90 abs %", true),
+        ("Mean signed %", true),
+    ]);
+    let groups = report
+        .gpus
+        .iter()
+        .chain(&report.families)
+        .chain(std::iter::once(&report.overall));
+    for g in groups {
+        for f in &g.figures {
+            t.push(vec![
+                g.name.clone(),
+                g.runs.to_string(),
+                f.figure.label().to_string(),
+                f.stats.figures.to_string(),
+                format!("{:.1}", f.stats.mape_pct),
+                format!("{:.1}", f.stats.median_abs_pct),
+                format!("{:.1}", f.stats.p90_abs_pct),
+                format!("{:+.1}", f.mean_signed_pct),
+            ]);
+        }
+    }
+    let mut out =
+        String::from("\nHeld-out runs (no fit saw them), predicted with the joint fit:\n\n");
+    out.push_str(&emit(&t, format)?);
+    Ok(out)
+}
+
 /// The joint report's time-per-output-token errors by class and workload
-/// regime: what a prediction's band is taken from.
+/// regime under leave-family-out and leave-GPU-out: what a prediction's
+/// band is taken from.
 fn regime_table(report: &decodecalc_core::calibrate::JointReport) -> Table {
+    use decodecalc_core::bands::{Figure, Regime, MIN_REGIME_FIGURES};
     let mut t = Table::new(&[
         ("GPU class", false),
         ("Regime", false),
         ("n", true),
-        ("LOO median abs error %", true),
-        ("LOO p90 abs error %", true),
+        ("Family-out median %", true),
+        ("Family-out p90 %", true),
+        ("GPU-out median %", true),
+        ("GPU-out p90 %", true),
         ("Band used", false),
     ]);
     for c in &report.classes {
-        for r in &c.regimes {
-            for f in r.families.iter().filter(|f| f.family == "tpot") {
-                let own = f.points >= decodecalc_core::calibrate::MIN_REGIME_FIGURES;
-                t.push(vec![
-                    c.fit.class.clone(),
-                    r.regime.label().to_string(),
-                    f.points.to_string(),
-                    format!("{:.1}", f.loo_median_abs_pct),
-                    format!("{:.1}", f.loo_p90_abs_pct),
-                    if own { "this regime's" } else { "the class's" }.to_string(),
-                ]);
-            }
+        for regime in Regime::ALL {
+            let v = report.regime_errors(&c.name, Figure::Tpot, regime);
+            let Some([fam, gpu, _]) = v else { continue };
+            t.push(vec![
+                c.name.clone(),
+                regime.label().to_string(),
+                fam.figures.to_string(),
+                format!("{:.1}", fam.median_abs_pct),
+                format!("{:.1}", fam.p90_abs_pct),
+                format!("{:.1}", gpu.median_abs_pct),
+                format!("{:.1}", gpu.p90_abs_pct),
+                if fam.figures >= MIN_REGIME_FIGURES {
+                    "this regime's"
+                } else {
+                    "the class's"
+                }
+                .to_string(),
+            ]);
         }
     }
     t
@@ -994,9 +1080,9 @@ pub fn bench_serve(
         calibration: String,
         workload: &'a decodecalc_core::serve::Workload,
         predicted: &'a decodecalc_core::serve::ServeResult,
-        tpot_band: Option<String>,
-        ttft_band: Option<String>,
-        throughput_band: Option<String>,
+        tpot_band: Option<decodecalc_core::scenario::Band>,
+        ttft_band: Option<decodecalc_core::scenario::Band>,
+        throughput_band: Option<decodecalc_core::scenario::Band>,
         comparison: Option<&'a [decodecalc_core::bench_serve::FigureComparison]>,
     }
     let c = &plan.calibration;
@@ -1008,9 +1094,9 @@ pub fn bench_serve(
             calibration: c.label(),
             workload: w,
             predicted: r,
-            tpot_band: c.band("tpot"),
-            ttft_band: c.band("ttft"),
-            throughput_band: c.band("throughput"),
+            tpot_band: c.band_in(decodecalc_core::bands::Figure::Tpot, None),
+            ttft_band: c.band_in(decodecalc_core::bands::Figure::Ttft, None),
+            throughput_band: c.band_in(decodecalc_core::bands::Figure::Throughput, None),
             comparison,
         });
     }

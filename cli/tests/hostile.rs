@@ -238,7 +238,7 @@ fn cases() -> Vec<Case> {
             .file("rows.csv", File::Text(many_rows)),
         case("a measured CSV without a column", &["compare", "--measured", "cols.csv"], "status")
             .file("cols.csv", text("phase,context_tokens,concurrency\nprefill,8192,1\n")),
-        case("a runs file of 129 runs (leave-one-run-out refits once per run)", &["calibrate", "--measured", "runs.csv"], "a calibration takes at most 128")
+        case("a runs file of 129 runs (a fit takes at most 128)", &["calibrate", "--measured", "runs.csv"], "a calibration takes at most 128")
             .file("runs.csv", File::Text(many_runs(129))),
         case("`compare --svg` of a run with no timed decode cell", &["compare", "--measured", "p.csv", "--svg", "out.svg"], "no timed decode cell")
             .file("p.csv", File::Text(prefill_only)),

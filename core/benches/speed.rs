@@ -114,7 +114,7 @@ fn corpus() -> Vec<decodecalc_core::calibrate::Run> {
 #[divan::bench(sample_count = 5)]
 fn joint_fit_corpus(b: divan::Bencher) {
     let runs = corpus();
-    b.bench(|| black_box(decodecalc_core::calibrate::fit_joint(&runs, None).unwrap()));
+    b.bench(|| black_box(decodecalc_core::calibrate::fit_joint(&runs).unwrap()));
 }
 
 /// One `bench-serve` prediction: Qwen3-8B on an H100, 1,000 random

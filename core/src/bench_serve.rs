@@ -502,6 +502,7 @@ pub fn as_run(plan: &Plan, cap: &Capacity, result: &BenchResult) -> Result<crate
             .calibration_class
             .clone()
             .unwrap_or_else(|| plan.gpu.id.clone()),
+        family: plan.model.model.architecture.clone(),
         vllm_version: crate::VLLM_VERSION.to_string(),
         work,
         harness: None,

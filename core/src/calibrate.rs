@@ -20,6 +20,8 @@
 //! Per-request tok/s is 1 / time between tokens per request, so it adds no
 //! information.
 
+use crate::bands::{BandRecord, ErrorStats, FitSummary, InSample};
+pub use crate::bands::{Figure, HoldOut, Regime, LONG_CONTEXT_TOKENS, MIN_REGIME_FIGURES};
 use crate::engine::Harness;
 use crate::error::{Error, Result};
 use crate::matrix::{Phase, Predictor, Status};
@@ -54,8 +56,9 @@ const INVALID_RESIDUAL: f64 = 10.0;
 /// LM's patience (evaluations per parameter): bounds every fit's time.
 const PATIENCE: usize = 40;
 
-/// The most runs one fit takes: leave-one-run-out refits once per run, so
-/// this bounds a calibration's time (the public corpus has 69).
+/// The most runs one fit takes: cross-validation refits once per model
+/// family, GPU and class, so this bounds a calibration's time (the public
+/// corpus has 76).
 pub const MAX_FIT_RUNS: usize = 128;
 
 /// The most measured figures one fit takes (the public corpus has under 500;
@@ -117,6 +120,9 @@ pub struct Run {
     pub source: String,
     /// The GPU's calibration class.
     pub class: String,
+    /// The model's family: its `architectures` name (`Qwen2ForCausalLM`,
+    /// `Qwen3MoeForCausalLM`, ...), the unit leave-family-out takes out.
+    pub family: String,
     /// vLLM release the run used.
     pub vllm_version: String,
     pub work: Work,
@@ -579,9 +585,12 @@ fn solve(problem: Problem<'_>) -> JointFit {
     )
 }
 
-/// Fit every run jointly (see the module doc). `start` warm-starts the fit
-/// (leave-one-out refits start from the full fit). Deterministic.
-pub fn fit_joint(runs: &[Run], start: Option<&JointFit>) -> Result<JointFit> {
+/// Fit every run jointly (see the module doc), from the three fixed
+/// starting points only: there is no way to start a fit from another fit,
+/// so a leave-out refit cannot see its held-out data through a starting
+/// point (ARCHITECTURE.md's invariant; `tests/tests/calibration.rs`
+/// `leave_out_refits_start_cold`). Deterministic.
+pub fn fit_joint(runs: &[Run]) -> Result<JointFit> {
     if runs.len() > MAX_FIT_RUNS {
         return Err(Error::new(format!(
             "{} runs to fit; a calibration takes at most {MAX_FIT_RUNS}",
@@ -609,9 +618,6 @@ pub fn fit_joint(runs: &[Run], start: Option<&JointFit>) -> Result<JointFit> {
         ))
         .with_hint("calibrate on measured runs with at least two dozen figures between them (a harness run with prefill rows and a dozen decode cells, or several serving runs)"));
     }
-    if start.is_some() {
-        return Ok(solve(Problem::new(runs, start, true)));
-    }
     // Three fixed starting points (first principles, and every parameter
     // halved and one and a half times, inside its bounds); the best wins.
     let fp = TimingParams::FIRST_PRINCIPLES;
@@ -637,29 +643,6 @@ pub fn fit_joint(runs: &[Run], start: Option<&JointFit>) -> Result<JointFit> {
         }
     }
     best.ok_or_else(|| Error::new("the fit did not run"))
-}
-
-/// Leave-one-run-out: for each run, the parameters a fit without it gives
-/// its class (or, when it was its class's only run, the shared values), so
-/// it can be predicted unseen. Each refit starts from `full`.
-pub fn leave_one_run_out(
-    runs: &[Run],
-    full: &JointFit,
-) -> Vec<(usize, TimingParams, Option<String>)> {
-    let mut groups: Vec<&str> = runs.iter().map(|r| r.group.as_str()).collect();
-    groups.sort();
-    groups.dedup();
-    let mut out = Vec::new();
-    for g in groups {
-        let rest: Vec<Run> = runs.iter().filter(|r| r.group != g).cloned().collect();
-        let fit = solve(Problem::new(&rest, Some(full), true));
-        for (i, r) in runs.iter().enumerate().filter(|(_, r)| r.group == g) {
-            let (p, from) = fit.params_for(&r.class);
-            out.push((i, p, from.map(str::to_string)));
-        }
-    }
-    out.sort_by_key(|x| x.0);
-    out
 }
 
 /// Errors of a run's figures under `p`, percent, by figure name.
@@ -708,6 +691,7 @@ pub fn harness_run(predictor: &Predictor, rows: &[MeasuredRow]) -> Run {
             .calibration_class
             .clone()
             .unwrap_or_else(|| plan.gpu.id.clone()),
+        family: plan.model.model.architecture.clone(),
         vllm_version: crate::VLLM_VERSION.to_string(),
         work: predictor.work.clone(),
         harness: Some(plan.harness.clone()),
@@ -746,7 +730,7 @@ pub struct FitReport {
 pub fn fit(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<FitReport> {
     let run = harness_run(predictor, rows);
     let runs = [run];
-    let joint = fit_joint(&runs, None)?;
+    let joint = fit_joint(&runs)?;
     let Some(class) = joint.classes.first() else {
         return Err(Error::new("the fit did not run"));
     };
@@ -883,7 +867,7 @@ pub fn leave_one_out(
                 }
                 Observed::Serve { .. } => true,
             });
-            let p = fit_joint(std::slice::from_ref(&rest), None)
+            let p = fit_joint(std::slice::from_ref(&rest))
                 .ok()
                 .and_then(|f| f.classes.first().map(|c| c.params))
                 .unwrap_or(*fallback);
@@ -918,99 +902,6 @@ pub fn prompt_relation(rows: &[MeasuredRow]) -> Option<(f64, f64)> {
 
 // ----- Cross-validated reports of a joint fit.
 
-/// What a figure measures, for error summaries: time per output token (TPOT,
-/// ITL, time between tokens, an offline run's wall time per token), output
-/// throughput, time to first token, prefill throughput.
-pub fn family(figure: &str) -> &'static str {
-    match figure {
-        "mean_tpot_ms" | "median_itl_ms" | "tbt_ms" | "ms_per_output_token" => "tpot",
-        "output_tok_s" | "total_tok_s" => "throughput",
-        "mean_ttft_ms" | "median_ttft_ms" | "ttft_ms" => "ttft",
-        _ => "prefill",
-    }
-}
-
-/// A family's name in tables.
-pub fn family_label(family: &str) -> &'static str {
-    match family {
-        "tpot" => "time per output token",
-        "throughput" => "output throughput",
-        "ttft" => "TTFT",
-        _ => "prefill tok/s",
-    }
-}
-
-/// The summary families in display order.
-pub const FAMILIES: [&str; 4] = ["tpot", "throughput", "ttft", "prefill"];
-
-/// Prompt or context length from which a point counts as long-context: at
-/// 8K tokens a bf16 8B model's KV read per sequence reaches a tenth of its
-/// weight read, so decode attention starts to matter.
-pub const LONG_CONTEXT_TOKENS: u64 = 8192;
-
-/// A calibration file's `[fit]` key for a family's leave-one-run-out
-/// figure `what` in `regime` (written by [`calibration_files`], read by
-/// `scenario::CalibrationFile::regime_band`).
-pub fn regime_key(family: &str, regime: Regime, what: &str) -> String {
-    format!("loo_{family}_{}_{what}", regime.name())
-}
-
-/// The fewest cross-validated figures a workload regime needs for its own
-/// error band; with fewer, the class-wide band stands in and says so.
-pub const MIN_REGIME_FIGURES: usize = 5;
-
-/// A workload regime, for error bands: one request at a time or several, a
-/// short or a long context. The timing terms that dominate differ between
-/// them (the weights read at batch 1; attention at long context; the host's
-/// per-sequence share when batched), and so does the error.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Regime {
-    Batch1Short,
-    Batch1Long,
-    BatchedShort,
-    BatchedLong,
-}
-
-impl Regime {
-    pub const ALL: [Regime; 4] = [
-        Regime::Batch1Short,
-        Regime::Batch1Long,
-        Regime::BatchedShort,
-        Regime::BatchedLong,
-    ];
-
-    /// The regime of a point with `concurrency` requests at once over
-    /// `context_tokens` of prompt or context.
-    pub fn of(concurrency: u64, context_tokens: u64) -> Regime {
-        match (concurrency <= 1, context_tokens >= LONG_CONTEXT_TOKENS) {
-            (true, false) => Regime::Batch1Short,
-            (true, true) => Regime::Batch1Long,
-            (false, false) => Regime::BatchedShort,
-            (false, true) => Regime::BatchedLong,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Regime::Batch1Short => "batch1-short",
-            Regime::Batch1Long => "batch1-long",
-            Regime::BatchedShort => "batched-short",
-            Regime::BatchedLong => "batched-long",
-        }
-    }
-
-    /// In words, for tables.
-    pub fn label(self) -> &'static str {
-        match self {
-            Regime::Batch1Short => "1 request, context < 8K",
-            Regime::Batch1Long => "1 request, context >= 8K",
-            Regime::BatchedShort => "2+ requests, context < 8K",
-            Regime::BatchedLong => "2+ requests, context >= 8K",
-        }
-    }
-}
-
 impl Observed {
     /// The point's workload regime.
     pub fn regime(&self) -> Regime {
@@ -1039,37 +930,63 @@ impl Observed {
     }
 }
 
-/// Errors of one family in one class: in-sample and leave-one-run-out.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct FamilyErrors {
-    pub family: &'static str,
-    pub points: usize,
-    /// With the first-principles parameters (`--calibration none`).
-    pub first_principles_mape_pct: f64,
-    pub in_sample_mape_pct: f64,
-    pub loo_mape_pct: f64,
-    pub loo_median_abs_pct: f64,
-    pub loo_p90_abs_pct: f64,
+/// The hold-outs a joint report cross-validates by, in the order
+/// [`PointErrors::held_out_pct`] lists them.
+pub const CV_HOLD_OUTS: [HoldOut; 3] = [
+    HoldOut::LeaveFamilyOut,
+    HoldOut::LeaveGpuOut,
+    HoldOut::LeaveClassOut,
+];
+
+/// The unit `hold_out` takes out of a run.
+fn unit_of(run: &Run, hold_out: HoldOut) -> &str {
+    match hold_out {
+        HoldOut::LeaveFamilyOut => &run.family,
+        HoldOut::LeaveGpuOut => &run.gpu,
+        HoldOut::LeaveClassOut => &run.class,
+        HoldOut::LeaveCellOut => &run.id,
+    }
 }
 
-/// A class's errors in one workload regime.
+/// Cross-validation: for each run, the parameters a fit without every run
+/// of its unit (model family, GPU, class) gives its class, or the shared
+/// values when no run of its class is left; with the class named (None:
+/// shared). Every refit is a cold [`fit_joint`]; when the rest is too
+/// small to fit, the run is predicted from first principles (None).
+pub fn cross_validate(runs: &[Run], hold_out: HoldOut) -> Vec<(TimingParams, Option<String>)> {
+    let mut units: Vec<&str> = runs.iter().map(|r| unit_of(r, hold_out)).collect();
+    units.sort_unstable();
+    units.dedup();
+    let mut out = vec![(TimingParams::FIRST_PRINCIPLES, None); runs.len()];
+    for unit in units {
+        let rest: Vec<Run> = runs
+            .iter()
+            .filter(|r| unit_of(r, hold_out) != unit)
+            .cloned()
+            .collect();
+        let Ok(fit) = fit_joint(&rest) else { continue };
+        for (slot, run) in out.iter_mut().zip(runs) {
+            if unit_of(run, hold_out) == unit {
+                let (p, from) = fit.params_for(&run.class);
+                *slot = (p, from.map(str::to_string));
+            }
+        }
+    }
+    out
+}
+
+/// One measured figure of a run: its errors in sample, from first
+/// principles and under each of [`CV_HOLD_OUTS`] (signed, %).
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RegimeErrors {
+pub struct PointErrors {
+    pub point: String,
+    /// The measured figure's name (`mean_tpot_ms`, `tbt_ms`, ...).
+    pub name: &'static str,
+    pub figure: Figure,
     pub regime: Regime,
-    pub families: Vec<FamilyErrors>,
-}
-
-/// A class's fit and its cross-validated errors.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ClassReport {
-    pub fit: ClassFit,
-    pub points: usize,
-    pub families: Vec<FamilyErrors>,
-    /// The same errors by workload regime (regimes with no figure left out).
-    pub regimes: Vec<RegimeErrors>,
-    /// Where this class's runs were predicted from when left out: its own
-    /// other runs, or (its only run) the shared values.
-    pub loo_from: Vec<String>,
+    pub first_principles_pct: f64,
+    pub in_sample_pct: f64,
+    pub held_out_pct: [f64; 3],
 }
 
 /// One run's errors.
@@ -1077,189 +994,246 @@ pub struct ClassReport {
 pub struct RunReport {
     pub id: String,
     pub class: String,
+    pub gpu: String,
+    pub family: String,
     pub vllm_version: String,
-    /// (point, figure, in-sample error %, leave-one-run-out error %,
-    /// first-principles error %, the point's regime).
-    pub errors: Vec<(String, &'static str, f64, f64, f64, Regime)>,
-    /// The class whose parameters predicted it when it was left out (None: shared).
-    pub loo_from: Option<String>,
+    pub errors: Vec<PointErrors>,
+    /// Whose parameters predicted it under each of [`CV_HOLD_OUTS`]: its
+    /// class's (the class named) or the shared values (None).
+    pub held_out_from: [Option<String>; 3],
+}
+
+/// Errors of one figure over a set of runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FigureErrors {
+    pub figure: Figure,
+    pub figures: u32,
+    /// With the first-principles parameters (`--calibration none`).
+    pub first_principles_mape_pct: f64,
+    pub in_sample_mape_pct: f64,
+    /// Under each of [`CV_HOLD_OUTS`].
+    pub held_out: [ErrorStats; 3],
+}
+
+/// The errors of a set of runs (a class, a GPU, a model family, all).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupReport {
+    pub name: String,
+    pub runs: usize,
+    pub figures: Vec<FigureErrors>,
+}
+
+impl GroupReport {
+    fn of(name: &str, runs: &[&RunReport], keep: impl Fn(&PointErrors) -> bool) -> GroupReport {
+        let points: Vec<&PointErrors> = runs
+            .iter()
+            .flat_map(|r| r.errors.iter())
+            .filter(|e| keep(e))
+            .collect();
+        let figures = Figure::ALL
+            .iter()
+            .filter_map(|&figure| {
+                let mine: Vec<&PointErrors> = points
+                    .iter()
+                    .copied()
+                    .filter(|e| e.figure == figure)
+                    .collect();
+                let stats = |f: &dyn Fn(&PointErrors) -> f64| {
+                    let v: Vec<f64> = mine
+                        .iter()
+                        .map(|e| f(e))
+                        .filter(|x| x.is_finite())
+                        .collect();
+                    ErrorStats::of(&v)
+                };
+                let held =
+                    |k: usize| stats(&|e| e.held_out_pct.get(k).copied().unwrap_or(f64::NAN));
+                Some(FigureErrors {
+                    figure,
+                    figures: u32::try_from(mine.len()).unwrap_or(u32::MAX),
+                    first_principles_mape_pct: stats(&|e| e.first_principles_pct)?.mape_pct,
+                    in_sample_mape_pct: stats(&|e| e.in_sample_pct)?.mape_pct,
+                    held_out: [held(0)?, held(1)?, held(2)?],
+                })
+            })
+            .collect();
+        GroupReport {
+            name: name.to_string(),
+            runs: runs.len(),
+            figures,
+        }
+    }
+
+    /// The errors of `figure`, if the group has any.
+    pub fn figure(&self, figure: Figure) -> Option<&FigureErrors> {
+        self.figures.iter().find(|f| f.figure == figure)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JointReport {
     pub fit: JointFit,
-    pub classes: Vec<ClassReport>,
     pub runs: Vec<RunReport>,
-    /// Over every run: the same errors, all classes together.
-    pub overall: Vec<FamilyErrors>,
-    /// Leave-class-out: each class's runs predicted by a fit without any run
-    /// of that class, from its shared values (what a GPU of an unfitted
-    /// class gets), all classes pooled (in-sample columns unused).
-    pub transfer: Vec<FamilyErrors>,
-    /// Classes that contributed to `transfer`.
-    pub transfer_classes: usize,
+    /// By GPU class, by GPU, by model family, and over every run.
+    pub classes: Vec<GroupReport>,
+    pub gpus: Vec<GroupReport>,
+    pub families: Vec<GroupReport>,
+    pub overall: GroupReport,
 }
 
-/// (figure, in-sample error, leave-one-out error, first-principles error
-/// (%), the point's regime).
-type Errors = (&'static str, f64, f64, f64, Regime);
+impl JointReport {
+    /// The runs for which `key` gives `name`.
+    fn runs_where(&self, key: impl Fn(&RunReport) -> &str, name: &str) -> Vec<&RunReport> {
+        self.runs.iter().filter(|r| key(r) == name).collect()
+    }
 
-fn family_errors(errors: &[Errors]) -> Vec<FamilyErrors> {
-    FAMILIES
-        .iter()
-        .filter_map(|&f| {
-            let e: Vec<(f64, f64, f64)> = errors
-                .iter()
-                .filter(|x| family(x.0) == f)
-                .map(|x| (x.1, x.2, x.3))
-                .collect();
-            if e.is_empty() {
-                return None;
+    /// The bands of the runs `key` selects as `name`, under `hold_outs`:
+    /// each figure over every regime and in each regime it has figures in.
+    fn bands(
+        &self,
+        key: impl Fn(&RunReport) -> &str,
+        name: Option<&str>,
+        hold_outs: &[HoldOut],
+    ) -> Vec<BandRecord> {
+        let runs: Vec<&RunReport> = match name {
+            Some(n) => self.runs_where(key, n),
+            None => self.runs.iter().collect(),
+        };
+        let mut out = Vec::new();
+        for &h in hold_outs {
+            let Some(k) = CV_HOLD_OUTS.iter().position(|x| *x == h) else {
+                continue;
+            };
+            for figure in Figure::ALL {
+                for regime in std::iter::once(None).chain(Regime::ALL.map(Some)) {
+                    let v: Vec<f64> = runs
+                        .iter()
+                        .flat_map(|r| r.errors.iter())
+                        .filter(|e| e.figure == figure && regime.is_none_or(|g| e.regime == g))
+                        .filter_map(|e| e.held_out_pct.get(k).copied())
+                        .filter(|x| x.is_finite())
+                        .collect();
+                    if let Some(stats) = ErrorStats::of(&v) {
+                        out.push(BandRecord {
+                            figure,
+                            hold_out: h,
+                            regime,
+                            stats,
+                        });
+                    }
+                }
             }
-            let n = e.len() as f64;
-            let loo: Vec<f64> = e.iter().map(|x| x.1.abs()).collect();
-            Some(FamilyErrors {
-                family: f,
-                points: e.len(),
-                first_principles_mape_pct: e.iter().map(|x| x.2.abs()).sum::<f64>() / n,
-                in_sample_mape_pct: e.iter().map(|x| x.0.abs()).sum::<f64>() / n,
-                loo_mape_pct: loo.iter().sum::<f64>() / n,
-                loo_median_abs_pct: crate::stats::percentile(&loo, 50.0),
-                loo_p90_abs_pct: crate::stats::percentile(&loo, 90.0),
-            })
-        })
-        .collect()
+        }
+        out
+    }
 }
 
-/// Fit `runs` jointly, then leave each run out and predict it.
+/// Fit `runs` jointly, then cross-validate: leave each model family, each
+/// GPU and each GPU class out in turn, refit cold, and predict what was
+/// left out.
 pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
-    let fit = fit_joint(runs, None)?;
-    let loo = leave_one_run_out(runs, &fit);
+    let fit = fit_joint(runs)?;
+    let held: Vec<Vec<(TimingParams, Option<String>)>> = CV_HOLD_OUTS
+        .iter()
+        .map(|&h| cross_validate(runs, h))
+        .collect();
     let mut reports = Vec::new();
-    for (run, (_, loo_params, from)) in runs.iter().zip(&loo) {
+    for (i, run) in runs.iter().enumerate() {
         let (own, _) = fit.params_for(&run.class);
-        let a = run_errors(run, &own);
-        let b = run_errors(run, loo_params);
-        let c = run_errors(run, &TimingParams::FIRST_PRINCIPLES);
-        let errors = a
+        let in_sample = run_errors(run, &own);
+        let fp = run_errors(run, &TimingParams::FIRST_PRINCIPLES);
+        let params = |k: usize| held.get(k).and_then(|h| h.get(i));
+        let ho: Vec<Vec<(usize, &'static str, f64)>> = (0..CV_HOLD_OUTS.len())
+            .map(|k| params(k).map_or_else(Vec::new, |(p, _)| run_errors(run, p)))
+            .collect();
+        let at = |v: &[(usize, &'static str, f64)], j: usize| v.get(j).map_or(f64::NAN, |e| e.2);
+        let errors = in_sample
             .iter()
-            .zip(&b)
-            .zip(&c)
-            .map(|((x, y), z)| {
-                let point = run.points.get(x.0);
-                let label = point.map(Observed::label).unwrap_or_default();
-                let regime = run.regime_of(x.0);
-                (label, x.1, x.2, y.2, z.2, regime)
+            .enumerate()
+            .map(|(j, x)| PointErrors {
+                point: run.points.get(x.0).map(Observed::label).unwrap_or_default(),
+                name: x.1,
+                figure: Figure::of(x.1),
+                regime: run.regime_of(x.0),
+                first_principles_pct: at(&fp, j),
+                in_sample_pct: x.2,
+                held_out_pct: [
+                    at(ho.first().map_or(&[][..], Vec::as_slice), j),
+                    at(ho.get(1).map_or(&[][..], Vec::as_slice), j),
+                    at(ho.get(2).map_or(&[][..], Vec::as_slice), j),
+                ],
             })
             .collect();
+        let from = |k: usize| params(k).and_then(|p| p.1.clone());
         reports.push(RunReport {
             id: run.id.clone(),
             class: run.class.clone(),
+            gpu: run.gpu.clone(),
+            family: run.family.clone(),
             vllm_version: run.vllm_version.clone(),
             errors,
-            loo_from: from.clone(),
+            held_out_from: [from(0), from(1), from(2)],
         });
     }
-    let flat = |filter: &dyn Fn(&RunReport) -> bool| -> Vec<Errors> {
-        reports
+    let names = |key: fn(&RunReport) -> &str| {
+        let mut v: Vec<String> = reports.iter().map(|r| key(r).to_string()).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let groups = |key: fn(&RunReport) -> &str| -> Vec<GroupReport> {
+        names(key)
             .iter()
-            .filter(|r| filter(r))
-            .flat_map(|r| r.errors.iter().map(|e| (e.1, e.2, e.3, e.4, e.5)))
+            .map(|n| {
+                let mine: Vec<&RunReport> = reports.iter().filter(|r| key(r) == n).collect();
+                GroupReport::of(n, &mine, |_| true)
+            })
             .collect()
     };
-    let classes = fit
-        .classes
-        .iter()
-        .map(|c| {
-            let errors = flat(&|r: &RunReport| r.class == c.class);
-            let mut from: Vec<String> = reports
-                .iter()
-                .filter(|r| r.class == c.class)
-                .map(|r| r.loo_from.clone().unwrap_or_else(|| "shared".to_string()))
-                .collect();
-            from.sort();
-            from.dedup();
-            let regimes = Regime::ALL
-                .iter()
-                .filter_map(|&regime| {
-                    let mine: Vec<Errors> =
-                        errors.iter().filter(|e| e.4 == regime).copied().collect();
-                    (!mine.is_empty()).then(|| RegimeErrors {
-                        regime,
-                        families: family_errors(&mine),
-                    })
-                })
-                .collect();
-            ClassReport {
-                fit: c.clone(),
-                points: errors.len(),
-                families: family_errors(&errors),
-                regimes,
-                loo_from: from,
-            }
-        })
-        .collect();
-    let overall = family_errors(&flat(&|_| true));
-    // Leave-class-out (a class's only run left out is exactly that already).
-    let mut transfer_errors: Vec<Errors> = Vec::new();
-    let mut transfer_classes = 0;
-    for c in &fit.classes {
-        let rest: Vec<Run> = runs
-            .iter()
-            .filter(|r| r.class != c.class)
-            .cloned()
-            .collect();
-        if rest.is_empty() {
-            continue;
-        }
-        transfer_classes += 1;
-        let mine: Vec<&Run> = runs.iter().filter(|r| r.class == c.class).collect();
-        let without = if mine.len() == 1 {
-            None
-        } else {
-            Some(solve(Problem::new(&rest, Some(&fit), true)))
-        };
-        for run in mine {
-            let p = match &without {
-                Some(f) => f.params_for(&c.class).0,
-                None => loo
-                    .iter()
-                    .zip(runs)
-                    .find(|(_, r)| r.id == run.id)
-                    .map_or(fit.shared, |(l, _)| l.1),
-            };
-            transfer_errors.extend(
-                run_errors(run, &p)
-                    .into_iter()
-                    .map(|e| (e.1, e.2, e.2, 0.0, run.regime_of(e.0))),
-            );
-        }
-    }
+    let classes = groups(|r| &r.class);
+    let gpus = groups(|r| &r.gpu);
+    let families = groups(|r| &r.family);
+    let all: Vec<&RunReport> = reports.iter().collect();
+    let overall = GroupReport::of("all", &all, |_| true);
     Ok(JointReport {
         fit,
-        classes,
         runs: reports,
+        classes,
+        gpus,
+        families,
         overall,
-        transfer: family_errors(&transfer_errors),
-        transfer_classes,
     })
 }
 
 /// The calibration files of a joint report, one per class and `shared`
 /// (the shared values, for GPUs of a class with no fitted runs): `sources`
 /// are the measured files or presets, `command` the command line that
-/// fitted it.
+/// fitted it. A class's file carries its leave-family-out bands (a new
+/// model on a GPU it was fitted on) and leave-GPU-out bands (a GPU of the
+/// class it never saw); the shared file the leave-class-out bands.
 pub fn calibration_files(
     report: &JointReport,
     runs: &[Run],
     sources: &[String],
     command: &str,
 ) -> Vec<crate::scenario::CalibrationFile> {
+    let in_sample = |g: &GroupReport| {
+        g.figures
+            .iter()
+            .map(|f| InSample {
+                figure: f.figure,
+                figures: f.figures,
+                mape_pct: f.in_sample_mape_pct,
+            })
+            .collect::<Vec<_>>()
+    };
+    let count = |g: &GroupReport| g.figures.iter().map(|f| f.figures).sum::<u32>();
     let mut files: Vec<crate::scenario::CalibrationFile> = report
+        .fit
         .classes
         .iter()
         .map(|c| {
-            let mine: Vec<&Run> = runs.iter().filter(|r| r.class == c.fit.class).collect();
+            let mine: Vec<&Run> = runs.iter().filter(|r| r.class == c.class).collect();
             let mut gpus: Vec<String> = mine.iter().map(|r| r.gpu.clone()).collect();
             gpus.sort();
             gpus.dedup();
@@ -1269,52 +1243,33 @@ pub fn calibration_files(
             if fitted_on.is_empty() {
                 fitted_on = sources.to_vec();
             }
-            let mut fit = std::collections::BTreeMap::new();
-            fit.insert("runs".to_string(), mine.len() as f64);
-            // 1 when every left-out run of the class was predicted from
-            // another class's parameters (it was the class's only run).
-            fit.insert(
-                "loo_from_other_class".to_string(),
-                if c.loo_from.iter().all(|f| *f != c.fit.class) { 1.0 } else { 0.0 },
-            );
-            fit.insert("figures".to_string(), c.points as f64);
-            for f in &c.families {
-                let k = f.family;
-                fit.insert(format!("in_sample_{k}_mape_pct"), f.in_sample_mape_pct);
-                fit.insert(format!("loo_{k}_mape_pct"), f.loo_mape_pct);
-                fit.insert(format!("loo_{k}_median_abs_pct"), f.loo_median_abs_pct);
-                fit.insert(format!("loo_{k}_p90_abs_pct"), f.loo_p90_abs_pct);
-            }
-            for r in &c.regimes {
-                for f in &r.families {
-                    let key = |what| regime_key(f.family, r.regime, what);
-                    fit.insert(key("figures"), f.points as f64);
-                    fit.insert(key("median_abs_pct"), f.loo_median_abs_pct);
-                    fit.insert(key("p90_abs_pct"), f.loo_p90_abs_pct);
-                }
-            }
-            for f in &report.transfer {
-                let k = f.family;
-                fit.insert(format!("transfer_{k}_median_abs_pct"), f.loo_median_abs_pct);
-                fit.insert(format!("transfer_{k}_p90_abs_pct"), f.loo_p90_abs_pct);
-            }
-            fit.insert("transfer_classes".to_string(), report.transfer_classes as f64);
+            let group = report.classes.iter().find(|g| g.name == c.class);
+            let fit = FitSummary {
+                runs: u32::try_from(mine.len()).unwrap_or(u32::MAX),
+                figures: group.map_or(0, count),
+                in_sample: group.map(in_sample).unwrap_or_default(),
+                bands: report.bands(
+                    |r| &r.class,
+                    Some(&c.class),
+                    &[HoldOut::LeaveFamilyOut, HoldOut::LeaveGpuOut],
+                ),
+            };
             crate::scenario::CalibrationFile {
-                id: c.fit.class.clone(),
-                class: c.fit.class.clone(),
+                id: c.class.clone(),
+                class: c.class.clone(),
                 gpus: gpus.clone(),
-                vllm_versions: c.fit.vllm_versions.clone(),
+                vllm_versions: c.vllm_versions.clone(),
                 description: format!(
                     "GPU class {} (fitted on {} with vLLM {}): runs: {}, fitted jointly with the other classes",
-                    c.fit.class,
+                    c.class,
                     gpus.join(", "),
-                    c.fit.vllm_versions.join(", "),
+                    c.vllm_versions.join(", "),
                     mine.len()
                 ),
                 fitted_on,
-                runs: c.fit.runs.clone(),
+                runs: c.runs.clone(),
                 command: command.to_string(),
-                params: c.fit.params,
+                params: c.params,
                 fit,
             }
         })
@@ -1322,17 +1277,6 @@ pub fn calibration_files(
     let mut versions: Vec<String> = runs.iter().map(|r| r.vllm_version.clone()).collect();
     versions.sort_by_key(|v| crate::version::VllmVersion::parse("", v).ok());
     versions.dedup();
-    let mut fit = std::collections::BTreeMap::new();
-    fit.insert("runs".to_string(), runs.len() as f64);
-    fit.insert(
-        "transfer_classes".to_string(),
-        report.transfer_classes as f64,
-    );
-    for f in &report.transfer {
-        let k = f.family;
-        fit.insert(format!("transfer_{k}_median_abs_pct"), f.loo_median_abs_pct);
-        fit.insert(format!("transfer_{k}_p90_abs_pct"), f.loo_p90_abs_pct);
-    }
     files.push(crate::scenario::CalibrationFile {
         id: SHARED.to_string(),
         class: SHARED.to_string(),
@@ -1347,10 +1291,128 @@ pub fn calibration_files(
         runs: runs.iter().map(|r| r.id.clone()).collect(),
         command: command.to_string(),
         params: report.fit.shared,
-        fit,
+        fit: FitSummary {
+            runs: u32::try_from(runs.len()).unwrap_or(u32::MAX),
+            figures: count(&report.overall),
+            in_sample: in_sample(&report.overall),
+            bands: report.bands(|r| &r.class, None, &[HoldOut::LeaveClassOut]),
+        },
     });
     files
 }
 
 /// The id and class of the shared-values calibration.
 pub const SHARED: &str = "shared";
+
+impl JointReport {
+    /// The held-out errors of `figure` in `regime` over the runs of
+    /// `class`, under each of [`CV_HOLD_OUTS`] (None when it has none).
+    pub fn regime_errors(
+        &self,
+        class: &str,
+        figure: Figure,
+        regime: Regime,
+    ) -> Option<[ErrorStats; 3]> {
+        let points: Vec<&PointErrors> = self
+            .runs
+            .iter()
+            .filter(|r| r.class == class)
+            .flat_map(|r| r.errors.iter())
+            .filter(|e| e.figure == figure && e.regime == regime)
+            .collect();
+        let stats = |k: usize| {
+            let v: Vec<f64> = points
+                .iter()
+                .filter_map(|e| e.held_out_pct.get(k).copied())
+                .filter(|x| x.is_finite())
+                .collect();
+            ErrorStats::of(&v)
+        };
+        Some([stats(0)?, stats(1)?, stats(2)?])
+    }
+}
+
+/// Errors of one figure over held-out runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeldOutFigure {
+    pub figure: Figure,
+    pub stats: ErrorStats,
+    /// Mean signed error, %: which way the predictions lean.
+    pub mean_signed_pct: f64,
+}
+
+/// The errors of a set of held-out runs (a GPU, a model family, all).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeldOutGroup {
+    pub name: String,
+    pub runs: usize,
+    pub figures: Vec<HeldOutFigure>,
+}
+
+/// Runs no fit saw, predicted with a fit's parameters for their class (the
+/// shared values for a class it has no run of): by GPU, by model family,
+/// and over all of them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct HeldOutReport {
+    pub gpus: Vec<HeldOutGroup>,
+    pub families: Vec<HeldOutGroup>,
+    pub overall: HeldOutGroup,
+}
+
+/// Predict `runs` with `fit` (no refit) and summarise their errors.
+pub fn held_out_report(fit: &JointFit, runs: &[Run]) -> HeldOutReport {
+    let errors: Vec<(&Run, Vec<(Figure, f64)>)> = runs
+        .iter()
+        .map(|r| {
+            let (p, _) = fit.params_for(&r.class);
+            let e = run_errors(r, &p)
+                .into_iter()
+                .map(|(_, name, e)| (Figure::of(name), e))
+                .filter(|x| x.1.is_finite())
+                .collect();
+            (r, e)
+        })
+        .collect();
+    let group = |name: &str, keep: &dyn Fn(&Run) -> bool| {
+        let mine: Vec<&(&Run, Vec<(Figure, f64)>)> = errors.iter().filter(|x| keep(x.0)).collect();
+        let figures = Figure::ALL
+            .iter()
+            .filter_map(|&figure| {
+                let v: Vec<f64> = mine
+                    .iter()
+                    .flat_map(|x| x.1.iter())
+                    .filter(|e| e.0 == figure)
+                    .map(|e| e.1)
+                    .collect();
+                let stats = ErrorStats::of(&v)?;
+                Some(HeldOutFigure {
+                    figure,
+                    stats,
+                    mean_signed_pct: v.iter().sum::<f64>() / v.len() as f64,
+                })
+            })
+            .collect();
+        HeldOutGroup {
+            name: name.to_string(),
+            runs: mine.len(),
+            figures,
+        }
+    };
+    let names = |key: fn(&Run) -> &str| {
+        let mut v: Vec<&str> = runs.iter().map(key).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    HeldOutReport {
+        gpus: names(|r| &r.gpu)
+            .into_iter()
+            .map(|g| group(g, &|r: &Run| r.gpu == g))
+            .collect(),
+        families: names(|r| &r.family)
+            .into_iter()
+            .map(|f| group(f, &|r: &Run| r.family == f))
+            .collect(),
+        overall: group("all", &|_| true),
+    }
+}

@@ -264,3 +264,57 @@ fn comparison(
         cells,
     }
 }
+
+impl Comparison {
+    /// What a one-run fit records of itself: each figure's in-sample error
+    /// and, with `--cross-validate`, its leave-cell-out band (decode total
+    /// tok/s as throughput, time between tokens as TPOT, TTFT; prefill rows'
+    /// tok/s as prefill).
+    pub fn fit_summary(&self) -> crate::bands::FitSummary {
+        use crate::bands::{BandRecord, ErrorStats, Figure, FitSummary, HoldOut, InSample};
+        let pick = |c: &CellComparison, f: &Figures, figure: Figure| match (c.phase, figure) {
+            (Phase::Prefill, Figure::Prefill) => f.total_tok_s,
+            (Phase::Decode, Figure::Throughput) => f.total_tok_s,
+            (Phase::Decode, Figure::Tpot) => f.tbt_ms,
+            (Phase::Decode, Figure::Ttft) => f.ttft_ms,
+            _ => None,
+        };
+        let mut summary = FitSummary {
+            runs: 1,
+            figures: 0,
+            in_sample: Vec::new(),
+            bands: Vec::new(),
+        };
+        for figure in Figure::ALL {
+            let own: Vec<f64> = self
+                .cells
+                .iter()
+                .filter_map(|c| pick(c, &c.error_pct, figure))
+                .filter(|x| x.is_finite())
+                .collect();
+            if let Some(s) = ErrorStats::of(&own) {
+                summary.figures += s.figures;
+                summary.in_sample.push(InSample {
+                    figure,
+                    figures: s.figures,
+                    mape_pct: s.mape_pct,
+                });
+            }
+            let held: Vec<f64> = self
+                .cells
+                .iter()
+                .filter_map(|c| pick(c, c.loo_error_pct.as_ref()?, figure))
+                .filter(|x| x.is_finite())
+                .collect();
+            if let Some(stats) = ErrorStats::of(&held) {
+                summary.bands.push(BandRecord {
+                    figure,
+                    hold_out: HoldOut::LeaveCellOut,
+                    regime: None,
+                    stats,
+                });
+            }
+        }
+        summary
+    }
+}

@@ -46,6 +46,15 @@ pub struct Gpu {
     /// Where the figures come from. Empty in the web page's embedded
     /// presets (core/build.rs: the page shows no provenance).
     pub source: String,
+    /// Kernel figures fitted to measured kernel tables
+    /// (`timing::kernels`; `scripts/aiconfigurator/fit_kernels.py`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernels: Option<crate::timing::KernelFigures>,
+    /// A GPU without tables of its own: the preset whose kernel figures it
+    /// takes (same architecture; efficiencies are fractions of this GPU's
+    /// own bandwidth and peak).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernels_from: Option<String>,
 }
 
 /// Calibration classes in order of kernel generation, with their segment;
@@ -141,6 +150,21 @@ impl Gpu {
                 ));
             }
         }
+        if let Some(k) = &self.kernels {
+            k.validate("gpu")?;
+        }
         self.validate_class()
+    }
+
+    /// The kernel figures its step times use: its own, else those of the
+    /// preset it names in `kernels_from` (with that preset's id), else none
+    /// (the fitted efficiencies of `TimingParams` stand in).
+    pub fn kernel_figures(&self) -> Option<(crate::timing::KernelFigures, Option<String>)> {
+        if let Some(k) = &self.kernels {
+            return Some((k.clone(), None));
+        }
+        let from = self.kernels_from.as_deref()?;
+        let other = crate::presets::gpu(from).ok()?;
+        Some((other.kernels?, Some(from.to_string())))
     }
 }

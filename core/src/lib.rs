@@ -9,6 +9,7 @@
 
 pub mod allocator;
 pub mod arrivals;
+pub mod bands;
 pub mod bench_serve;
 pub mod breakdown;
 pub mod calibrate;

@@ -188,6 +188,8 @@ pub static FILES: &[Embedded] = &[
     embed!(Kind::Model, "models", "gemma-2-9b", toml),
     embed!(Kind::Model, "models", "gemma-3-12b", toml),
     embed!(Kind::Model, "models", "gpt-oss-20b", toml),
+    embed!(Kind::Model, "models", "gpt-oss-120b", toml),
+    embed!(Kind::Model, "models", "qwen3-235b-a22b-fp8", toml),
     embed!(Kind::Model, "models", "jamba-1.5-mini", toml),
     embed!(Kind::Model, "models", "qwen3-next-80b-a3b", toml),
     embed!(Kind::Model, "models", "deepseek-v3", toml),
@@ -213,6 +215,8 @@ pub static FILES: &[Embedded] = &[
     ),
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "public-decode-speed", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Runs, "runs", "aiconfigurator-silicon-vllm", csv),
     embed!(
         Kind::Measured,
         "measured",

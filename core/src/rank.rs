@@ -131,6 +131,7 @@ impl Sweep<'_> {
                 Some((name, transferred)) => {
                     let mut c = load_calibration(&NoFiles, &name)?;
                     c.transferred = transferred;
+                    c.measured_gpu = c.file.as_ref().is_some_and(|f| f.gpus.contains(&gpu.id));
                     c
                 }
                 None => Calibration::none(),

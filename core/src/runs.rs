@@ -328,6 +328,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
             .calibration_class
             .clone()
             .unwrap_or_else(|| gpu.id.clone()),
+        family: plan.model.model.architecture.clone(),
         vllm_version: version.to_string(),
         work,
         harness: None,

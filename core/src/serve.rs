@@ -740,6 +740,10 @@ mod tests {
                 allreduce_layers: 0,
                 hidden_size: 1024,
                 moe_layers: Vec::new(),
+                gemms: 0,
+                attention_layers: 0,
+                low_precision_format: crate::timing::GemmFormat::Fp8,
+                expert_flops_per_token: 0.0,
             },
             machine: Machine {
                 bandwidth_bytes_s: 1e12,
@@ -749,6 +753,8 @@ mod tests {
                 interconnect_bytes_s: 32e9,
                 allreduce_latency_s: 0.0,
                 pipeline_parallel_size: 1,
+                kernels: None,
+                kernels_from: None,
             },
             schedule: Schedule {
                 async_scheduling: true,

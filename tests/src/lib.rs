@@ -105,3 +105,15 @@ pub fn corpus_runs() -> Vec<decodecalc_core::calibrate::Run> {
     runs.push(reference);
     runs
 }
+
+/// The runs of aiconfigurator's silicon sample that no fit uses
+/// (`data/runs/aiconfigurator-silicon-vllm.csv`), read from disk.
+pub fn held_out_runs() -> Vec<decodecalc_core::calibrate::Run> {
+    let path = data_dir()
+        .join("runs")
+        .join("aiconfigurator-silicon-vllm.csv");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let rows = decodecalc_core::runs::parse_csv("data/runs/aiconfigurator-silicon-vllm.csv", &text)
+        .unwrap_or_else(|e| panic!("{e}"));
+    decodecalc_core::runs::build(&NoFiles, &rows).unwrap_or_else(|e| panic!("{e}"))
+}

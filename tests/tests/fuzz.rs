@@ -4,8 +4,9 @@
 //! values and launch lines. The property: no panic and no hang; a rejected
 //! input returns an error naming where it is.
 //!
-//! Each target runs for `DECODECALC_FUZZ_SECONDS` (default 3; the test
-//! command sets 60) and stops by itself.
+//! Each target runs `DECODECALC_FUZZ_CASES` inputs (default 2,000; the
+//! test command sets 10,000) from proptest's deterministic runner: a count,
+//! not a time, so a run is the same on any machine and a failure replays.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(
@@ -29,12 +30,12 @@ use proptest::test_runner::TestRunner;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
-fn budget() -> Duration {
-    let s = std::env::var("DECODECALC_FUZZ_SECONDS")
+fn case_budget() -> u64 {
+    std::env::var("DECODECALC_FUZZ_CASES")
         .ok()
         .and_then(|v| v.parse::<u64>().ok())
-        .unwrap_or(3);
-    Duration::from_secs(s)
+        .unwrap_or(2_000)
+        .max(20)
 }
 
 /// Tokens that tend to break parsers and arithmetic.
@@ -140,7 +141,8 @@ where
     let mut runner = TestRunner::deterministic();
     let start = Instant::now();
     let mut cases = 0u64;
-    while start.elapsed() < budget() || cases < 20 {
+    let budget = case_budget();
+    while cases < budget {
         let value = strategy.new_tree(&mut runner).unwrap().current();
         let t0 = Instant::now();
         let r = catch_unwind(AssertUnwindSafe(|| check(&value)));

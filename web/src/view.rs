@@ -343,10 +343,27 @@ fn log_check(o: &Output) -> Html {
     raw(t)
 }
 
-/// The calibration's cross-validated error bands, one sentence per figure.
+/// The calibration's held-out error bands, one sentence per figure, each
+/// saying what its predictions held out.
 fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
-    let part = |what: &str, band: &Option<String>| match band {
-        Some(x) => format!("{what} {x}"),
+    use decodecalc_core::bands::HoldOut;
+    let words = |x: &decodecalc_core::scenario::Band| {
+        let held = match x.hold_out {
+            HoldOut::LeaveCellOut => "leave-cell-out",
+            HoldOut::LeaveFamilyOut => "a model family held out",
+            HoldOut::LeaveGpuOut => "the GPU held out",
+            HoldOut::LeaveClassOut => "the GPU class held out",
+        };
+        let regime = x
+            .regime
+            .map_or(String::new(), |r| format!(", {}", r.label()));
+        format!(
+            "+-{:.0}% median, +-{:.0}% p90 ({held}, {} figures{regime})",
+            x.median_abs_pct, x.p90_abs_pct, x.figures
+        )
+    };
+    let part = |what: &str, band: &Option<decodecalc_core::scenario::Band>| match band {
+        Some(x) => format!("{what} {}", words(x)),
         None => format!("{what}: no measured band"),
     };
     let mut out = format!(
@@ -356,9 +373,10 @@ fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
         part("TTFT", &b.ttft)
     );
     if !b.tpot_by_regime.is_empty() {
+        let lines: Vec<String> = b.tpot_by_regime.iter().map(words).collect();
         out.push_str(&format!(
             " Time between tokens by regime: {}.",
-            b.tpot_by_regime.join("; ")
+            lines.join("; ")
         ));
     }
     out

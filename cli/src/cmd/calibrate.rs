@@ -37,6 +37,11 @@ pub struct CalibrateArgs {
     /// (`<class>.toml`).
     #[arg(long)]
     pub out_dir: Option<String>,
+    /// Runs to predict with the joint fit and score, never fitted on (a runs
+    /// CSV or preset, as --measured takes): by GPU and model family. Give it
+    /// several times.
+    #[arg(long)]
+    pub held_out: Vec<String>,
     /// The calibration's id. Default: the file name of --out, else GPU-vllm0.32.
     #[arg(long)]
     pub id: Option<String>,
@@ -79,7 +84,17 @@ fn joint(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> O
             write_file(&format!("{dir}/{}.toml", f.id), &f.to_toml()?)?;
         }
     }
-    Ok((render::joint(&report, args.common.format())?, 0))
+    let mut out = render::joint(&report, args.common.format())?;
+    let mut held = Vec::new();
+    for m in &args.held_out {
+        let (_, mut r) = measured_runs(m, &args.common, warnings)?;
+        held.append(&mut r);
+    }
+    if !held.is_empty() {
+        let h = decodecalc_core::calibrate::held_out_report(&report.fit, &held);
+        out.push_str(&render::held_out(&h, args.common.format())?);
+    }
+    Ok((out, 0))
 }
 
 /// One harness run fitted, its calibration file written or printed.
@@ -122,30 +137,7 @@ fn calibration_file(
     measured: &str,
     argv: &[String],
 ) -> CalibrationFile {
-    let m = &comparison.summary.metrics;
-    let mut fit = std::collections::BTreeMap::new();
-    fit.insert("residuals".to_string(), report.residuals as f64);
-    fit.insert(
-        "in_sample_total_tok_s_mape_pct".to_string(),
-        m.total_tok_s.mape_pct,
-    );
-    fit.insert("in_sample_tbt_ms_mape_pct".to_string(), m.tbt_ms.mape_pct);
-    fit.insert("in_sample_ttft_ms_mape_pct".to_string(), m.ttft_ms.mape_pct);
-    fit.insert(
-        "in_sample_prefill_tok_s_mape_pct".to_string(),
-        m.prefill_tok_s.mape_pct,
-    );
-    if let Some(cv) = &comparison.cross_validation {
-        fit.insert(
-            "loo_total_tok_s_mape_pct".to_string(),
-            cv.total_tok_s.mape_pct,
-        );
-        fit.insert("loo_tbt_ms_mape_pct".to_string(), cv.tbt_ms.mape_pct);
-        fit.insert(
-            "loo_prefill_tok_s_mape_pct".to_string(),
-            cv.prefill_tok_s.mape_pct,
-        );
-    }
+    let fit = comparison.fit_summary();
     CalibrationFile {
         id: id.to_string(),
         class: plan

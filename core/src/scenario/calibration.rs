@@ -1,6 +1,7 @@
 //! Calibration files (`data/calibrations/*.toml`) and the error bands they carry.
 
 use super::*;
+use crate::bands::{Figure, HoldOut, Regime};
 
 /// A calibration file (`data/calibrations/*.toml`), as `decodecalc calibrate` writes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,14 +22,11 @@ pub struct CalibrationFile {
     /// The command that produced it.
     pub command: String,
     pub params: TimingParams,
-    /// Figures of the fit, for the reader and the error bands (errors in
-    /// percent, counts): `loo_<family>_median_abs_pct` and `_p90_abs_pct`
-    /// per family (`calibrate::FAMILIES`), `runs`, `figures`. The web page's
-    /// embedded copy has no `in_sample_*`, `*_mape_pct` or `figures` (no
-    /// code reads them; core/build.rs), nor `description`, `command` or
-    /// `fitted_on` above.
+    /// What the fit measured of itself: in-sample errors, and the error
+    /// bands of predictions that held out a model family, a GPU or a class
+    /// (`bands::FitSummary`).
     #[serde(default)]
-    pub fit: std::collections::BTreeMap<String, f64>,
+    pub fit: crate::bands::FitSummary,
 }
 
 impl CalibrationFile {
@@ -55,31 +53,6 @@ impl CalibrationFile {
     pub fn to_toml(&self) -> Result<String> {
         toml::to_string(self).map_err(|e| Error::new(format!("cannot write the calibration: {e}")))
     }
-
-    /// The cross-validated error band of a family, if the fit recorded one:
-    /// (median, 90th percentile) of absolute leave-one-run-out errors, %.
-    pub fn band(&self, family: &str) -> Option<(f64, f64)> {
-        Some((
-            *self.fit.get(&format!("loo_{family}_median_abs_pct"))?,
-            *self.fit.get(&format!("loo_{family}_p90_abs_pct"))?,
-        ))
-    }
-
-    /// A family's band in one workload regime, if the fit recorded it:
-    /// (figures, median, 90th percentile) of absolute leave-one-run-out
-    /// errors, % (keys named by `calibrate::regime_key`).
-    pub fn regime_band(
-        &self,
-        family: &str,
-        regime: crate::calibrate::Regime,
-    ) -> Option<(f64, f64, f64)> {
-        let get = |what| {
-            self.fit
-                .get(&crate::calibrate::regime_key(family, regime, what))
-                .copied()
-        };
-        Some((get("figures")?, get("median_abs_pct")?, get("p90_abs_pct")?))
-    }
 }
 
 /// The timing parameters in use and where they came from.
@@ -97,6 +70,10 @@ pub struct Calibration {
     /// releases they used. The timing model is the same for every release;
     /// the runs it was fitted on are not.
     pub fitted_on_releases: Option<String>,
+    /// Whether the file's runs include the GPU predicted (set where the
+    /// calibration is chosen for a GPU): a prediction there is a new model
+    /// on a measured GPU, elsewhere a GPU the fit never saw.
+    pub measured_gpu: bool,
 }
 
 impl Calibration {
@@ -107,6 +84,7 @@ impl Calibration {
             transferred: None,
             file: None,
             fitted_on_releases: None,
+            measured_gpu: false,
         }
     }
 
@@ -126,97 +104,95 @@ impl Calibration {
             format!("{} ({})", self.id, notes.join("; "))
         }
     }
-
-    /// The error band of a family as a sentence fragment: "+-9% median,
-    /// +-21% p90 (leave-one-run-out, 27 runs, ampere-datacenter)"; for a
-    /// borrowed calibration the leave-class-out figures. None without a
-    /// cross-validated fit.
-    pub fn band(&self, family: &str) -> Option<String> {
-        let f = self.file.as_ref()?;
-        let runs = f.fit.get("runs").copied().unwrap_or(0.0);
-        if self.transferred.is_some() {
-            let m = f.fit.get(&format!("transfer_{family}_median_abs_pct"))?;
-            let p = f.fit.get(&format!("transfer_{family}_p90_abs_pct"))?;
-            let classes = f.fit.get("transfer_classes").copied().unwrap_or(0.0);
-            return Some(format!(
-                "+-{m:.0}% median, +-{p:.0}% p90 (borrowed; leave-class-out over {classes:.0} classes)"
-            ));
-        }
-        let (m, p) = f.band(family)?;
-        if f.fit.get("loo_from_other_class").copied() == Some(1.0) {
-            return Some(format!(
-                "+-{m:.0}% median, +-{p:.0}% p90 (its class's only run, {runs:.0}, predicted from another class's parameters: a new model on {} is not yet checked)",
-                f.class
-            ));
-        }
-        Some(format!(
-            "+-{m:.0}% median, +-{p:.0}% p90 (leave-one-run-out, {runs:.0} runs on {})",
-            f.class
-        ))
-    }
 }
 
-/// One figure's cross-validated error band for one prediction: absolute
-/// errors, %, and the workload regime they were measured in (None: the
-/// class-wide figures, because the regime had fewer than
-/// [`crate::calibrate::MIN_REGIME_FIGURES`] or the calibration is borrowed).
+/// One figure's held-out error band for a prediction: absolute errors, %,
+/// what the predictions it was measured on held out, and the workload
+/// regime (None: over every regime, because the prediction's regime had
+/// fewer than [`crate::bands::MIN_REGIME_FIGURES`] figures).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Band {
     pub median_abs_pct: f64,
     pub p90_abs_pct: f64,
-    pub regime: Option<crate::calibrate::Regime>,
-    /// Leave-class-out figures (the calibration is borrowed).
-    pub borrowed: bool,
+    pub figures: u32,
+    pub hold_out: HoldOut,
+    pub regime: Option<Regime>,
 }
 
 /// The bands of one cell's figures, from its regime.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct CellBands {
-    pub regime: crate::calibrate::Regime,
+    pub regime: Regime,
     pub tpot: Option<Band>,
     pub throughput: Option<Band>,
     pub ttft: Option<Band>,
 }
 
+/// The error bands a prediction's figures carry, over every regime, and
+/// time per output token by regime; the calibration they come from. Empty
+/// for `--calibration none` or a file fitted without cross-validation.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ErrorBands {
+    /// The calibration's class, and its runs.
+    pub class: Option<String>,
+    pub runs: u32,
+    pub tpot: Option<Band>,
+    pub throughput: Option<Band>,
+    pub ttft: Option<Band>,
+    pub prefill: Option<Band>,
+    pub tpot_by_regime: Vec<Band>,
+}
+
 impl Calibration {
-    /// The band of `family` for a prediction in `regime`: the regime's own
-    /// leave-one-run-out figures where it has enough, else the class-wide
-    /// ones; for a borrowed calibration the leave-class-out figures.
-    pub fn band_in(&self, family: &str, regime: crate::calibrate::Regime) -> Option<Band> {
+    /// What the bands of a prediction with this calibration held out: the
+    /// class for borrowed shared values, a model family on a GPU the fit
+    /// measured, the GPU on another GPU of its class; a file without that
+    /// hold-out gives the first it has (a one-run fit's leave-cell-out).
+    pub fn hold_out(&self) -> Option<HoldOut> {
         let f = self.file.as_ref()?;
-        if self.transferred.is_some() {
-            return Some(Band {
-                median_abs_pct: *f.fit.get(&format!("transfer_{family}_median_abs_pct"))?,
-                p90_abs_pct: *f.fit.get(&format!("transfer_{family}_p90_abs_pct"))?,
-                regime: None,
-                borrowed: true,
-            });
+        let want = if self.transferred.is_some() {
+            HoldOut::LeaveClassOut
+        } else if self.measured_gpu {
+            HoldOut::LeaveFamilyOut
+        } else {
+            HoldOut::LeaveGpuOut
+        };
+        let have = f.fit.hold_outs();
+        if have.contains(&want) {
+            Some(want)
+        } else {
+            have.first().copied()
         }
-        if let Some((n, m, p)) = f.regime_band(family, regime) {
-            if n >= crate::calibrate::MIN_REGIME_FIGURES as f64 {
-                return Some(Band {
-                    median_abs_pct: m,
-                    p90_abs_pct: p,
-                    regime: Some(regime),
-                    borrowed: false,
-                });
-            }
-        }
-        let (m, p) = f.band(family)?;
+    }
+
+    /// The band of `figure` for a prediction in `regime` (None: over every
+    /// regime): the regime's own where it has enough figures, else the
+    /// figure's over every regime.
+    pub fn band_in(&self, figure: Figure, regime: Option<Regime>) -> Option<Band> {
+        let f = self.file.as_ref()?;
+        let hold_out = self.hold_out()?;
+        let own = regime
+            .and_then(|r| f.fit.band(figure, hold_out, Some(r)))
+            .filter(|b| b.stats.figures >= crate::bands::MIN_REGIME_FIGURES);
+        let b = match own {
+            Some(b) => b,
+            None => f.fit.band(figure, hold_out, None)?,
+        };
         Some(Band {
-            median_abs_pct: m,
-            p90_abs_pct: p,
-            regime: None,
-            borrowed: false,
+            median_abs_pct: b.stats.median_abs_pct,
+            p90_abs_pct: b.stats.p90_abs_pct,
+            figures: b.stats.figures,
+            hold_out,
+            regime: b.regime,
         })
     }
 
     /// The bands of a cell with `concurrency` requests over `context_tokens`.
     pub fn cell_bands(&self, concurrency: u64, context_tokens: u64) -> Option<CellBands> {
-        let regime = crate::calibrate::Regime::of(concurrency, context_tokens);
-        let tpot = self.band_in("tpot", regime);
-        let throughput = self.band_in("throughput", regime);
-        let ttft = self.band_in("ttft", regime);
+        let regime = Regime::of(concurrency, context_tokens);
+        let tpot = self.band_in(Figure::Tpot, Some(regime));
+        let throughput = self.band_in(Figure::Throughput, Some(regime));
+        let ttft = self.band_in(Figure::Ttft, Some(regime));
         (tpot.is_some() || throughput.is_some() || ttft.is_some()).then_some(CellBands {
             regime,
             tpot,
@@ -225,55 +201,30 @@ impl Calibration {
         })
     }
 
-    /// The regime bands the file records for `family`, as table lines:
-    /// "2+ requests, context < 8K: +-6% median, +-14% p90 (31 figures)".
-    pub fn regime_bands(&self, family: &str) -> Vec<String> {
-        let Some(f) = self.file.as_ref().filter(|_| self.transferred.is_none()) else {
-            return Vec::new();
-        };
-        crate::calibrate::Regime::ALL
-            .iter()
-            .filter_map(|r| {
-                let (n, m, p) = f.regime_band(family, *r)?;
-                let own = n >= crate::calibrate::MIN_REGIME_FIGURES as f64;
-                Some(format!(
-                    "{}: +-{m:.0}% median, +-{p:.0}% p90 ({n:.0} figures{})",
-                    r.label(),
-                    if own {
-                        ""
-                    } else {
-                        "; too few, the class-wide band is used"
-                    }
-                ))
-            })
-            .collect()
-    }
-}
-
-/// The cross-validated error band of each timing figure a prediction uses,
-/// as [`Calibration::band`] words it; None where the calibration has none
-/// (`--calibration none`, or a file fitted without cross-validation).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct ErrorBands {
-    /// Time per output token: TPOT, ITL, time between tokens.
-    pub tpot: Option<String>,
-    /// Output and total throughput.
-    pub throughput: Option<String>,
-    pub ttft: Option<String>,
-    pub prefill: Option<String>,
-    /// Time per output token by workload regime, one line each (empty when
-    /// the file records none or the calibration is borrowed).
-    pub tpot_by_regime: Vec<String>,
-}
-
-impl Calibration {
     pub fn bands(&self) -> ErrorBands {
+        let Some(f) = &self.file else {
+            return ErrorBands::default();
+        };
+        let tpot_by_regime = match self.hold_out() {
+            Some(h) => Regime::ALL
+                .iter()
+                .filter(|r| {
+                    f.fit
+                        .band(Figure::Tpot, h, Some(**r))
+                        .is_some_and(|b| b.stats.figures >= crate::bands::MIN_REGIME_FIGURES)
+                })
+                .filter_map(|r| self.band_in(Figure::Tpot, Some(*r)))
+                .collect(),
+            None => Vec::new(),
+        };
         ErrorBands {
-            tpot: self.band("tpot"),
-            throughput: self.band("throughput"),
-            ttft: self.band("ttft"),
-            prefill: self.band("prefill"),
-            tpot_by_regime: self.regime_bands("tpot"),
+            class: Some(f.class.clone()),
+            runs: f.fit.runs,
+            tpot: self.band_in(Figure::Tpot, None),
+            throughput: self.band_in(Figure::Throughput, None),
+            ttft: self.band_in(Figure::Ttft, None),
+            prefill: self.band_in(Figure::Prefill, None),
+            tpot_by_regime,
         }
     }
 }
@@ -330,6 +281,7 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
         transferred: None,
         file: Some(file),
         fitted_on_releases: None,
+        measured_gpu: false,
     })
 }
 
@@ -337,24 +289,39 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
 mod tests {
     #![allow(clippy::unwrap_used, clippy::expect_used)]
     use super::*;
-    use crate::calibrate::Regime;
 
-    /// A calibration whose file records a class-wide TPOT band of 10 / 20 %
-    /// and, in the batched long-context regime, `figures` figures at 4 / 8 %.
-    fn calibration(figures: f64, transferred: bool) -> Calibration {
-        let mut fit = std::collections::BTreeMap::new();
-        for (k, v) in [
-            ("runs", 3.0),
-            ("loo_tpot_median_abs_pct", 10.0),
-            ("loo_tpot_p90_abs_pct", 20.0),
-            ("loo_tpot_batched-long_figures", figures),
-            ("loo_tpot_batched-long_median_abs_pct", 4.0),
-            ("loo_tpot_batched-long_p90_abs_pct", 8.0),
-            ("transfer_tpot_median_abs_pct", 30.0),
-            ("transfer_tpot_p90_abs_pct", 40.0),
-        ] {
-            fit.insert(k.to_string(), v);
-        }
+    /// A calibration whose file records a leave-GPU-out TPOT band of 10 /
+    /// 20 % over every regime and, in the batched long-context regime,
+    /// `figures` figures at 4 / 8 %, and a leave-class-out one of 30 / 40 %.
+    fn calibration(figures: u32, transferred: bool) -> Calibration {
+        use crate::bands::{BandRecord, ErrorStats, FitSummary};
+        let band = |hold_out, regime, figures, m, p| BandRecord {
+            figure: Figure::Tpot,
+            hold_out,
+            regime,
+            stats: ErrorStats {
+                figures,
+                mape_pct: m,
+                median_abs_pct: m,
+                p90_abs_pct: p,
+            },
+        };
+        let fit = FitSummary {
+            runs: 3,
+            figures: 12,
+            in_sample: Vec::new(),
+            bands: vec![
+                band(HoldOut::LeaveGpuOut, None, 12, 10.0, 20.0),
+                band(
+                    HoldOut::LeaveGpuOut,
+                    Some(Regime::BatchedLong),
+                    figures,
+                    4.0,
+                    8.0,
+                ),
+                band(HoldOut::LeaveClassOut, None, 12, 30.0, 40.0),
+            ],
+        };
         Calibration {
             id: "x".into(),
             params: TimingParams::FIRST_PRINCIPLES,
@@ -372,36 +339,45 @@ mod tests {
                 fit,
             }),
             fitted_on_releases: None,
+            measured_gpu: false,
         }
     }
 
     #[test]
     fn a_cell_takes_its_regimes_band_only_when_the_regime_has_enough_figures() {
-        let c = calibration(5.0, false);
+        let c = calibration(5, false);
         let b = c.cell_bands(8, 65_536).unwrap();
         assert_eq!(b.regime, Regime::BatchedLong);
         let t = b.tpot.unwrap();
         assert_eq!((t.median_abs_pct, t.p90_abs_pct), (4.0, 8.0));
-        assert_eq!(t.regime, Some(Regime::BatchedLong));
-        // Another regime, and the same one with too few figures: class-wide.
+        assert_eq!(
+            (t.regime, t.hold_out),
+            (Some(Regime::BatchedLong), HoldOut::LeaveGpuOut)
+        );
+        // Another regime, and the same one with too few figures: every regime's.
         let t = c.cell_bands(1, 65_536).unwrap().tpot.unwrap();
         assert_eq!((t.median_abs_pct, t.regime), (10.0, None));
-        let t = calibration(4.0, false)
+        let t = calibration(4, false)
             .cell_bands(8, 65_536)
             .unwrap()
             .tpot
             .unwrap();
         assert_eq!((t.median_abs_pct, t.regime), (10.0, None));
         // Borrowed: the leave-class-out figures.
-        let t = calibration(5.0, true)
+        let t = calibration(5, true)
             .cell_bands(8, 65_536)
             .unwrap()
             .tpot
             .unwrap();
         assert_eq!(
-            (t.median_abs_pct, t.p90_abs_pct, t.borrowed),
-            (30.0, 40.0, true)
+            (t.median_abs_pct, t.p90_abs_pct, t.hold_out),
+            (30.0, 40.0, HoldOut::LeaveClassOut)
         );
+        // A measured GPU asks for leave-family-out, which this file lacks:
+        // the first hold-out it has stands in.
+        let mut m = calibration(5, false);
+        m.measured_gpu = true;
+        assert_eq!(m.hold_out(), Some(HoldOut::LeaveGpuOut));
         // No cross-validated file: no band.
         assert_eq!(Calibration::none().cell_bands(8, 65_536), None);
     }

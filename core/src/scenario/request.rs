@@ -459,6 +459,7 @@ impl Request {
                 if c.transferred.is_none() {
                     c.transferred = transferred;
                 }
+                c.measured_gpu = c.file.as_ref().is_some_and(|f| f.gpus.contains(&gpu.id));
                 c
             }
             None => Calibration::none(),

@@ -162,6 +162,12 @@ pub struct Machine {
     /// point-to-point send of the hidden states and residual (vLLM's
     /// `IntermediateTensors`), 1/tp of them per GPU of the TP group.
     pub pipeline_parallel_size: u64,
+    /// The GPU's kernel figures from measured tables, when it has them or
+    /// borrows them: they replace the fitted GEMM and FlashAttention
+    /// efficiencies of `TimingParams`.
+    pub kernels: Option<super::KernelFigures>,
+    /// The preset the kernel figures are borrowed from, if borrowed.
+    pub kernels_from: Option<String>,
 }
 
 impl Machine {
@@ -172,6 +178,7 @@ impl Machine {
             .as_deref()
             .is_some_and(|i| FAST_LINK_PREFIXES.iter().any(|p| i.starts_with(p)));
         let link_gb_s = gpu.interconnect_gb_s.unwrap_or(DEFAULT_LINK_GB_S);
+        let kernels = gpu.kernel_figures();
         Machine {
             bandwidth_bytes_s: gpu.bandwidth_bytes_s(),
             peak_flops: gpu.gemm_peak_flops(),
@@ -188,6 +195,8 @@ impl Machine {
                 ALLREDUCE_LATENCY_PCIE_S
             },
             pipeline_parallel_size: engine.pipeline_parallel_size.max(1),
+            kernels: kernels.as_ref().map(|k| k.0.clone()),
+            kernels_from: kernels.and_then(|k| k.1),
         }
     }
 }

@@ -31,6 +31,7 @@
 //! [`decode_cell`] and [`prefill_row`] (`cell`).
 
 mod cell;
+mod kernels;
 mod machine;
 mod params;
 mod schedule;
@@ -39,6 +40,10 @@ mod work;
 
 pub use crate::stats::median;
 pub use cell::{decode_cell, harness_timeline, prefill_row, DecodeTiming, PrefillTiming};
+pub use kernels::{
+    touched_experts, DecodeAttentionKernel, GemmFormat, GemmKernel, KernelFigures, MoeFormat,
+    MoeKernel, GEMM_SMOOTH_P, L2_RESIDENT_FACTOR, ROUTING_POWER_LAW_ALPHA,
+};
 pub use machine::{
     AttnKernel, Machine, NativeLowPrecision, WeightKernel, ALLREDUCE_LATENCY_NVLINK_S,
     ALLREDUCE_LATENCY_PCIE_S, DEFAULT_LINK_GB_S, FAST_LINK_PREFIXES,

@@ -51,16 +51,96 @@ impl Work {
                 + 2.0 * (tp - 1.0) / tp * bytes / self.machine.interconnect_bytes_s)
     }
 
+    /// The MoE layers through the GPU's measured fused-MoE kernels over
+    /// `tokens` tokens, seconds: None unless every MoE layer's format has
+    /// figures (then the experts stream with the other weights instead).
+    pub fn moe_s(&self, tokens: f64) -> Option<f64> {
+        if self.model.moe_layers.is_empty() || tokens <= 0.0 {
+            return None;
+        }
+        let k = self.machine.kernels.as_ref()?;
+        let mut total = 0.0;
+        for m in &self.model.moe_layers {
+            let kernel = k.moe(m.format?)?;
+            let touched =
+                super::touched_experts(m.experts, m.top_k, tokens, super::ROUTING_POWER_LAW_ALPHA);
+            total += kernel.latency_s(
+                tokens,
+                m.top_k as f64,
+                touched,
+                m.expert_params as f64,
+                self.machine.bandwidth_bytes_s,
+                self.machine.peak_flops,
+            );
+        }
+        Some(total)
+    }
+
     fn weights_s(&self, p: &TimingParams, tokens: f64) -> f64 {
-        let (moe_dense, moe_quant, moe_fp8) = self.model.moe_read_bytes(tokens);
+        let (moe_dense, moe_quant, moe_fp8) = if self.moe_s(tokens).is_some() {
+            (0.0, 0.0, 0.0)
+        } else {
+            self.model.moe_read_bytes(tokens)
+        };
+        let bw = self.machine.bandwidth_bytes_s;
         let quant = ((self.model.quant_weight_bytes as f64 + moe_quant)
-            / (self.machine.bandwidth_bytes_s * p.quant_weight_bw_eff))
+            / (bw * p.quant_weight_bw_eff))
             .max(self.model.quant_gemms as f64 * p.quant_gemm_floor_us / 1e6);
-        (self.model.dense_weight_bytes as f64 + moe_dense)
-            / (self.machine.bandwidth_bytes_s * p.weight_bw_eff)
-            + (self.model.fp8_weight_bytes as f64 + moe_fp8)
-                / (self.machine.bandwidth_bytes_s * p.fp8_weight_bw_eff)
+        let (dense_eff, lowp_eff, floors_s) = match &self.machine.kernels {
+            Some(k) => {
+                let dense = k.gemm(super::GemmFormat::Bf16);
+                let lowp = k.gemm(self.model.low_precision_format).or(dense);
+                (
+                    dense.map_or(p.weight_bw_eff, |g| g.bw_eff),
+                    lowp.map_or(p.fp8_weight_bw_eff, |g| g.bw_eff),
+                    dense.map_or(0.0, |g| self.model.gemms as f64 * g.floor_us / 1e6),
+                )
+            }
+            None => (p.weight_bw_eff, p.fp8_weight_bw_eff, 0.0),
+        };
+        (self.model.dense_weight_bytes as f64 + moe_dense) / (bw * dense_eff)
+            + (self.model.fp8_weight_bytes as f64 + moe_fp8) / (bw * lowp_eff)
             + quant
+            + floors_s
+    }
+
+    /// The decode GEMMs' compute efficiency: the 16-bit kernel's from the
+    /// tables where the GPU has them, else the fitted one.
+    fn gemm_compute_eff(&self, p: &TimingParams) -> f64 {
+        self.machine
+            .kernels
+            .as_ref()
+            .and_then(|k| k.gemm(super::GemmFormat::Bf16))
+            .map_or(p.gemm_compute_eff, |g| g.compute_eff)
+    }
+
+    /// Decode attention over `seqs` sequences reading `kv_bytes` in all:
+    /// with the GPU's measured FlashAttention-family kernel, one call per
+    /// attention layer (floor, per-sequence cost, KV over bandwidth); else
+    /// the fitted efficiency with `attn_half_batch` sequences of latency.
+    fn decode_attention_s(&self, p: &TimingParams, seqs: f64, kv_bytes: f64) -> f64 {
+        if seqs <= 0.0 {
+            return 0.0;
+        }
+        let kernel = self.machine.attention_kernel;
+        let measured = self
+            .machine
+            .kernels
+            .as_ref()
+            .and_then(|k| k.decode_attention)
+            .filter(|_| kernel == super::AttnKernel::Flash);
+        match measured {
+            Some(a) => {
+                let layers = self.model.attention_layers as f64;
+                layers * (a.floor_us + seqs * a.per_seq_us) * 1e-6
+                    + kv_bytes / (self.machine.bandwidth_bytes_s * a.bw_eff)
+            }
+            None => {
+                let mean = kv_bytes / seqs;
+                (kv_bytes + p.attn_half_batch * mean)
+                    / (self.machine.bandwidth_bytes_s * p.attn_bw_eff(kernel))
+            }
+        }
     }
 
     /// One engine step over `batch`.
@@ -68,17 +148,19 @@ impl Work {
         let tokens = b.decode_seqs + b.prefill_tokens;
         let seqs = b.decode_seqs + b.prefill_seqs;
         let peak = self.machine.peak_flops;
-        let compute_s = b.decode_seqs * self.model.decode_flops_per_token
-            / (peak * p.gemm_compute_eff)
-            + b.prefill_tokens * self.model.prefill_flops_per_token / (peak * p.prefill_gemm_eff);
-        let kernel = self.machine.attention_kernel;
-        let decode_attention_s = if b.decode_seqs > 0.0 {
-            let mean = b.decode_kv_bytes / b.decode_seqs;
-            (b.decode_kv_bytes + p.attn_half_batch * mean)
-                / (self.machine.bandwidth_bytes_s * p.attn_bw_eff(kernel))
+        let moe_s = self.moe_s(tokens);
+        // The fused-MoE kernel computes the experts itself.
+        let experts = if moe_s.is_some() {
+            self.model.expert_flops_per_token
         } else {
             0.0
         };
+        let compute_s = b.decode_seqs * (self.model.decode_flops_per_token - experts)
+            / (peak * self.gemm_compute_eff(p))
+            + b.prefill_tokens * (self.model.prefill_flops_per_token - experts)
+                / (peak * p.prefill_gemm_eff);
+        let kernel = self.machine.attention_kernel;
+        let decode_attention_s = self.decode_attention_s(p, b.decode_seqs, b.decode_kv_bytes);
         let prefill_attention_s =
             b.prefill_pairs * self.model.attn_flops_per_pair / (peak * p.prefill_attn_eff(kernel));
         let eager = b.prefill_tokens == 0.0
@@ -99,12 +181,14 @@ impl Work {
                 0.0
             },
             async_scheduling: self.schedule.async_scheduling,
+            smooth_gemm: self.machine.kernels.is_some(),
             weights_s: if tokens > 0.0 {
                 self.weights_s(p, tokens)
             } else {
                 0.0
             },
             compute_s,
+            moe_s: moe_s.unwrap_or(0.0),
             state_s: seqs * self.model.state_bytes_per_seq as f64
                 / (self.machine.bandwidth_bytes_s * p.state_bw_eff),
             attention_s: decode_attention_s + prefill_attention_s,
@@ -158,7 +242,7 @@ impl Work {
             );
             out.chunks += count;
             out.host_s += count * s.host_s;
-            out.gemm_s += count * (s.gemm_s() + s.state_s + s.allreduce_s + s.layers_s);
+            out.gemm_s += count * (s.gemm_s() + s.moe_s + s.state_s + s.allreduce_s + s.layers_s);
             out.attention_s += count * s.attention_s;
             out.total += count * s.total_s();
         };
@@ -181,10 +265,17 @@ pub struct StepTerms {
     pub host_s: f64,
     /// Whether the host's share overlaps the GPU's.
     pub async_scheduling: bool,
+    /// Whether the GEMMs turn from weight-read-bound to compute-bound
+    /// smoothly, as the measured kernels do (the GPU has kernel figures),
+    /// or at a sharp corner.
+    pub smooth_gemm: bool,
     /// Streaming the weights once.
     pub weights_s: f64,
     /// GEMM FLOPs for the batch; the GEMMs take the larger of the two.
     pub compute_s: f64,
+    /// The MoE layers through measured fused-MoE kernels (0 when the
+    /// experts are counted in the weights and FLOPs instead).
+    pub moe_s: f64,
     /// Mamba states read and written.
     pub state_s: f64,
     /// Attention: decode KV reads and prefill's quadratic part.
@@ -200,12 +291,22 @@ pub struct StepTerms {
 
 impl StepTerms {
     pub fn gemm_s(&self) -> f64 {
-        self.weights_s.max(self.compute_s)
+        if self.smooth_gemm {
+            let p = super::GEMM_SMOOTH_P;
+            (self.weights_s.powf(p) + self.compute_s.powf(p)).powf(1.0 / p)
+        } else {
+            self.weights_s.max(self.compute_s)
+        }
     }
 
     /// The GPU's share.
     pub fn gpu_s(&self) -> f64 {
-        (self.gemm_s() + self.state_s + self.attention_s + self.allreduce_s + self.layers_s)
+        (self.gemm_s()
+            + self.moe_s
+            + self.state_s
+            + self.attention_s
+            + self.allreduce_s
+            + self.layers_s)
             .max(self.launch_s)
     }
 
@@ -227,6 +328,7 @@ impl StepTerms {
         [
             ("host (scheduler, sampler, launch)", self.host_s),
             gemm,
+            ("fused MoE", self.moe_s),
             ("Mamba state traffic", self.state_s),
             ("attention KV reads", self.attention_s),
             ("tensor-parallel all-reduce", self.allreduce_s),
@@ -272,7 +374,9 @@ mod tests {
 
     #[test]
     fn decode_step_terms_by_hand() {
-        let (_, w) = reference_work();
+        // The fitted-parameter path: a GPU without kernel figures.
+        let (_, mut w) = reference_work();
+        w.machine.kernels = None;
         let p = TimingParams::FIRST_PRINCIPLES;
         let s = w.decode_step(&p, 1.0, 0.0);
         let weights = 2_101_832_704.0 / (936e9 * 0.8) + 5_500_794_880.0 / (936e9 * 0.7);
@@ -311,6 +415,42 @@ mod tests {
             max_relative = 1e-12
         );
         assert_eq!(s.dominant(), "attention KV reads");
+    }
+
+    #[test]
+    fn kernel_figures_replace_the_fitted_gemm_efficiencies() {
+        // The RTX 3090 borrows the A100's measured kernels (its preset's
+        // kernels_from): 16-bit GEMMs stream at their table efficiency,
+        // each GEMM call pays the table's floor, and the memory-to-compute
+        // turn is smooth.
+        let (_, w) = reference_work();
+        assert_eq!(w.machine.kernels_from.as_deref(), Some("a100-80gb"));
+        let k = w.machine.kernels.clone().unwrap();
+        let bf16 = *k.gemm(crate::timing::GemmFormat::Bf16).unwrap();
+        let p = TimingParams::FIRST_PRINCIPLES;
+        let s = w.decode_step(&p, 1.0, 0.0);
+        // 62 layers x 2 GEMMs + lm_head, less the 112 dequantizing ones.
+        assert_eq!(w.model.gemms, 62 * 2 + 1 - 112);
+        let weights = 2_101_832_704.0 / (936e9 * bf16.bw_eff)
+            + 5_500_794_880.0 / (936e9 * 0.7)
+            + 13.0 * bf16.floor_us / 1e6;
+        assert_relative_eq!(s.weights_s, weights, max_relative = 1e-12);
+        assert_relative_eq!(
+            s.compute_s,
+            23_273_144_320.0 / (142e12 * bf16.compute_eff),
+            max_relative = 1e-12
+        );
+        assert!(s.smooth_gemm);
+        let cube = (s.weights_s.powi(3) + s.compute_s.powi(3)).cbrt();
+        assert_relative_eq!(s.gemm_s(), cube, max_relative = 1e-12);
+        // The reference's int4 KV cache runs the Triton kernel, which the
+        // tables do not measure: its attention keeps the fitted efficiency.
+        let s = w.decode_step(&p, 64.0, 16_384.0);
+        assert_relative_eq!(
+            s.attention_s,
+            65.0 * 6_528.0 * 16_384.0 / (936e9 * 0.25),
+            max_relative = 1e-12
+        );
     }
 
     #[test]

@@ -23,6 +23,12 @@ pub struct MoeRead {
     pub expert_bytes: u64,
     /// The GEMM kernel family its weights stream through.
     pub kernel: WeightKernel,
+    /// Weights of one expert (its gate, up and down projections).
+    pub expert_params: u64,
+    /// The fused-MoE kernel format its experts run as, where measured
+    /// kernels exist for it (16-bit, fp8, NVFP4, MXFP4; None for the
+    /// integer weight-only formats).
+    pub format: Option<super::MoeFormat>,
 }
 
 /// What one token costs a model, from its shapes, weights and KV layout.
@@ -58,6 +64,18 @@ pub struct ModelCost {
     pub allreduce_layers: u64,
     pub hidden_size: u64,
     pub moe_layers: Vec<MoeRead>,
+    /// GEMM calls a step makes through the 16-bit and low-precision
+    /// kernels (each pays its kernel's floor when the GPU has kernel
+    /// figures): two per layer (vLLM fuses q/k/v and gate/up; a mixer's
+    /// in and out projections), the lm_head, less the dequantizing ones.
+    pub gemms: u64,
+    /// Attention layers whose decode attention is one kernel call each.
+    pub attention_layers: u64,
+    /// The format of the low-precision weights (`fp8_weight_bytes`).
+    pub low_precision_format: super::GemmFormat,
+    /// FLOPs per token in routed experts (part of both FLOP counts above;
+    /// the fused-MoE kernel's own when the GPU has MoE figures).
+    pub expert_flops_per_token: f64,
 }
 
 /// What one token costs a model on a GPU: the model's cost, the machine it
@@ -148,6 +166,19 @@ impl ModelCost {
             allreduce_layers: model.layers.len() as u64,
             hidden_size: model.hidden_size,
             moe_layers,
+            gemms: (2 * model.layers.len() as u64 + 1)
+                .saturating_sub(quant_gemm_count(model, quant)),
+            attention_layers: model
+                .layers
+                .iter()
+                .filter(|l| matches!(l, Layer::Attention(_)))
+                .count() as u64,
+            expert_flops_per_token: 2.0 * active_expert_params,
+            low_precision_format: if quant.method == crate::quant::QuantMethod::Nvfp4 {
+                super::GemmFormat::Nvfp4
+            } else {
+                super::GemmFormat::Fp8
+            },
         }
     }
 
@@ -168,12 +199,13 @@ impl ModelCost {
 
     /// Expert bytes a step over `tokens` tokens reads, (16-bit,
     /// dequantized, fp8 / NVFP4): per MoE layer the expected number of
-    /// distinct experts top-k routing touches, `E * (1 - (1 - k/E)^tokens)`.
+    /// distinct experts top-k routing touches under skewed routing
+    /// ([`super::touched_experts`] at [`super::ROUTING_POWER_LAW_ALPHA`]).
     pub(super) fn moe_read_bytes(&self, tokens: f64) -> (f64, f64, f64) {
         let mut out = (0.0, 0.0, 0.0);
         for m in &self.moe_layers {
-            let e = m.experts.max(1) as f64;
-            let touched = e * (1.0 - (1.0 - (m.top_k as f64 / e).min(1.0)).powf(tokens));
+            let touched =
+                super::touched_experts(m.experts, m.top_k, tokens, super::ROUTING_POWER_LAW_ALPHA);
             let bytes = touched * m.expert_bytes as f64;
             match m.kernel {
                 WeightKernel::Dense => out.0 += bytes,
@@ -226,11 +258,24 @@ struct WeightReads {
 }
 
 /// Embeddings are gathered, not streamed; encoders run on images at
-/// prefill; buffers are read by position.
+/// prefill; buffers are read by position. With tied embeddings there is no
+/// `lm_head` tensor, but the logits GEMM streams the embedding table every
+/// step all the same (vLLM's `LogitsProcessor` multiplies by the shared
+/// weight: `vllm/model_executor/layers/logits_processor.py`), so the table
+/// is read as the lm_head.
 fn weight_reads(model: &Model, quant: &WeightQuant, native: NativeLowPrecision) -> WeightReads {
     let (mut dense, mut dequant, mut lowp, mut linear, mut lm_head) = (0, 0, 0, 0, 0);
-    for m in &model.modules() {
+    let modules = model.modules();
+    let has_lm_head = modules.iter().any(|m| m.kind == ModuleKind::LmHead);
+    for m in &modules {
+        let tied_head =
+            m.kind == ModuleKind::Embedding && model.tie_word_embeddings && !has_lm_head;
         let bytes = quant.module_bytes(m, model.dtype);
+        if tied_head {
+            lm_head += m.params();
+            dense += bytes;
+            continue;
+        }
         match m.kind {
             ModuleKind::Embedding
             | ModuleKind::Encoder
@@ -316,6 +361,20 @@ fn moe_reads(
             expert.push(linear("expert_gate_proj", h, i));
         }
         let params: u64 = expert.iter().map(crate::model::Module::params).sum();
+        let kernel = expert
+            .first()
+            .map_or(WeightKernel::Dense, |m| WeightKernel::of(quant, m, native));
+        let format = match (kernel, quant.method) {
+            (WeightKernel::Dense, _) => Some(super::MoeFormat::Bf16),
+            (WeightKernel::LowPrecision, crate::quant::QuantMethod::Nvfp4) => {
+                Some(super::MoeFormat::Nvfp4)
+            }
+            (WeightKernel::LowPrecision, _) => Some(super::MoeFormat::Fp8),
+            (WeightKernel::Dequantizing, crate::quant::QuantMethod::Mxfp4) => {
+                Some(super::MoeFormat::Mxfp4)
+            }
+            (WeightKernel::Dequantizing, _) => None,
+        };
         let bytes = expert
             .iter()
             .map(|m| quant.module_bytes(m, model.dtype))
@@ -325,9 +384,9 @@ fn moe_reads(
             experts: e.num_experts,
             top_k: e.top_k,
             expert_bytes: bytes,
-            kernel: expert
-                .first()
-                .map_or(WeightKernel::Dense, |m| WeightKernel::of(quant, m, native)),
+            kernel,
+            expert_params: params,
+            format,
         });
     }
     (out, active_expert_params)

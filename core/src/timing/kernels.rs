@@ -1,0 +1,276 @@
+//! Kernel latencies from measured kernel tables: a GEMM per weight format,
+//! fused MoE per expert format and decode attention, each a few figures per GPU fitted to
+//! aiconfigurator's published tables (`data/kernels/`, fitted by
+//! `scripts/aiconfigurator/fit_kernels.py`, which states the same
+//! formulas; written into the GPU presets' `[kernels]` tables). A GPU
+//! without tables borrows a measured GPU's figures (`kernels_from`), which
+//! its bands say. `tests/tests/timing.rs` checks the shipped figures
+//! reproduce the tables.
+
+use serde::{Deserialize, Serialize};
+
+/// How sharply a GEMM turns from weight-read-bound to compute-bound:
+/// `t = floor + (t_mem^P + t_compute^P)^(1/P)`, a smooth maximum (P large
+/// would be the sharp roofline corner; measured GEMMs are slower than
+/// either bound near it).
+pub const GEMM_SMOOTH_P: f64 = 3.0;
+
+/// Table rows whose working set (a GEMM's weights, an attention call's KV)
+/// is under this many L2 caches are left out of fits and checks: the
+/// tables time one layer over and over, so such a set stays in L2, which a
+/// real step, reading every layer's weights and KV in turn, does not see.
+pub const L2_RESIDENT_FACTOR: f64 = 1.0;
+
+/// A weight format as the GEMM kernels see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GemmFormat {
+    /// 16-bit weights and activations (cuBLAS).
+    Bf16,
+    /// fp8 weights and activations (CUTLASS `scaled_mm`, per-tensor scales).
+    Fp8,
+    /// NVFP4 weights and activations (4-bit values, an fp8 scale per 16).
+    Nvfp4,
+}
+
+impl GemmFormat {
+    /// Bytes one weight takes in memory, scales included.
+    pub fn weight_bytes(self) -> f64 {
+        match self {
+            GemmFormat::Bf16 => 2.0,
+            GemmFormat::Fp8 => 1.0,
+            GemmFormat::Nvfp4 => 0.5625,
+        }
+    }
+
+    /// The format's tensor peak as a multiple of the 16-bit one.
+    pub fn peak_multiple(self) -> f64 {
+        match self {
+            GemmFormat::Bf16 => 1.0,
+            GemmFormat::Fp8 => 2.0,
+            GemmFormat::Nvfp4 => 4.0,
+        }
+    }
+
+    /// The table's name of the format.
+    pub fn table_name(self) -> &'static str {
+        match self {
+            GemmFormat::Bf16 => "bfloat16",
+            GemmFormat::Fp8 => "fp8",
+            GemmFormat::Nvfp4 => "nvfp4",
+        }
+    }
+}
+
+/// One GEMM kernel family on one GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GemmKernel {
+    pub format: GemmFormat,
+    /// Fraction of peak DRAM bandwidth streaming the weights.
+    pub bw_eff: f64,
+    /// Fraction of the format's tensor peak once compute-bound.
+    pub compute_eff: f64,
+    /// The shortest call (launch and tail), microseconds.
+    pub floor_us: f64,
+}
+
+impl GemmKernel {
+    /// One GEMM of `m` rows by an `n` x `k` weight, seconds, on a GPU of
+    /// `bandwidth_bytes_s` and 16-bit tensor peak `peak_flops`.
+    pub fn latency_s(
+        &self,
+        m: f64,
+        n: f64,
+        k: f64,
+        bandwidth_bytes_s: f64,
+        peak_flops: f64,
+    ) -> f64 {
+        let bytes = n * k * self.format.weight_bytes() + 2.0 * (m * k + m * n);
+        let flops = 2.0 * m * n * k;
+        let t_mem = bytes / (bandwidth_bytes_s * self.bw_eff);
+        let t_compute = flops / (peak_flops * self.format.peak_multiple() * self.compute_eff);
+        self.floor_us * 1e-6
+            + (t_mem.powf(GEMM_SMOOTH_P) + t_compute.powf(GEMM_SMOOTH_P)).powf(1.0 / GEMM_SMOOTH_P)
+    }
+}
+
+/// The decode attention kernel (FlashAttention / FlashInfer family) on one
+/// GPU: one layer's call for a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DecodeAttentionKernel {
+    /// Fraction of peak DRAM bandwidth reading KV.
+    pub bw_eff: f64,
+    /// One call's fixed time (launch, the new token's KV write, the
+    /// reduction), microseconds.
+    pub floor_us: f64,
+    /// What each sequence of the batch adds whatever its context, microseconds.
+    pub per_seq_us: f64,
+}
+
+impl DecodeAttentionKernel {
+    /// One layer's decode attention over `seqs` sequences reading
+    /// `kv_bytes` of KV in all, seconds.
+    pub fn latency_s(&self, seqs: f64, kv_bytes: f64, bandwidth_bytes_s: f64) -> f64 {
+        (self.floor_us + seqs * self.per_seq_us) * 1e-6
+            + kv_bytes / (bandwidth_bytes_s * self.bw_eff)
+    }
+}
+
+/// How skewed real routing is, for the experts a batch touches: expert
+/// `r` (by popularity) takes a share proportional to `r^-alpha`.
+/// aiconfigurator measures fused MoE under uniform routing and power laws
+/// of 1.01 and 1.2 (`data/kernels/moe.csv`); 1.01, the milder, is taken for
+/// serving. Uniform routing, the most distinct experts possible, is the
+/// upper bound the model used before (issue 24, cause 4).
+pub const ROUTING_POWER_LAW_ALPHA: f64 = 1.01;
+
+/// Expected distinct experts `tokens` tokens touch, each routed to
+/// `top_k` of `experts`, with popularity `rank^-alpha` (`alpha` 0: uniform):
+/// `sum_r 1 - (1 - q_r)^(tokens top_k)`, at least `top_k` once a token
+/// is routed.
+pub fn touched_experts(experts: u64, top_k: u64, tokens: f64, alpha: f64) -> f64 {
+    if tokens <= 0.0 || experts == 0 {
+        return 0.0;
+    }
+    let draws = tokens * top_k as f64;
+    let total: f64 = (1..=experts).map(|r| (r as f64).powf(-alpha)).sum();
+    let touched: f64 = (1..=experts)
+        .map(|r| 1.0 - (1.0 - (r as f64).powf(-alpha) / total).powf(draws))
+        .sum();
+    touched.max(top_k.min(experts) as f64)
+}
+
+/// An expert weight format as the fused-MoE kernels see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoeFormat {
+    Bf16,
+    /// Block-scaled fp8 (the fp8 MoE checkpoints' format).
+    Fp8,
+    Nvfp4,
+    /// MXFP4 weights with 16-bit activations (gpt-oss).
+    Mxfp4,
+}
+
+impl MoeFormat {
+    pub fn weight_bytes(self) -> f64 {
+        match self {
+            MoeFormat::Bf16 => 2.0,
+            MoeFormat::Fp8 => 1.0,
+            MoeFormat::Nvfp4 => 0.5625,
+            MoeFormat::Mxfp4 => 0.53125,
+        }
+    }
+
+    pub fn peak_multiple(self) -> f64 {
+        match self {
+            MoeFormat::Bf16 | MoeFormat::Mxfp4 => 1.0,
+            MoeFormat::Fp8 => 2.0,
+            MoeFormat::Nvfp4 => 4.0,
+        }
+    }
+
+    /// The table's name of the format.
+    pub fn table_name(self) -> &'static str {
+        match self {
+            MoeFormat::Bf16 => "bfloat16",
+            MoeFormat::Fp8 => "fp8_block",
+            MoeFormat::Nvfp4 => "nvfp4",
+            MoeFormat::Mxfp4 => "w4a16_mxfp4",
+        }
+    }
+}
+
+/// The fused-MoE kernel of one expert format on one GPU: one layer's call.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MoeKernel {
+    pub format: MoeFormat,
+    pub bw_eff: f64,
+    pub compute_eff: f64,
+    pub floor_us: f64,
+    /// What each touched expert adds (its tiles' launch and tail), microseconds.
+    pub per_expert_us: f64,
+}
+
+impl MoeKernel {
+    /// One MoE layer over `tokens` tokens: `touched` experts of
+    /// `expert_params` weights each read once, `tokens x top_k` expert
+    /// rows computed, seconds.
+    pub fn latency_s(
+        &self,
+        tokens: f64,
+        top_k: f64,
+        touched: f64,
+        expert_params: f64,
+        bandwidth_bytes_s: f64,
+        peak_flops: f64,
+    ) -> f64 {
+        let bytes = touched * expert_params * self.format.weight_bytes();
+        let flops = 2.0 * tokens * top_k * expert_params;
+        let t_mem = bytes / (bandwidth_bytes_s * self.bw_eff);
+        let t_compute = flops / (peak_flops * self.format.peak_multiple() * self.compute_eff);
+        (self.floor_us + touched * self.per_expert_us) * 1e-6
+            + (t_mem.powf(GEMM_SMOOTH_P) + t_compute.powf(GEMM_SMOOTH_P)).powf(1.0 / GEMM_SMOOTH_P)
+    }
+}
+
+/// A GPU's kernel figures, fitted to measured tables.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KernelFigures {
+    /// The tables they were fitted to.
+    pub source: String,
+    #[serde(default)]
+    pub gemm: Vec<GemmKernel>,
+    #[serde(default)]
+    pub decode_attention: Option<DecodeAttentionKernel>,
+    #[serde(default)]
+    pub moe: Vec<MoeKernel>,
+}
+
+impl KernelFigures {
+    /// The GEMM kernel of `format`, if measured.
+    pub fn gemm(&self, format: GemmFormat) -> Option<&GemmKernel> {
+        self.gemm.iter().find(|g| g.format == format)
+    }
+
+    /// The fused-MoE kernel of `format`, if measured.
+    pub fn moe(&self, format: MoeFormat) -> Option<&MoeKernel> {
+        self.moe.iter().find(|g| g.format == format)
+    }
+
+    /// Every figure inside its physical range.
+    pub fn validate(&self, origin: &str) -> crate::error::Result<()> {
+        let check = |name: &str, v: f64, lo: f64, hi: f64| {
+            if v.is_finite() && v >= lo && v <= hi {
+                Ok(())
+            } else {
+                Err(crate::error::Error::field(
+                    &format!("{origin}: kernels.{name}"),
+                    v,
+                    format!("a number in [{lo}, {hi}]"),
+                ))
+            }
+        };
+        for g in &self.gemm {
+            check("gemm.bw_eff", g.bw_eff, 0.01, 1.0)?;
+            check("gemm.compute_eff", g.compute_eff, 0.01, 1.0)?;
+            check("gemm.floor_us", g.floor_us, 0.0, 1000.0)?;
+        }
+        for m in &self.moe {
+            check("moe.bw_eff", m.bw_eff, 0.01, 1.0)?;
+            check("moe.compute_eff", m.compute_eff, 0.01, 1.0)?;
+            check("moe.floor_us", m.floor_us, 0.0, 1000.0)?;
+            check("moe.per_expert_us", m.per_expert_us, 0.0, 100.0)?;
+        }
+        if let Some(a) = &self.decode_attention {
+            check("decode_attention.bw_eff", a.bw_eff, 0.01, 1.0)?;
+            check("decode_attention.floor_us", a.floor_us, 0.0, 1000.0)?;
+            check("decode_attention.per_seq_us", a.per_seq_us, 0.0, 100.0)?;
+        }
+        Ok(())
+    }
+}

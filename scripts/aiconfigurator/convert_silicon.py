@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Regenerate data/runs/aiconfigurator-silicon-vllm.csv from aiconfigurator's
+measured end-to-end sample.
+
+Reads `aic-core/src/aiconfigurator_core/systems/silicon_sample.csv` of
+ai-dynamo/aiconfigurator (Apache-2.0) at one commit, keeps the vLLM rows that
+decodecalc's runs format can describe (aggregated serving, one pipeline stage,
+plain tensor parallelism, a named vLLM release, a model with a preset) and
+writes them as `data/runs/*.csv` rows (columns and rules: core/src/runs.rs,
+data/README.md section runs/*.csv). Only measured numbers are taken from the
+source; why each column holds what it holds is in
+scripts/aiconfigurator/SILICON_NOTES.md.
+
+Run (from the repository root; Python 3.9+, standard library only):
+
+    python3 scripts/aiconfigurator/convert_silicon.py \
+        --repo /work/.mirror/ai-dynamo+aiconfigurator/repo --commit HEAD
+
+  --repo    a clone or bare git dir of ai-dynamo/aiconfigurator; the file is
+            read with `git show <commit>:<path>`, and the commit is resolved to
+            its full hash for the `source` URL.
+  --csv     instead of --repo: a copy of silicon_sample.csv on disk; then
+            --commit must be the full hash it was taken from.
+  --out     default data/runs/aiconfigurator-silicon-vllm.csv (next to this
+            repository's data/).
+  --summary print the kept/dropped counts (the tables of SILICON_NOTES.md).
+
+The output is deterministic: rows sorted by run, then concurrency.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import csv
+import io
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SAMPLE_PATH = "aic-core/src/aiconfigurator_core/systems/silicon_sample.csv"
+REPO_URL = "https://github.com/ai-dynamo/aiconfigurator"
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_OUT = ROOT / "data" / "runs" / "aiconfigurator-silicon-vllm.csv"
+
+COLUMNS = [
+    "run", "point", "vllm_version", "model", "gpu", "tensor_parallel_size",
+    "max_model_len", "gpu_memory_utilization", "workload", "input_tokens",
+    "output_tokens", "max_concurrency", "num_prompts", "output_tok_s",
+    "mean_tpot_ms", "median_itl_ms", "mean_ttft_ms", "median_ttft_ms",
+    "hf_overrides", "request_rate", "quantization", "source", "notes",
+]
+
+# The five models in scope and, for the others, the architecture that keeps
+# them out (decodecalc has no preset or layer model for it).
+IN_SCOPE = {
+    "Qwen/Qwen3-32B",
+    "meta-llama/Llama-3.1-70B",
+    "nvidia/Llama-3.1-8B-Instruct-FP8",
+    "Qwen/Qwen3-235B-A22B-FP8",
+    "openai/gpt-oss-120b",
+}
+OUT_OF_SCOPE_ARCH = {
+    "MiniMaxAI/MiniMax-M2.5": "MiniMaxM2ForCausalLM",
+    "moonshotai/Kimi-K2.5": "KimiK25ForConditionalGeneration",
+}
+
+# (model_path, precision) -> preset, label for the run id, whether MoE, and
+# what the row's checkpoint is. Precision "" is aiconfigurator's default for
+# the checkpoint (its own dtype).
+MAPPED = {
+    ("Qwen/Qwen3-32B", ""): dict(
+        preset="qwen3-32b", label="bf16", moe=False,
+        checkpoint="checkpoint Qwen/Qwen3-32B in its own bf16 (precision, "
+        "gemm_quant_mode and moe_quant_mode empty: aiconfigurator's default "
+        "for the checkpoint); no --quantization",
+    ),
+    ("Qwen/Qwen3-235B-A22B-FP8", "fp8"): dict(
+        preset="qwen3-235b-a22b-fp8", label="fp8", moe=True,
+        checkpoint="checkpoint Qwen/Qwen3-235B-A22B-FP8, Qwen's block-wise "
+        "fp8 release (precision/gemm/moe quant fp8 = the checkpoint's own "
+        "format, read from its config.json); no --quantization",
+    ),
+    ("openai/gpt-oss-120b", "fp4"): dict(
+        preset="gpt-oss-120b", label="fp4", moe=True,
+        checkpoint="checkpoint openai/gpt-oss-120b in its own MXFP4 format "
+        "(the source's precision fp4 and quant modes nvfp4 are "
+        "aiconfigurator's modelling labels, also given on Hopper, which has "
+        "no NVFP4; not another checkpoint); no --quantization",
+    ),
+}
+# (model_path, precision) in scope but not mapped, with why.
+UNMAPPED = {
+    ("nvidia/Llama-3.1-8B-Instruct-FP8", "fp8"):
+        "no preset: the ModelOpt FP8 checkpoint nvidia/Llama-3.1-8B-Instruct-FP8 "
+        "(its real config.json / hf_quant_config.json not found)",
+    ("Qwen/Qwen3-32B", "fp8"):
+        "checkpoint not stated (Qwen/Qwen3-32B with fp8: Qwen3-32B-FP8 or "
+        "--quantization fp8) and no silicon_concurrency (Dynamo deployment, "
+        "client concurrency unknown)",
+}
+
+GPUS = {"h100_sxm": "h100-sxm", "h200_sxm": "h200", "b200_sxm": "b200", "b300_sxm": "b300"}
+
+RELEASE = re.compile(r"^\d+\.\d+(\.\d+)?$")
+IMAGE_RELEASE = re.compile(r"vllm/vllm-openai:v(\d+\.\d+(?:\.\d+)?)")
+CONCURRENCY = re.compile(r"silicon_concurrency=(\d+)")
+
+# Assumptions for what no row records (SILICON_NOTES.md says why).
+PROMPTS_PER_CONCURRENCY = 50
+GPU_MEMORY_UTILIZATION = "0.9"  # vLLM's default for 0.11.2-0.18.0
+
+
+def read_sample(args) -> tuple[str, str]:
+    """The CSV text and the full commit hash."""
+    if args.repo:
+        commit = subprocess.run(
+            ["git", "-C", args.repo, "rev-parse", args.commit],
+            check=True, capture_output=True, text=True,
+        ).stdout.strip()
+        text = subprocess.run(
+            ["git", "-C", args.repo, "show", f"{commit}:{SAMPLE_PATH}"],
+            check=True, capture_output=True, text=True,
+        ).stdout
+        return text, commit
+    if not re.fullmatch(r"[0-9a-f]{40}", args.commit or ""):
+        sys.exit("--csv needs --commit <full 40-hex hash of the file's commit>")
+    return Path(args.csv).read_text(), args.commit
+
+
+def num(s: str) -> int | None:
+    s = (s or "").strip()
+    return int(s) if s else None
+
+
+def release_of(row: dict) -> str | None:
+    """The vLLM release the row ran, from backend_version, else from an image
+    tag in silicon_data_source; None if neither names one or they disagree."""
+    image = IMAGE_RELEASE.search(row["silicon_data_source"])
+    version = row["backend_version"].strip()
+    if RELEASE.match(version):
+        if image and image.group(1) != version:
+            return None
+        return version
+    return image.group(1) if image else None
+
+
+def attention_dp(row: dict, moe: bool) -> int:
+    """Attention data parallelism: the column, else for an MoE row
+    moe_tp x moe_ep / tp (aiconfigurator's parallel layout keeps
+    tp x dp = moe_tp x moe_ep); a dense row without it has none."""
+    dp = num(row["attention_dp_size"])
+    if dp is not None:
+        return dp
+    if moe:
+        tp, mtp, mep = num(row["tp_size"]), num(row["moe_tp_size"]), num(row["moe_ep_size"])
+        if tp and mtp and mep:
+            return (mtp * mep) // tp
+    return 1
+
+
+def fmt(x: str) -> str:
+    return f"{float(x):.4f}"
+
+
+def convert(text: str, commit: str):
+    rows = list(csv.DictReader(io.StringIO(text)))
+    vllm = [r for r in rows if r["backend"] == "vllm"]
+    source = f"{REPO_URL}/blob/{commit}/{SAMPLE_PATH}"
+    dropped = collections.Counter()
+    dropped_detail = collections.Counter()
+    candidates = []
+    for r in vllm:
+        model = r["model_path"]
+        if model not in IN_SCOPE:
+            arch = OUT_OF_SCOPE_ARCH.get(model, "unknown architecture")
+            dropped[f"model out of scope: {arch} ({model})"] += 1
+            continue
+        key = (model, r["precision"])
+        moe = MAPPED.get(key, {}).get("moe", "235B" in model or "gpt-oss" in model)
+        if r["mode"] != "agg":
+            dropped["disaggregated serving (mode disagg)"] += 1
+            dropped_detail[(model, r["system"], r["precision"], "disagg")] += 1
+            continue
+        if num(r["pp_size"]) != 1:
+            dropped["pipeline parallelism (pp_size != 1)"] += 1
+            continue
+        if attention_dp(r, moe) > 1:
+            dropped["attention data parallelism (attention_dp_size > 1, or moe_tp x moe_ep > tp)"] += 1
+            dropped_detail[(model, r["system"], r["precision"], "DP")] += 1
+            continue
+        if (num(r["moe_ep_size"]) or 0) > 1:
+            dropped["expert parallelism (moe_ep_size > 1)"] += 1
+            dropped_detail[(model, r["system"], r["precision"], "EP")] += 1
+            continue
+        release = release_of(r)
+        if release is None:
+            dropped["no vLLM release named (backend_version empty and no vllm-openai image tag in silicon_data_source)"] += 1
+            dropped_detail[(model, r["system"], r["precision"], "release")] += 1
+            continue
+        if key in UNMAPPED:
+            dropped[UNMAPPED[key]] += 1
+            dropped_detail[(model, r["system"], r["precision"], "preset")] += 1
+            continue
+        m = MAPPED[key]
+        gpu = GPUS.get(r["system"])
+        if gpu is None:
+            dropped[f"no GPU preset ({r['system']})"] += 1
+            continue
+        conc = CONCURRENCY.search(r["silicon_data_source"])
+        batch = num(r["batch_size"])
+        if conc is None or batch is None or int(conc.group(1)) != batch:
+            dropped["client concurrency not recorded or not batch_size"] += 1
+            continue
+        tp = num(r["tp_size"])
+        if m["moe"] and num(r["moe_tp_size"]) != tp:
+            dropped["MoE tensor parallelism differs from attention's"] += 1
+            continue
+        isl, osl = num(r["isl"]), num(r["osl"])
+        run = f"aic-{m['preset']}-{gpu}-{m['label']}-tp{tp}-v{release}-in{isl}-out{osl}"
+        point = f"c{batch}-in{isl}-out{osl}"
+        candidates.append(dict(r=r, m=m, gpu=gpu, tp=tp, release=release,
+                               isl=isl, osl=osl, batch=batch, run=run, point=point))
+
+    # The same measurement in two dumps (2026-03-25.csv and 2026-04-06.csv):
+    # one row kept, the later dump's, the other's id in notes.
+    by_point = collections.defaultdict(list)
+    for c in candidates:
+        by_point[(c["run"], c["point"])].append(c)
+    kept = []
+    for key, cs in by_point.items():
+        if len(cs) == 1:
+            kept.append((cs[0], []))
+            continue
+        figures = {(fmt(c["r"]["silicon_ttft_ms"]), fmt(c["r"]["silicon_tpot_ms"])) for c in cs}
+        if len(figures) > 1:
+            dropped["two rows for one point with different figures"] += len(cs)
+            continue
+        cs.sort(key=lambda c: c["r"]["silicon_data_source"], reverse=True)
+        kept.append((cs[0], [c["r"]["id"] for c in cs[1:]]))
+        dropped["duplicate: the same measurement in an earlier dump (identical figures)"] += len(cs) - 1
+
+    kept.sort(key=lambda kc: (kc[0]["run"], kc[0]["batch"]))
+    out_rows = []
+    for c, dups in kept:
+        r, m = c["r"], c["m"]
+        parallel = f"tp_size {c['tp']}, pp_size 1"
+        if m["moe"]:
+            parallel += f", moe_tp_size {r['moe_tp_size']}, moe_ep_size {r['moe_ep_size']}"
+        parallel += f", attention_dp_size {r['attention_dp_size'] or 'empty (= 1)'}: plain vLLM tensor parallelism"
+        release_note = (
+            f"release from backend_version {r['backend_version']}"
+            if r["backend_version"].strip() else "release from the image tag in silicon_data_source"
+        )
+        if "aic-auto-gap-analysis" in r["silicon_data_source"]:
+            release_note += (
+                " (collection path .../vllm/0.12.0/; sibling rows of that collection name image "
+                "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0, so the server may have been a Dynamo "
+                "frontend with a vLLM 0.12.0 worker)"
+            )
+        notes = (
+            f"aiconfigurator silicon_sample.csv row {r['id']} (Apache-2.0); silicon_data_source: "
+            f"{r['silicon_data_source']}. {m['checkpoint']}. {parallel}. {release_note}. "
+            f"Figures: silicon_ttft_ms -> mean_ttft_ms, silicon_tpot_ms -> mean_tpot_ms (4 dp); the "
+            f"source does not say whether they are means or medians. Not recorded, assumed "
+            f"(scripts/aiconfigurator/SILICON_NOTES.md): closed loop at max_concurrency = batch_size "
+            f"= silicon_concurrency, fixed isl/osl with ignore_eos, request_rate inf, num_prompts = "
+            f"{PROMPTS_PER_CONCURRENCY} x concurrency (aiconfigurator's generated aiperf job); "
+            f"gpu_memory_utilization 0.9 and max_model_len (empty) are vLLM {c['release']}'s defaults."
+        )
+        if dups:
+            notes += f" The same measurement (identical figures) is also row {', '.join(dups)}."
+        out_rows.append({
+            "run": c["run"], "point": c["point"], "vllm_version": c["release"],
+            "model": m["preset"], "gpu": c["gpu"], "tensor_parallel_size": c["tp"],
+            "max_model_len": "", "gpu_memory_utilization": GPU_MEMORY_UTILIZATION,
+            "workload": "serve", "input_tokens": c["isl"], "output_tokens": c["osl"],
+            "max_concurrency": c["batch"],
+            "num_prompts": PROMPTS_PER_CONCURRENCY * c["batch"],
+            "output_tok_s": "", "mean_tpot_ms": fmt(r["silicon_tpot_ms"]),
+            "median_itl_ms": "", "mean_ttft_ms": fmt(r["silicon_ttft_ms"]),
+            "median_ttft_ms": "", "hf_overrides": "", "request_rate": "",
+            "quantization": "", "source": source, "notes": notes,
+        })
+    return rows, vllm, out_rows, dropped, dropped_detail
+
+
+def write(out_rows, path: Path):
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(out_rows)
+    path.write_text(buf.getvalue())
+
+
+def summary(rows, vllm, out_rows, dropped, detail):
+    print(f"rows in file: {len(rows)}; backend vllm: {len(vllm)}; kept: {len(out_rows)}")
+    print("\n| dropped because | rows |\n|---|---:|")
+    for reason, n in sorted(dropped.items(), key=lambda kv: -kv[1]):
+        print(f"| {reason} | {n} |")
+    print(f"| total dropped | {sum(dropped.values())} |")
+    print("\n| in-scope drops: model, system, precision, reason | rows |\n|---|---:|")
+    for k, n in sorted(detail.items()):
+        print(f"| {' / '.join(x or '(empty)' for x in k)} | {n} |")
+    groups = collections.Counter()
+    runs = collections.defaultdict(set)
+    for r in out_rows:
+        label = r["run"].split(f"-{r['gpu']}-", 1)[1].split("-tp", 1)[0]
+        k = (r["model"], r["gpu"], label, r["vllm_version"])
+        groups[k] += 1
+        runs[k].add(r["run"])
+    print("\n| model | gpu | precision | release | runs | points |\n|---|---|---|---|---:|---:|")
+    for k, n in sorted(groups.items()):
+        print(f"| {k[0]} | {k[1]} | {k[2]} | {k[3]} | {len(runs[k])} | {n} |")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--repo")
+    p.add_argument("--csv")
+    p.add_argument("--commit", default="HEAD")
+    p.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    p.add_argument("--summary", action="store_true")
+    args = p.parse_args()
+    if bool(args.repo) == bool(args.csv):
+        sys.exit("give one of --repo or --csv")
+    text, commit = read_sample(args)
+    rows, vllm, out_rows, dropped, detail = convert(text, commit)
+    assert len(out_rows) + sum(dropped.values()) == len(vllm), "every vllm row is kept or dropped once"
+    write(out_rows, args.out)
+    print(f"{args.out}: {len(out_rows)} rows from {len(vllm)} vllm rows at {commit}", file=sys.stderr)
+    if args.summary:
+        summary(rows, vllm, out_rows, dropped, detail)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""Fit each GPU's kernel figures to aiconfigurator's measured kernel tables.
+
+Reads data/kernels/gemm.csv and data/kernels/generation_attention.csv (see
+data/kernels/README.md for their provenance) and the GPU presets' peak
+bandwidth and tensor peak, and fits per GPU the few figures of decodecalc's
+kernel model (core/src/timing/kernels.rs, which states the same formulas):
+
+  GEMM (m x k) x (k x n), per weight format:
+    bytes = n k w + 2 (m k + m n)            w: bytes per weight
+    flops = 2 m n k
+    t = floor + ((bytes / (BW e_bw))^P + (flops / (peak x e_c))^P)^(1/P)
+  Rows whose working set (weights; KV) is under the L2 cache's size are left
+  out: the tables time one layer over and over, so such a set stays in
+  L2, which a real step (every layer's weights and KV in turn) does not
+  see (kernels.rs L2_RESIDENT_FACTOR).
+  decode attention, one layer, batch b at kv_len L:
+    bytes = b L kv_heads head_dim 2 kv_bytes  (L capped at the window)
+    t = floor + b x per_seq + bytes / (BW e_bw)
+
+  fused MoE, one layer of E experts (hidden h, per-GPU intermediate i,
+  gated: three h x i matrices each), T tokens routed top-k:
+    touched = max(k, sum over experts e of 1 - (1 - q_e)^(T k)), q_e the routing
+              probability (uniform for `balanced`; for power_law_<a>,
+              proportional to rank^-a)
+    bytes = touched x 3 h i w
+    flops = 2 T k x 3 h i
+    t = floor + touched x per_expert
+          + ((bytes / (BW e_bw))^P + (flops / (peak x e_c))^P)^(1/P)
+  fitted on the balanced rows, checked on the skewed ones.
+
+Least squares on log(predicted / measured). Prints a [[kernels...]] TOML
+block per GPU preset; with --write it replaces the block between the
+`# kernels: fitted` markers of data/gpus/<preset>.toml. Not run by the
+tests; they check that the shipped figures reproduce the tables.
+
+Usage: python3 scripts/aiconfigurator/fit_kernels.py [--write]
+Needs numpy and scipy (pip install numpy scipy).
+"""
+import csv
+import math
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import least_squares
+
+ROOT = Path(__file__).resolve().parents[2]
+L2_FACTOR = 1.0  # working sets below this many L2 caches are left out (kernels.rs L2_RESIDENT_FACTOR)
+P = 3.0  # smoothness of the memory-to-compute transition (kernels.rs GEMM_SMOOTH_P)
+SYSTEMS = {
+    "a100_sxm": "a100-80gb",
+    "h100_sxm": "h100-sxm",
+    "h200_sxm": "h200",
+    "b200_sxm": "b200",
+    "b300_sxm": "b300",
+    "l40s": "l40s",
+    "rtx_pro_6000_server": "rtx-pro-6000-server",
+}
+# weight format: (table dtype, bytes per weight, tensor peak multiple of bf16)
+MOE_FORMATS = {
+    # format: (table dtype, bytes per weight, tensor peak multiple of bf16)
+    "bf16": ("bfloat16", 2.0, 1.0),
+    "fp8": ("fp8_block", 1.0, 2.0),
+    "nvfp4": ("nvfp4", 0.5625, 4.0),
+    "mxfp4": ("w4a16_mxfp4", 0.53125, 1.0),
+}
+FORMATS = {
+    "bf16": ("bfloat16", 2.0, 1.0),
+    "fp8": ("fp8", 1.0, 2.0),
+    "nvfp4": ("nvfp4", 0.5625, 4.0),
+}
+
+
+def rows(name):
+    with open(ROOT / "data" / "kernels" / name) as f:
+        lines = [l for l in f if not l.startswith("#")]
+    return list(csv.DictReader(lines))
+
+
+def preset(pid):
+    text = (ROOT / "data" / "gpus" / f"{pid}.toml").read_text()
+    bw = float(re.search(r"^bandwidth_gb_s = ([\d.]+)", text, re.M).group(1))
+    peak = float(re.search(r"^fp16_tflops = ([\d.]+)", text, re.M).group(1))
+    l2 = float(re.search(r"^l2_cache_bytes = ([\d_]+)", text, re.M).group(1).replace("_", ""))
+    return bw * 1e9, peak * 1e12, l2
+
+
+def gemm_model(x, m, n, k, w, bw, peak):
+    e_bw, e_c, floor = x
+    b = n * k * w + 2 * (m * k + m * n)
+    f = 2 * m * n * k
+    tm = b / (bw * e_bw)
+    tc = f / (peak * e_c)
+    return floor * 1e-6 + (tm**P + tc**P) ** (1 / P)
+
+
+def attn_model(x, b, L, kvh, hd, kvb, bw):
+    e_bw, floor, per_seq = x
+    by = b * L * kvh * hd * 2 * kvb
+    return floor * 1e-6 + b * per_seq * 1e-6 + by / (bw * e_bw)
+
+
+def touched(E, k, T, dist):
+    if dist == "balanced":
+        q = np.full(int(E), 1.0 / E)
+    else:
+        a = float(dist.split("_")[-1])
+        q = np.arange(1, int(E) + 1, dtype=float) ** -a
+        q /= q.sum()
+    t = np.sum(1.0 - (1.0 - q[None, :]) ** (np.asarray(T)[:, None] * k), axis=1)
+    return np.maximum(t, min(k, E))  # a token's own top-k are distinct
+
+
+def moe_model(x, T, h, i, k, E, dist, w, bw, peak):
+    e_bw, e_c, floor, per_expert = x
+    tch = np.array([touched(E[j], k[j], [T[j]], dist[j])[0] for j in range(len(T))])
+    b = tch * 3 * h * i * w
+    f = 2 * T * k * 3 * h * i
+    tm = b / (bw * e_bw)
+    tc = f / (peak * e_c)
+    return (floor + tch * per_expert) * 1e-6 + (tm**P + tc**P) ** (1 / P)
+
+
+def fit(fun, x0, lo, hi):
+    r = least_squares(fun, x0, bounds=(lo, hi))
+    return r.x, np.abs(np.expm1(r.fun))
+
+
+def main():
+    gemm = rows("gemm.csv")
+    attn = rows("generation_attention.csv")
+    out = {}
+    rows_cache = {}
+    for system, pid in SYSTEMS.items():
+        bw, peak, l2 = preset(pid)
+        blocks = []
+        for fmt, (dtype, w, mult) in FORMATS.items():
+            every = [r for r in gemm if r["system"] == system and r["dtype"] == dtype]
+            if not every:
+                continue
+            # The floor: the fastest one-row GEMM of the table (the smallest
+            # shape, cache-resident: launch and tail only).
+            floor = min(float(r["latency_us"]) for r in every if r["m"] == "1")
+            data = [r for r in every if float(r["n"]) * float(r["k"]) * w >= L2_FACTOR * l2]
+            m = np.array([float(r["m"]) for r in data])
+            n = np.array([float(r["n"]) for r in data])
+            k = np.array([float(r["k"]) for r in data])
+            t = np.array([float(r["latency_us"]) * 1e-6 for r in data])
+            fun = lambda x: np.log(gemm_model([x[0], x[1], floor], m, n, k, w, bw, peak * mult) / t)
+            x, err = fit(fun, [0.7, 0.6], [0.05, 0.02], [1.0, 1.0])
+            x = [x[0], x[1], floor]
+            small = err[m <= 256]
+            print(f"{pid} gemm {fmt}: e_bw {x[0]:.3f} e_c {x[1]:.3f} floor {x[2]:.2f} us;"
+                  f" median err {np.median(err)*100:.1f}%, m<=256 median {np.median(small)*100:.1f}%"
+                  f" p90 {np.percentile(small, 90)*100:.1f}%", file=sys.stderr)
+            blocks.append(
+                f'[[kernels.gemm]]\nformat = "{fmt}"\nbw_eff = {x[0]:.4f}\n'
+                f"compute_eff = {x[1]:.4f}\nfloor_us = {x[2]:.3f}\n"
+            )
+        moe = rows_cache.setdefault("moe", rows("moe.csv"))
+        for fmt, (dtype, w, mult) in MOE_FORMATS.items():
+            every = [r for r in moe if r["system"] == system and r["dtype"] == dtype]
+            if not every:
+                continue
+            def arr(d, c):
+                return np.array([float(r[c]) for r in d])
+            def split(d):
+                tp = arr(d, "moe_tp")
+                return (arr(d, "num_tokens"), arr(d, "hidden_size"), arr(d, "inter_size") / tp,
+                        arr(d, "topk"), arr(d, "num_experts"), [r["distribution"] for r in d])
+            bal = [r for r in every if r["distribution"] == "balanced"] or every
+            T, h, i, k, E, dist = split(bal)
+            t = arr(bal, "latency_us") * 1e-6
+            fun = lambda x: np.log(moe_model(x, T, h, i, k, E, dist, w, bw, peak * mult) / t)
+            x, err = fit(fun, [0.6, 0.4, 20.0, 0.1], [0.02, 0.01, 0.0, 0.0], [1.0, 1.0, 500.0, 50.0])
+            T, h, i, k, E, dist = split(every)
+            t = arr(every, "latency_us") * 1e-6
+            allerr = np.abs(np.expm1(np.log(moe_model(x, T, h, i, k, E, dist, w, bw, peak * mult) / t)))
+            print(f"{pid} moe {fmt}: e_bw {x[0]:.3f} e_c {x[1]:.3f} floor {x[2]:.1f} us per expert {x[3]:.2f} us;"
+                  f" balanced median {np.median(err)*100:.1f}%, all median {np.median(allerr)*100:.1f}%"
+                  f" p90 {np.percentile(allerr, 90)*100:.1f}%", file=sys.stderr)
+            blocks.append(
+                f'[[kernels.moe]]\nformat = "{fmt}"\nbw_eff = {x[0]:.4f}\n'
+                f"compute_eff = {x[1]:.4f}\nfloor_us = {x[2]:.3f}\nper_expert_us = {x[3]:.4f}\n"
+            )
+        data = [r for r in attn if r["system"] == system and r["window"] == "0"]
+        for kv in ["bfloat16"]:
+            d = [r for r in data if r["kv_dtype"] == kv
+                 and float(r["batch"]) * float(r["kv_len"]) * float(r["num_kv_heads"])
+                 * float(r["head_dim"]) * 4 >= L2_FACTOR * l2]
+            b = np.array([float(r["batch"]) for r in d])
+            L = np.array([float(r["kv_len"]) for r in d])
+            kvh = np.array([float(r["num_kv_heads"]) for r in d])
+            hd = np.array([float(r["head_dim"]) for r in d])
+            t = np.array([float(r["latency_us"]) * 1e-6 for r in d])
+            fun = lambda x: np.log(attn_model(x, b, L, kvh, hd, 2.0, bw) / t)
+            x, err = fit(fun, [0.7, 10.0, 0.1], [0.05, 0.0, 0.0], [1.5, 200.0, 50.0])
+            print(f"{pid} decode attention: e_bw {x[0]:.3f} floor {x[1]:.2f} us per_seq {x[2]:.3f} us;"
+                  f" median err {np.median(err)*100:.1f}% p90 {np.percentile(err, 90)*100:.1f}%",
+                  file=sys.stderr)
+            blocks.append(
+                f"[kernels.decode_attention]\nbw_eff = {x[0]:.4f}\nfloor_us = {x[1]:.3f}\n"
+                f"per_seq_us = {x[2]:.4f}\n"
+            )
+        out[pid] = (system, blocks)
+    for pid, (system, blocks) in out.items():
+        block = (
+            "# kernels: fitted by scripts/aiconfigurator/fit_kernels.py to aiconfigurator's\n"
+            f"# measured tables for {system} (data/kernels/, commit 095f58a5)\n"
+            "[kernels]\n"
+            f'source = "aiconfigurator {system} kernel tables (data/kernels)"\n\n'
+            + "\n".join(blocks)
+            + "# kernels: end\n"
+        )
+        if "--write" in sys.argv:
+            path = ROOT / "data" / "gpus" / f"{pid}.toml"
+            text = path.read_text()
+            if "# kernels: fitted" in text:
+                a = text.index("# kernels: fitted")
+                b = text.index("# kernels: end\n") + len("# kernels: end\n")
+                text = text[:a] + block + text[b:]
+            else:
+                text = text.rstrip("\n") + "\n\n" + block
+            path.write_text(text)
+        else:
+            print(f"## {pid}\n{block}")
+
+
+if __name__ == "__main__":
+    main()
