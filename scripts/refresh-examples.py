@@ -67,6 +67,10 @@ def refresh(path, dumpdir):
                 continue
             k = key(want)
             cands = [a for a in actual if key(a) == k]
+            if not cands:
+                # The label may end at its first number ("TTFT (median)  12173 ms").
+                short = lambda x: tuple(t for t in key(x) if not re.match(r"^[-+]?\d", t))
+                cands = [a for a in actual if short(a) == short(want)]
             if len(cands) == 1:
                 a = cands[0]
                 out.append(a[:cut] + "[..]" if cut >= 0 else a)

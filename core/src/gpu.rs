@@ -39,6 +39,11 @@ pub struct Gpu {
     /// Per-GPU unidirectional interconnect bandwidth, GB/s.
     #[serde(default)]
     pub interconnect_gb_s: Option<f64>,
+    /// Whether the driver gives GPU peer-to-peer access between cards
+    /// (default true). GeForce drivers from Ada on block it, so vLLM's
+    /// custom all-reduce cannot run and NCCL does even at 2 GPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub p2p: Option<bool>,
     /// The family whose kernels behave alike (`ampere-geforce`, `hopper`, ...):
     /// an uncalibrated GPU borrows the nearest family's calibration.
     #[serde(default)]
@@ -154,6 +159,35 @@ impl Gpu {
             k.validate("gpu")?;
         }
         self.validate_class()
+    }
+
+    /// The link between its GPUs, as a kind.
+    pub fn link(&self) -> crate::timing::LinkKind {
+        crate::timing::LinkKind::of(self.interconnect.as_deref())
+    }
+
+    /// The all-reduce constants of `implementation` on this GPU: its own
+    /// or borrowed kernel figures' when they were measured on the same kind
+    /// of link, else the link kind's defaults.
+    pub fn allreduce_kernel(
+        &self,
+        implementation: crate::timing::AllReduceImpl,
+    ) -> crate::timing::AllReduceKernel {
+        let measured = self.kernel_figures().and_then(|(k, from)| {
+            let same_link = match from {
+                None => true,
+                Some(id) => crate::presets::gpu(&id).is_ok_and(|g| g.link() == self.link()),
+            };
+            same_link
+                .then(|| {
+                    k.allreduce
+                        .iter()
+                        .copied()
+                        .find(|a| a.implementation == implementation)
+                })
+                .flatten()
+        });
+        measured.unwrap_or_else(|| self.link().defaults(implementation))
     }
 
     /// The kernel figures its step times use: its own, else those of the

@@ -755,6 +755,12 @@ mod tests {
                 pipeline_parallel_size: 1,
                 kernels: None,
                 kernels_from: None,
+                link: crate::timing::LinkKind::Pcie,
+                p2p: true,
+                custom_allreduce: crate::timing::LinkKind::Pcie
+                    .defaults(crate::timing::AllReduceImpl::Custom),
+                nccl_allreduce: crate::timing::LinkKind::Pcie
+                    .defaults(crate::timing::AllReduceImpl::Nccl),
             },
             schedule: Schedule {
                 async_scheduling: true,

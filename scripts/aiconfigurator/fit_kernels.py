@@ -29,6 +29,9 @@ kernel model (core/src/timing/kernels.rs, which states the same formulas):
           + ((bytes / (BW e_bw))^P + (flops / (peak x e_c))^P)^(1/P)
   fitted on the balanced rows, checked on the skewed ones.
 
+  all-reduce per implementation (vLLM's custom kernel, NCCL): constants of
+    scripts/aiconfigurator/fit_allreduce.py.
+
 Least squares on log(predicted / measured). Prints a [[kernels...]] TOML
 block per GPU preset; with --write it replaces the block between the
 `# kernels: fitted` markers of data/gpus/<preset>.toml. Not run by the
@@ -45,6 +48,9 @@ from pathlib import Path
 
 import numpy as np
 from scipy.optimize import least_squares
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_allreduce  # noqa: E402  (the all-reduce constants, same tables)
 
 ROOT = Path(__file__).resolve().parents[2]
 L2_FACTOR = 1.0  # working sets below this many L2 caches are left out (kernels.rs L2_RESIDENT_FACTOR)
@@ -184,6 +190,14 @@ def main():
             blocks.append(
                 f'[[kernels.moe]]\nformat = "{fmt}"\nbw_eff = {x[0]:.4f}\n'
                 f"compute_eff = {x[1]:.4f}\nfloor_us = {x[2]:.3f}\nper_expert_us = {x[3]:.4f}\n"
+            )
+        if not rows_cache.get("allreduce"):
+            fit_allreduce.main(quiet=True)
+            rows_cache["allreduce"] = True
+        for impl, (base, step, eff) in sorted(fit_allreduce.fit_system(system).items()):
+            blocks.append(
+                f'[[kernels.allreduce]]\nimplementation = "{impl}"\nbase_us = {base:.3f}\n'
+                f"per_step_us = {step:.4f}\nbw_eff = {eff:.4f}\n"
             )
         data = [r for r in attn if r["system"] == system and r["window"] == "0"]
         for kv in ["bfloat16"]:

@@ -153,10 +153,10 @@ fn leave_gpu_out_and_leave_family_out_errors() {
     }
 }
 
-const BAR_GPU_MEDIAN: f64 = 16.0;
+const BAR_GPU_MEDIAN: f64 = 18.0;
 const BAR_GPU_P90: f64 = 46.0;
-const BAR_FAMILY_MEDIAN: f64 = 21.0;
-const BAR_FAMILY_P90: f64 = 105.0;
+const BAR_FAMILY_MEDIAN: f64 = 18.0;
+const BAR_FAMILY_P90: f64 = 47.0;
 
 /// aiconfigurator's runs (H100, H200, B200; gpt-oss-120b, Qwen3-32B,
 /// Qwen3-235B; vLLM 0.11-0.18), which no fit sees, predicted with the joint
@@ -181,8 +181,37 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
         tpot.mean_signed_pct
     );
     assert_eq!((held.overall.runs, tpot.stats.figures), (83, 272));
+    // Doc sync: the README's held-out table is this report's.
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../README.md"),
+    )
+    .unwrap();
+    for g in held
+        .gpus
+        .iter()
+        .chain(&held.families)
+        .chain(std::iter::once(&held.overall))
+    {
+        for f in &g.figures {
+            let row = format!(
+                "| {} | {} | {} | {} | {:.1} | {:.1} | {:.1} | {:+.1} |",
+                g.name,
+                g.runs,
+                f.figure.label(),
+                f.stats.figures,
+                f.stats.mape_pct,
+                f.stats.median_abs_pct,
+                f.stats.p90_abs_pct,
+                f.mean_signed_pct
+            );
+            assert!(
+                readme.contains(&row),
+                "README lacks the held-out row\n{row}"
+            );
+        }
+    }
     assert!(
-        tpot.stats.median_abs_pct <= 12.0,
+        tpot.stats.median_abs_pct <= 13.0,
         "{}",
         tpot.stats.median_abs_pct
     );

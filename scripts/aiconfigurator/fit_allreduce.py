@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Fit decodecalc's all-reduce latency constants to aiconfigurator's
+measured all-reduce tables (data/kernels/allreduce.csv).
+
+Model (core/src/timing/collective.rs states the same):
+  custom (vLLM's one/two-shot kernel over P2P):
+      t = c0 + c1 (n - 1) + bytes x 2 (n - 1) / n / (link_bw x e)
+  NCCL ring:
+      t = n0 + hop x 2 (n - 1) + bytes x 2 (n - 1) / n / (link_bw x e)
+one set of constants per link kind (NVLink, PCIe), link_bw the GPU
+preset's interconnect_gb_s. Fitted on CUDA-graph custom rows up to 8 MiB
+(vLLM's max size) where vLLM runs its own kernel (NVLink, or 2 GPUs), and on
+NCCL all_reduce rows up to 64 MiB; least squares on log ratios. Prints
+the constants; they are copied into collective.rs by hand.
+Usage: python3 scripts/aiconfigurator/fit_allreduce.py (numpy, scipy)
+"""
+import csv
+import re
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import least_squares
+
+ROOT = Path(__file__).resolve().parents[2]
+SYSTEMS = {
+    "a100_sxm": "a100-80gb", "h100_sxm": "h100-sxm", "h200_sxm": "h200",
+    "b200_sxm": "b200", "b300_sxm": "b300", "l40s": "l40s",
+    "rtx_pro_6000_server": "rtx-pro-6000-server",
+}
+
+
+def link(pid):
+    text = (ROOT / "data" / "gpus" / f"{pid}.toml").read_text()
+    kind = re.search(r'^interconnect = "(\w+?)\d*"', text, re.M).group(1)
+    bw = float(re.search(r"^interconnect_gb_s = ([\d.]+)", text, re.M).group(1))
+    return kind, bw * 1e9
+
+
+def fit_system(system):
+    """The custom and NCCL constants of one system: {impl: (base_us, per_step_us, bw_eff)}."""
+    return FITS.get(system, {})
+
+
+FITS = {}
+
+
+def main(quiet=False):
+    lines = [l for l in open(ROOT / "data" / "kernels" / "allreduce.csv") if not l.startswith("#")]
+    rows = [r for r in csv.DictReader(lines) if r["op"] == "all_reduce"]
+    groups = [(k, None) for k in ["nvlink", "pcie"]] + [(None, s) for s in SYSTEMS]
+    for kind, system in groups:
+        for impl in ["custom", "nccl"]:
+            data = []
+            for r in rows:
+                pid = SYSTEMS.get(r["system"])
+                if pid is None or r["implementation"] != impl:
+                    continue
+                if (kind and link(pid)[0] != kind) or (system and r["system"] != system):
+                    continue
+                kind_of = link(pid)[0]
+                n, b = int(r["world_size"]), int(r["message_bytes"])
+                if impl == "custom":
+                    if r["cuda_graph"] != "1" or b >= 8 << 20 or (kind_of == "pcie" and n > 2):
+                        continue
+                elif b > 64 << 20 or r["dtype"] != "half":
+                    continue
+                data.append((n, b, link(pid)[1], float(r["latency_us"]) * 1e-6))
+            n, b, bw, t = (np.array(x, dtype=float) for x in zip(*data))
+            f = lambda x: np.log((x[0] * 1e-6 + x[1] * 1e-6 * (n - 1) * (2 if impl == "nccl" else 1)
+                                  + b * 2 * (n - 1) / n / (bw * x[2])) / t)
+            r = least_squares(f, [5.0, 1.0, 0.5], bounds=([0, 0, 0.01], [100, 50, 2.0]))
+            err = np.abs(np.expm1(r.fun))
+            if len(t) < 5:
+                continue
+            if system:
+                FITS.setdefault(system, {})[impl] = tuple(r.x)
+            if quiet:
+                continue
+            print(f"{kind or system} {impl}: base {r.x[0]:.2f} us, per step {r.x[1]:.3f} us, bw eff {r.x[2]:.3f};"
+                  f" {len(t)} rows, median err {np.median(err)*100:.1f}%, p90 {np.percentile(err, 90)*100:.1f}%")
+
+
+if __name__ == "__main__":
+    main()
