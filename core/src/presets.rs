@@ -22,6 +22,10 @@ pub enum Kind {
     StartupLogs,
     /// Measured serving runs (`runs::parse_csv`), the timing model's corpus.
     Runs,
+    /// Measured per-kernel latencies (`data/kernels/*.csv`, from
+    /// aiconfigurator's tables): what the timing model's kernel constants
+    /// are fitted to (`timing::collective` for the all-reduce).
+    Kernels,
 }
 
 impl Kind {
@@ -35,6 +39,7 @@ impl Kind {
             Kind::Prices => "price list",
             Kind::StartupLogs => "start-up log set",
             Kind::Runs => "measured runs",
+            Kind::Kernels => "kernel table",
         }
     }
 
@@ -48,6 +53,8 @@ impl Kind {
             Kind::Calibration => "--calibration",
             Kind::Prices => "--prices",
             Kind::StartupLogs => "--vllm-log",
+            // No flag names a kernel table; they describe GPUs.
+            Kind::Kernels => "--gpu",
         }
     }
 }
@@ -217,6 +224,18 @@ pub static FILES: &[Embedded] = &[
     embed!(Kind::Runs, "runs", "public-decode-speed", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "aiconfigurator-silicon-vllm", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "allreduce", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "context_attention", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "gdn", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "gemm", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "generation_attention", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "moe", csv),
     embed!(
         Kind::Measured,
         "measured",

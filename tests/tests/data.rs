@@ -24,9 +24,14 @@ fn every_data_file_is_embedded_verbatim() {
         "prices",
         "startup-logs",
         "runs",
+        "kernels",
     ] {
         for entry in std::fs::read_dir(data_dir().join(dir)).unwrap() {
             let path = entry.unwrap().path();
+            // data/kernels/README.md describes the tables; it is not one.
+            if dir == "kernels" && path.extension().is_none_or(|e| e != "csv") {
+                continue;
+            }
             let rel = format!("data/{dir}/{}", path.file_name().unwrap().to_string_lossy());
             let text = std::fs::read_to_string(&path).unwrap();
             let embedded = presets::FILES
