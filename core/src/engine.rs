@@ -54,6 +54,8 @@ pub struct EngineArgs {
     pub async_scheduling: bool,
     /// `--enforce-eager`.
     pub enforce_eager: bool,
+    /// `--disable-custom-all-reduce`.
+    pub disable_custom_all_reduce: bool,
     /// Decode steps past this context run eagerly (V0); None: all captured.
     pub max_seq_len_to_capture_tokens: Option<u64>,
     /// The vLLM release modelled.
@@ -310,6 +312,7 @@ impl EngineSettings {
                 .async_scheduling
                 .unwrap_or_else(|| version.async_scheduling_default()),
             enforce_eager: self.enforce_eager.unwrap_or(false),
+            disable_custom_all_reduce: self.disable_custom_all_reduce.unwrap_or(false),
             max_seq_len_to_capture_tokens: self
                 .max_seq_len_to_capture
                 .and_then(|n| u64::try_from(n).ok()),

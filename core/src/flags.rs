@@ -350,6 +350,12 @@ engine_flags! {
     enforce_eager: bool = "enforce-eager", Set, unit "",
         default "off (CUDA graphs)", vllm true,
         "No CUDA graphs: every step launches its kernels one by one";
+    /// `ParallelConfig.disable_custom_all_reduce` (vllm/config/parallel.py):
+    /// vLLM's own all-reduce kernel is never set up, so every tensor-parallel
+    /// all-reduce goes through NCCL (`timing::collective`).
+    disable_custom_all_reduce: bool = "disable-custom-all-reduce", Set, unit "",
+        default "off (vLLM's custom all-reduce where it applies)", vllm true,
+        "Tensor-parallel all-reduces through NCCL only, never vLLM's own kernel";
     /// V0's flag: decode steps with a longer context run eagerly (V1
     /// captures every decode step; `version` sets it for V0 runs).
     max_seq_len_to_capture: i64 = "max-seq-len-to-capture", Int, unit "tokens",
@@ -650,7 +656,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(with_choices, 14);
+        assert_eq!(with_choices, 15);
     }
 
     #[test]

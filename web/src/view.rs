@@ -77,6 +77,7 @@ fn in_use(field: &str, out: &Output) -> String {
         "dtype" => p.engine.dtype.name().to_string(),
         "async-scheduling" => p.engine.async_scheduling.to_string(),
         "enforce-eager" => p.engine.enforce_eager.to_string(),
+        "disable-custom-all-reduce" => p.engine.disable_custom_all_reduce.to_string(),
         "prefill-contexts" => list(&p.harness.prefill_contexts_tokens),
         _ => String::new(),
     }
