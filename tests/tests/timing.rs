@@ -488,3 +488,37 @@ fn all_reduce_latencies_are_within_15_percent_of_the_tables() {
         }
     }
 }
+
+/// `--disable-custom-all-reduce` leaves NCCL: Llama-3.1-8B on two H100s
+/// takes longer per decode step, by NCCL's larger latency on every layer's
+/// two all-reduces.
+#[test]
+fn disabling_the_custom_all_reduce_runs_nccl() {
+    use decodecalc_core::timing::{AllReduceImpl, Work};
+    let step = |disable: bool| {
+        let plan = Request {
+            model: Some("llama-3.1-8b".into()),
+            gpu: Some("h100-sxm".into()),
+            engine: decodecalc_core::engine::EngineSettings {
+                tensor_parallel_size: Some(2),
+                disable_custom_all_reduce: disable.then_some(true),
+                ..Default::default()
+            },
+            ..Request::default()
+        }
+        .resolve(&NoFiles)
+        .unwrap();
+        let cap = plan.capacity().unwrap();
+        let w = Work::of_plan(&plan, &cap);
+        w.decode_step(&TimingParams::FIRST_PRINCIPLES, 8.0, 1024.0)
+            .allreduce_s
+    };
+    let g = presets::gpu("h100-sxm").unwrap();
+    let bytes = 8.0 * 4096.0 * 2.0;
+    let link = g.interconnect_gb_s.unwrap() * 1e9;
+    let per = |i| g.allreduce_kernel(i).latency_s(2, bytes, link);
+    // 32 layers, an all-reduce after attention and one after the MLP.
+    assert!((step(false) - 64.0 * per(AllReduceImpl::Custom)).abs() < 1e-9);
+    assert!((step(true) - 64.0 * per(AllReduceImpl::Nccl)).abs() < 1e-9);
+    assert!(step(true) > step(false));
+}

@@ -75,7 +75,8 @@ pub enum AllReduceImpl {
 
 impl AllReduceImpl {
     /// vLLM's choice for `world` GPUs on `link`, with or without peer-to-
-    /// peer access, for a message of `bytes`.
+    /// peer access, for a message of `bytes` (`--disable-custom-all-reduce`
+    /// is `p2p` false's effect, and is passed as such).
     pub fn choose(world: u64, link: LinkKind, p2p: bool, bytes: f64) -> AllReduceImpl {
         let custom = CUSTOM_ALLREDUCE_WORLD_SIZES.contains(&world)
             && (world == 2 || link == LinkKind::NvLink)

@@ -204,7 +204,8 @@ impl Machine {
             kernels: kernels.as_ref().map(|k| k.0.clone()),
             kernels_from: kernels.and_then(|k| k.1),
             link: gpu.link(),
-            p2p: gpu.p2p.unwrap_or(true),
+            // `--disable-custom-all-reduce` leaves NCCL, as no P2P does.
+            p2p: gpu.p2p.unwrap_or(true) && !engine.disable_custom_all_reduce,
             custom_allreduce: gpu.allreduce_kernel(super::AllReduceImpl::Custom),
             nccl_allreduce: gpu.allreduce_kernel(super::AllReduceImpl::Nccl),
         }
