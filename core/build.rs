@@ -8,12 +8,11 @@
 //! left out: a model's `notes` (how the preset was made; optional), the
 //! `source` of a GPU or a model (where each figure comes from) and a
 //! calibration's `description`, `command`, `fitted_on` and `runs` (how it
-//! was made), a model config's keys no code reads (`UNREAD_CONFIG_KEYS`),
-//! and the summaries of a calibration's fit (`in_sample_*`,
-//! `*_mape_pct`, `figures`: the bands are read from the medians and p90s);
-//! the required ones are kept empty. The page shows none of them; the CLI,
-//! which embeds the TOML files, has them all. 4.2 KB of the page's gzipped
-//! module.
+//! was made) and a model config's keys no code reads
+//! (`UNREAD_CONFIG_KEYS`); the required ones are kept empty. The page shows
+//! none of them; the CLI, which embeds the TOML files, has them all. A
+//! calibration's `[fit]` (`bands::FitSummary`) is kept whole: it is typed,
+//! and the page prints its bands.
 
 // A build script runs at build time, on the build machine: reading data/
 // and writing OUT_DIR is its job, not core's (core/clippy.toml's I/O rule is
@@ -75,23 +74,6 @@ fn convert(dir: &Path, out: &Path) -> Result<(), String> {
                     strip_unread(config);
                     if let Some(toml::Value::Table(text)) = config.get_mut("text_config") {
                         strip_unread(text);
-                    }
-                }
-                // A calibration's in-sample and mean-error summaries of its
-                // fit: for the reader, read by no code (the page's error
-                // bands are the medians and p90s).
-                if let Some(toml::Value::Table(fit)) = table.get_mut("fit") {
-                    let summaries: Vec<String> = fit
-                        .keys()
-                        .filter(|k| {
-                            k.starts_with("in_sample_")
-                                || k.ends_with("_mape_pct")
-                                || *k == "figures"
-                        })
-                        .cloned()
-                        .collect();
-                    for k in summaries {
-                        fit.remove(&k);
                     }
                 }
                 for key in prose {

@@ -54,7 +54,7 @@ import fit_allreduce  # noqa: E402  (the all-reduce constants, same tables)
 
 ROOT = Path(__file__).resolve().parents[2]
 L2_FACTOR = 1.0  # working sets below this many L2 caches are left out (kernels.rs L2_RESIDENT_FACTOR)
-P = 3.0  # smoothness of the memory-to-compute transition (kernels.rs GEMM_SMOOTH_P)
+P = 4.0  # smoothness of the memory-to-compute transition (kernels.rs GEMM_SMOOTH_P)
 SYSTEMS = {
     "a100_sxm": "a100-80gb",
     "h100_sxm": "h100-sxm",

@@ -368,7 +368,9 @@ fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
         None => format!("{what}: no measured band"),
     };
     let mut out = format!(
-        "Error bands: {}; {}; {}.",
+        "Error bands (calibration {}, {} runs): {}; {}; {}.",
+        b.class.as_deref().unwrap_or("none"),
+        b.runs,
         part("time between tokens", &b.tpot),
         part("throughput", &b.throughput),
         part("TTFT", &b.ttft)

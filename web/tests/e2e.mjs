@@ -154,8 +154,15 @@ try {
   await check("the error bands of the calibration are shown, as the CLI's JSON has them", async () => {
     const text = await page.locator("#error-bands").innerText();
     const bands = matrixJson().error_bands;
-    assert(bands.tpot && text.includes(bands.tpot), `bands: ${text}`);
-    assert(text.includes("ampere-geforce"), `bands name the class: ${text}`);
+    const t = bands.tpot;
+    assert(t && t.hold_out === "leave-family-out", `tpot band: ${JSON.stringify(t)}`);
+    // The page words the CLI's band: its median, p90 (to a whole percent),
+    // figures and what was held out.
+    const pct = (x) => [Math.floor(x), Math.ceil(x)].map((v) => `+-${v}%`);
+    assert(pct(t.median_abs_pct).some((m) => text.includes(`${m} median`)), `median ${t.median_abs_pct}: ${text}`);
+    assert(pct(t.p90_abs_pct).some((m) => text.includes(`${m} p90`)), `p90 ${t.p90_abs_pct}: ${text}`);
+    assert(text.includes(`a model family held out, ${t.figures} figures`), `bands: ${text}`);
+    assert(text.includes(bands.class) && bands.class === "ampere-geforce", `bands name the class: ${text}`);
   });
 
 

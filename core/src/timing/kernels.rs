@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 /// How sharply a GEMM turns from weight-read-bound to compute-bound:
 /// `t = floor + (t_mem^P + t_compute^P)^(1/P)`, a smooth maximum (P large
 /// would be the sharp roofline corner; measured GEMMs are slower than
-/// either bound near it).
-pub const GEMM_SMOOTH_P: f64 = 3.0;
+/// either bound near it). 4, so the root is two square roots: IEEE
+/// arithmetic with no transcendental call, the same bits in the page's
+/// WebAssembly as in the CLI (the end-to-end test compares them).
+pub const GEMM_SMOOTH_P: f64 = 4.0;
 
 /// Table rows whose working set (a GEMM's weights, an attention call's KV)
 /// is under this many L2 caches are left out of fits and checks: the
@@ -24,7 +26,8 @@ pub const L2_RESIDENT_FACTOR: f64 = 1.0;
 /// The smooth maximum of a kernel's memory and compute times
 /// ([`GEMM_SMOOTH_P`]).
 pub(super) fn smooth_max(t_mem: f64, t_compute: f64) -> f64 {
-    (t_mem.powf(GEMM_SMOOTH_P) + t_compute.powf(GEMM_SMOOTH_P)).powf(1.0 / GEMM_SMOOTH_P)
+    let (a, b) = (t_mem * t_mem, t_compute * t_compute);
+    (a * a + b * b).sqrt().sqrt()
 }
 
 /// A weight format as the GEMM kernels see it.
