@@ -494,7 +494,6 @@ pub fn as_run(plan: &Plan, cap: &Capacity, result: &BenchResult) -> Result<crate
     };
     Ok(crate::calibrate::Run {
         id: result.origin.clone(),
-        group: result.origin.clone(),
         gpu: plan.gpu.id.clone(),
         source: result.origin.clone(),
         class: plan

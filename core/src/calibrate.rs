@@ -111,9 +111,6 @@ impl Observed {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     pub id: String,
-    /// Runs of one group (one model on one GPU setup, measured at several
-    /// max_model_len) are left out together in cross-validation.
-    pub group: String,
     /// The GPU preset it ran on.
     pub gpu: String,
     /// The file or preset it came from.
@@ -679,7 +676,6 @@ pub fn harness_run(predictor: &Predictor, rows: &[MeasuredRow]) -> Run {
         .clone()
         .unwrap_or_else(|| plan.scenario_id.clone());
     Run {
-        group: id.clone(),
         id,
         gpu: plan.gpu.id.clone(),
         source: plan
@@ -1037,12 +1033,8 @@ pub struct GroupReport {
 }
 
 impl GroupReport {
-    fn of(name: &str, runs: &[&RunReport], keep: impl Fn(&PointErrors) -> bool) -> GroupReport {
-        let points: Vec<&PointErrors> = runs
-            .iter()
-            .flat_map(|r| r.errors.iter())
-            .filter(|e| keep(e))
-            .collect();
+    fn of(name: &str, runs: &[&RunReport]) -> GroupReport {
+        let points: Vec<&PointErrors> = runs.iter().flat_map(|r| r.errors.iter()).collect();
         let figures = Figure::ALL
             .iter()
             .filter_map(|&figure| {
@@ -1095,23 +1087,19 @@ pub struct JointReport {
 }
 
 impl JointReport {
-    /// The runs for which `key` gives `name`.
-    fn runs_where(&self, key: impl Fn(&RunReport) -> &str, name: &str) -> Vec<&RunReport> {
-        self.runs.iter().filter(|r| key(r) == name).collect()
+    /// The runs of `class`, or every run (None).
+    fn runs_of(&self, class: Option<&str>) -> Vec<&RunReport> {
+        self.runs
+            .iter()
+            .filter(|r| class.is_none_or(|c| r.class == c))
+            .collect()
     }
 
-    /// The bands of the runs `key` selects as `name`, under `hold_outs`:
-    /// each figure over every regime and in each regime it has figures in.
-    fn bands(
-        &self,
-        key: impl Fn(&RunReport) -> &str,
-        name: Option<&str>,
-        hold_outs: &[HoldOut],
-    ) -> Vec<BandRecord> {
-        let runs: Vec<&RunReport> = match name {
-            Some(n) => self.runs_where(key, n),
-            None => self.runs.iter().collect(),
-        };
+    /// The bands of the runs of `class` (None: every run) under
+    /// `hold_outs`: each figure over every regime and in each regime it has
+    /// figures in.
+    fn bands(&self, class: Option<&str>, hold_outs: &[HoldOut]) -> Vec<BandRecord> {
+        let runs = self.runs_of(class);
         let mut out = Vec::new();
         for &h in hold_outs {
             let Some(k) = CV_HOLD_OUTS.iter().position(|x| *x == h) else {
@@ -1119,14 +1107,7 @@ impl JointReport {
             };
             for figure in Figure::ALL {
                 for regime in std::iter::once(None).chain(Regime::ALL.map(Some)) {
-                    let v: Vec<f64> = runs
-                        .iter()
-                        .flat_map(|r| r.errors.iter())
-                        .filter(|e| e.figure == figure && regime.is_none_or(|g| e.regime == g))
-                        .filter_map(|e| e.held_out_pct.get(k).copied())
-                        .filter(|x| x.is_finite())
-                        .collect();
-                    if let Some(stats) = ErrorStats::of(&v) {
+                    if let Some(stats) = held_out_stats(&runs, figure, regime, k) {
                         out.push(BandRecord {
                             figure,
                             hold_out: h,
@@ -1139,6 +1120,24 @@ impl JointReport {
         }
         out
     }
+}
+
+/// The held-out errors of `figure` over `runs`, in `regime` (None: every
+/// regime), under the `k`th of [`CV_HOLD_OUTS`].
+fn held_out_stats(
+    runs: &[&RunReport],
+    figure: Figure,
+    regime: Option<Regime>,
+    k: usize,
+) -> Option<ErrorStats> {
+    let v: Vec<f64> = runs
+        .iter()
+        .flat_map(|r| r.errors.iter())
+        .filter(|e| e.figure == figure && regime.is_none_or(|g| e.regime == g))
+        .filter_map(|e| e.held_out_pct.get(k).copied())
+        .filter(|x| x.is_finite())
+        .collect();
+    ErrorStats::of(&v)
 }
 
 /// Fit `runs` jointly, then cross-validate: leave each model family, each
@@ -1199,7 +1198,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
             .iter()
             .map(|n| {
                 let mine: Vec<&RunReport> = reports.iter().filter(|r| key(r) == n).collect();
-                GroupReport::of(n, &mine, |_| true)
+                GroupReport::of(n, &mine)
             })
             .collect()
     };
@@ -1207,7 +1206,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
     let gpus = groups(|r| &r.gpu);
     let families = groups(|r| &r.family);
     let all: Vec<&RunReport> = reports.iter().collect();
-    let overall = GroupReport::of("all", &all, |_| true);
+    let overall = GroupReport::of("all", &all);
     Ok(JointReport {
         fit,
         runs: reports,
@@ -1262,7 +1261,6 @@ pub fn calibration_files(
                 figures: group.map_or(0, count),
                 in_sample: group.map(in_sample).unwrap_or_default(),
                 bands: report.bands(
-                    |r| &r.class,
                     Some(&c.class),
                     &[HoldOut::LeaveFamilyOut, HoldOut::LeaveGpuOut],
                 ),
@@ -1308,7 +1306,7 @@ pub fn calibration_files(
             runs: u32::try_from(runs.len()).unwrap_or(u32::MAX),
             figures: count(&report.overall),
             in_sample: in_sample(&report.overall),
-            bands: report.bands(|r| &r.class, None, &[HoldOut::LeaveClassOut]),
+            bands: report.bands(None, &[HoldOut::LeaveClassOut]),
         },
     });
     files
@@ -1326,21 +1324,8 @@ impl JointReport {
         figure: Figure,
         regime: Regime,
     ) -> Option<[ErrorStats; 3]> {
-        let points: Vec<&PointErrors> = self
-            .runs
-            .iter()
-            .filter(|r| r.class == class)
-            .flat_map(|r| r.errors.iter())
-            .filter(|e| e.figure == figure && e.regime == regime)
-            .collect();
-        let stats = |k: usize| {
-            let v: Vec<f64> = points
-                .iter()
-                .filter_map(|e| e.held_out_pct.get(k).copied())
-                .filter(|x| x.is_finite())
-                .collect();
-            ErrorStats::of(&v)
-        };
+        let runs = self.runs_of(Some(class));
+        let stats = |k| held_out_stats(&runs, figure, Some(regime), k);
         Some([stats(0)?, stats(1)?, stats(2)?])
     }
 }

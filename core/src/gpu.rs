@@ -173,10 +173,20 @@ impl Gpu {
         &self,
         implementation: crate::timing::AllReduceImpl,
     ) -> crate::timing::AllReduceKernel {
-        let measured = self.kernel_figures().and_then(|(k, from)| {
+        self.allreduce_kernel_of(self.kernel_figures().as_ref(), implementation)
+    }
+
+    /// [`Gpu::allreduce_kernel`] from figures already resolved by
+    /// [`Gpu::kernel_figures`].
+    pub fn allreduce_kernel_of(
+        &self,
+        figures: Option<&(crate::timing::KernelFigures, Option<String>)>,
+        implementation: crate::timing::AllReduceImpl,
+    ) -> crate::timing::AllReduceKernel {
+        let measured = figures.and_then(|(k, from)| {
             let same_link = match from {
                 None => true,
-                Some(id) => crate::presets::gpu(&id).is_ok_and(|g| g.link() == self.link()),
+                Some(id) => crate::presets::gpu(id).is_ok_and(|g| g.link() == self.link()),
             };
             same_link
                 .then(|| {

@@ -315,12 +315,6 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
         .rsplit_once(':')
         .map_or(first.origin.as_str(), |x| x.0);
     Ok(Run {
-        // Cross-validation leaves a model's setup out whole, whatever its
-        // max_model_len.
-        group: format!(
-            "{}@{}/tp{}",
-            first.model, gpu.id, first.tensor_parallel_size
-        ),
         id: first.run.clone(),
         gpu: gpu.id.clone(),
         source: file.to_string(),

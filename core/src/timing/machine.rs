@@ -201,13 +201,14 @@ impl Machine {
                 ALLREDUCE_LATENCY_PCIE_S
             },
             pipeline_parallel_size: engine.pipeline_parallel_size.max(1),
-            kernels: kernels.as_ref().map(|k| k.0.clone()),
-            kernels_from: kernels.and_then(|k| k.1),
             link: gpu.link(),
             // `--disable-custom-all-reduce` leaves NCCL, as no P2P does.
             p2p: gpu.p2p.unwrap_or(true) && !engine.disable_custom_all_reduce,
-            custom_allreduce: gpu.allreduce_kernel(super::AllReduceImpl::Custom),
-            nccl_allreduce: gpu.allreduce_kernel(super::AllReduceImpl::Nccl),
+            custom_allreduce: gpu
+                .allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::Custom),
+            nccl_allreduce: gpu.allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::Nccl),
+            kernels: kernels.as_ref().map(|k| k.0.clone()),
+            kernels_from: kernels.and_then(|k| k.1),
         }
     }
 }
