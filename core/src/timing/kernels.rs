@@ -143,9 +143,11 @@ pub fn touched_experts(experts: u64, top_k: u64, tokens: f64, alpha: f64) -> f64
         return 0.0;
     }
     let draws = tokens * top_k as f64;
-    let total: f64 = (1..=experts).map(|r| (r as f64).powf(-alpha)).sum();
+    let weight = |r: u64| (r as f64).powf(-alpha);
+    let total: f64 = (1..=experts).map(weight).sum();
+    // (1 - q)^draws as exp(draws ln(1 - q)): one pow and one exp per rank.
     let touched: f64 = (1..=experts)
-        .map(|r| 1.0 - (1.0 - (r as f64).powf(-alpha) / total).powf(draws))
+        .map(|r| 1.0 - (draws * (-weight(r) / total).ln_1p()).exp())
         .sum();
     touched.max(top_k.min(experts) as f64)
 }

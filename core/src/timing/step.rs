@@ -59,16 +59,42 @@ impl Work {
     /// The MoE layers through the GPU's measured fused-MoE kernels over
     /// `tokens` tokens, seconds: None unless every MoE layer's format has
     /// figures (then the experts stream with the other weights instead).
+    /// Whether the MoE layers run as measured fused-MoE kernels (what
+    /// [`Work::moe_s`] prices), so their expert reads are not weight reads.
+    fn fused_moe(&self) -> bool {
+        !self.model.moe_layers.is_empty()
+            && self.machine.kernels.as_ref().is_some_and(|k| {
+                self.model
+                    .moe_layers
+                    .iter()
+                    .all(|m| m.format.is_some_and(|f| k.moe(f).is_some()))
+            })
+    }
+
     pub fn moe_s(&self, tokens: f64) -> Option<f64> {
         if self.model.moe_layers.is_empty() || tokens <= 0.0 {
             return None;
         }
         let k = self.machine.kernels.as_ref()?;
         let mut total = 0.0;
+        // Layers share their routing shape: the expected touched experts
+        // are worked out once per shape, not once per layer.
+        let mut last: Option<((u64, u64), f64)> = None;
         for m in &self.model.moe_layers {
             let kernel = k.moe(m.format?)?;
-            let touched =
-                super::touched_experts(m.experts, m.top_k, tokens, super::ROUTING_POWER_LAW_ALPHA);
+            let touched = match last {
+                Some((shape, t)) if shape == (m.experts, m.top_k) => t,
+                _ => {
+                    let t = super::touched_experts(
+                        m.experts,
+                        m.top_k,
+                        tokens,
+                        super::ROUTING_POWER_LAW_ALPHA,
+                    );
+                    last = Some(((m.experts, m.top_k), t));
+                    t
+                }
+            };
             total += kernel.latency_s(
                 tokens,
                 m.top_k as f64,
@@ -82,7 +108,7 @@ impl Work {
     }
 
     fn weights_s(&self, p: &TimingParams, tokens: f64) -> f64 {
-        let (moe_dense, moe_quant, moe_fp8) = if self.moe_s(tokens).is_some() {
+        let (moe_dense, moe_quant, moe_fp8) = if self.fused_moe() {
             (0.0, 0.0, 0.0)
         } else {
             self.model.moe_read_bytes(tokens)

@@ -203,9 +203,21 @@ impl ModelCost {
     /// ([`super::touched_experts`] at [`super::ROUTING_POWER_LAW_ALPHA`]).
     pub(super) fn moe_read_bytes(&self, tokens: f64) -> (f64, f64, f64) {
         let mut out = (0.0, 0.0, 0.0);
+        let mut last: Option<((u64, u64), f64)> = None;
         for m in &self.moe_layers {
-            let touched =
-                super::touched_experts(m.experts, m.top_k, tokens, super::ROUTING_POWER_LAW_ALPHA);
+            let touched = match last {
+                Some((shape, t)) if shape == (m.experts, m.top_k) => t,
+                _ => {
+                    let t = super::touched_experts(
+                        m.experts,
+                        m.top_k,
+                        tokens,
+                        super::ROUTING_POWER_LAW_ALPHA,
+                    );
+                    last = Some(((m.experts, m.top_k), t));
+                    t
+                }
+            };
             let bytes = touched * m.expert_bytes as f64;
             match m.kernel {
                 WeightKernel::Dense => out.0 += bytes,
