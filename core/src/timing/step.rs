@@ -77,24 +77,8 @@ impl Work {
         }
         let k = self.machine.kernels.as_ref()?;
         let mut total = 0.0;
-        // Layers share their routing shape: the expected touched experts
-        // are worked out once per shape, not once per layer.
-        let mut last: Option<((u64, u64), f64)> = None;
-        for m in &self.model.moe_layers {
+        for (m, touched) in self.model.moe_touched(tokens) {
             let kernel = k.moe(m.format?)?;
-            let touched = match last {
-                Some((shape, t)) if shape == (m.experts, m.top_k) => t,
-                _ => {
-                    let t = super::touched_experts(
-                        m.experts,
-                        m.top_k,
-                        tokens,
-                        super::ROUTING_POWER_LAW_ALPHA,
-                    );
-                    last = Some(((m.experts, m.top_k), t));
-                    t
-                }
-            };
             total += kernel.latency_s(
                 tokens,
                 m.top_k as f64,

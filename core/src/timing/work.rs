@@ -201,23 +201,36 @@ impl ModelCost {
     /// dequantized, fp8 / NVFP4): per MoE layer the expected number of
     /// distinct experts top-k routing touches under skewed routing
     /// ([`super::touched_experts`] at [`super::ROUTING_POWER_LAW_ALPHA`]).
+    /// Each MoE layer with the distinct experts `tokens` tokens touch in
+    /// it ([`super::touched_experts`] at [`super::ROUTING_POWER_LAW_ALPHA`]),
+    /// worked out once per routing shape: layers share theirs, and the sum
+    /// over experts is the costliest part of a step's time.
+    pub(super) fn moe_touched(&self, tokens: f64) -> Vec<(&MoeRead, f64)> {
+        let mut last: Option<((u64, u64), f64)> = None;
+        self.moe_layers
+            .iter()
+            .map(|m| {
+                let touched = match last {
+                    Some((shape, t)) if shape == (m.experts, m.top_k) => t,
+                    _ => {
+                        let t = super::touched_experts(
+                            m.experts,
+                            m.top_k,
+                            tokens,
+                            super::ROUTING_POWER_LAW_ALPHA,
+                        );
+                        last = Some(((m.experts, m.top_k), t));
+                        t
+                    }
+                };
+                (m, touched)
+            })
+            .collect()
+    }
+
     pub(super) fn moe_read_bytes(&self, tokens: f64) -> (f64, f64, f64) {
         let mut out = (0.0, 0.0, 0.0);
-        let mut last: Option<((u64, u64), f64)> = None;
-        for m in &self.moe_layers {
-            let touched = match last {
-                Some((shape, t)) if shape == (m.experts, m.top_k) => t,
-                _ => {
-                    let t = super::touched_experts(
-                        m.experts,
-                        m.top_k,
-                        tokens,
-                        super::ROUTING_POWER_LAW_ALPHA,
-                    );
-                    last = Some(((m.experts, m.top_k), t));
-                    t
-                }
-            };
+        for (m, touched) in self.moe_touched(tokens) {
             let bytes = touched * m.expert_bytes as f64;
             match m.kernel {
                 WeightKernel::Dense => out.0 += bytes,
