@@ -343,6 +343,9 @@ struct Sim<'a> {
     running: Vec<Seq>,
     /// When the client last had a slot freed while it was at its limit.
     slot_freed_s: f64,
+    /// When the server is done with the last request sent: it takes
+    /// requests one at a time (`TimingParams::serve_request_ms`).
+    server_free_s: f64,
     tally: Tally,
 }
 
@@ -386,6 +389,7 @@ impl<'a> Sim<'a> {
             waiting: std::collections::VecDeque::new(),
             running: Vec::new(),
             slot_freed_s: 0.0,
+            server_free_s: 0.0,
             tally: Tally::default(),
         })
     }
@@ -458,12 +462,14 @@ impl<'a> Sim<'a> {
             && self.due(self.next) <= self.now
         {
             let sent_s = self.due(self.next).max(self.slot_freed_s);
+            let ready_s = sent_s.max(self.server_free_s) + self.overhead_s;
+            self.server_free_s = ready_s;
             let (input, output) = self.length(self.next);
             self.waiting.push_back(Seq {
                 input,
                 output,
                 sent_s,
-                ready_s: sent_s + self.overhead_s,
+                ready_s,
                 prefilled: 0,
                 generated: 0,
                 first_token_s: 0.0,
@@ -500,7 +506,7 @@ impl<'a> Sim<'a> {
     /// The next moment something new can reach the engine.
     fn next_event(&self) -> Option<f64> {
         let send = (self.next < self.n && self.in_flight < self.max_conc)
-            .then(|| self.due(self.next) + self.overhead_s);
+            .then(|| self.due(self.next).max(self.server_free_s) + self.overhead_s);
         let seen = self.waiting.front().map(|s| s.ready_s);
         match (send, seen) {
             (Some(a), Some(b)) => Some(a.min(b)),
@@ -792,27 +798,37 @@ mod tests {
             arrival: Arrival::serve(None, Some(2)),
         };
         let r = simulate(&work, &p, &w, 256).unwrap();
-        // Requests 0 and 1 are sent at 0 and reach the engine 1 ms later
-        // (the server's cost); one 10 ms step prefills both and samples their
-        // first tokens (TTFT 11 ms); ten 10 ms decode steps finish them at
-        // 111 ms (E2EL 111 ms, TPOT (111 - 11) / 10 = 10 ms). Requests 2 and
-        // 3 are sent then and repeat it: the run ends at 222 ms.
+        // Requests 0 and 1 are sent at 0. The server takes them one at a
+        // time, 1 ms each: the engine sees request 0 at 1 ms and request 1
+        // at 2 ms. Request 0 prefills alone in a 10 ms step (first token at
+        // 11 ms, TTFT 11); request 1 prefills in the next step beside
+        // request 0's decode (first token at 21 ms, TTFT 21). Nine decode
+        // steps finish request 0 at 111 ms (E2EL 111, TPOT (111 - 11) / 10
+        // = 10 ms). Request 2 is sent then and seen at 112 ms; one decode
+        // step finishes request 1 at 121 ms (E2EL 121), when request 3 is
+        // sent (seen at 122 ms). Request 2 prefills from 121 to 131 ms (TTFT
+        // 20), request 3 beside it from 131 to 141 ms (TTFT 20); nine and
+        // one decode steps finish them at 231 and 241 ms (E2EL 120 each).
         let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
-        assert_eq!((r.completed, r.steps, r.prefill_steps), (4, 22, 2));
-        assert!(close(r.duration_s, 0.222), "{}", r.duration_s);
+        assert_eq!((r.completed, r.steps, r.prefill_steps), (4, 24, 4));
+        assert!(close(r.duration_s, 0.241), "{}", r.duration_s);
         assert!(
-            close(r.ttft.mean_ms, 11.0) && close(r.ttft.p99_ms, 11.0),
+            close(r.ttft.mean_ms, (11.0 + 21.0 + 20.0 + 20.0) / 4.0) && close(r.ttft.p99_ms, 20.97),
             "{:?}",
             r.ttft
         );
-        assert!(close(r.e2el.mean_ms, 111.0), "{:?}", r.e2el);
+        assert!(
+            close(r.e2el.mean_ms, (111.0 + 121.0 + 120.0 + 120.0) / 4.0),
+            "{:?}",
+            r.e2el
+        );
         assert!(close(r.tpot.mean_ms, 10.0) && close(r.tpot.median_ms, 10.0));
         // Every gap between tokens is one 10 ms step.
         assert!(close(r.itl.median_ms, 10.0) && close(r.itl.p99_ms, 10.0));
         // Throughputs over the duration: 4 requests, 44 output and 444 total tokens.
-        assert!(close(r.request_throughput, 4.0 / 0.222));
-        assert!(close(r.output_throughput, 44.0 / 0.222));
-        assert!(close(r.total_token_throughput, 444.0 / 0.222));
+        assert!(close(r.request_throughput, 4.0 / 0.241));
+        assert!(close(r.output_throughput, 44.0 / 0.241));
+        assert!(close(r.total_token_throughput, 444.0 / 0.241));
     }
 
     #[test]

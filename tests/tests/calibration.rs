@@ -154,9 +154,14 @@ fn leave_gpu_out_and_leave_family_out_errors() {
 }
 
 const BAR_GPU_MEDIAN: f64 = 18.0;
-const BAR_GPU_P90: f64 = 46.0;
+// 46 until the serving simulation's server took requests in turn
+// (2026-12-05): the refit moved leave-GPU-out p90 from 40.5% to 50.7% (the
+// A100's Qwen2.5 runs, which share their V0 host cost with no other GPU),
+// leave-family-out p90 from 43.6% to 35.8%, and the held-out runs' TTFT
+// median from 65% to 39% (asserted below).
+const BAR_GPU_P90: f64 = 51.0;
 const BAR_FAMILY_MEDIAN: f64 = 18.0;
-const BAR_FAMILY_P90: f64 = 47.0;
+const BAR_FAMILY_P90: f64 = 36.0;
 
 /// aiconfigurator's runs (H100, H200, B200; gpt-oss-120b, Qwen3-32B,
 /// Qwen3-235B; vLLM 0.11-0.18), which no fit sees, predicted with the joint
@@ -166,12 +171,14 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     let r = report();
     let held =
         decodecalc_core::calibrate::held_out_report(&r.fit, &decodecalc_tests::held_out_runs());
-    let tpot = held
-        .overall
-        .figures
-        .iter()
-        .find(|f| f.figure == Figure::Tpot)
-        .unwrap();
+    let overall = |figure: Figure| {
+        held.overall
+            .figures
+            .iter()
+            .find(|f| f.figure == figure)
+            .unwrap()
+    };
+    let tpot = overall(Figure::Tpot);
     eprintln!(
         "held-out runs: {} runs, {} TPOT figures: median {:.1}%, p90 {:.1}%, mean signed {:+.1}%",
         held.overall.runs,
@@ -216,6 +223,14 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
         tpot.stats.median_abs_pct
     );
     assert!(tpot.stats.p90_abs_pct <= 50.0, "{}", tpot.stats.p90_abs_pct);
+    // TTFT of closed loops of equal requests: lock-step waves (65% median)
+    // no more.
+    let ttft = overall(Figure::Ttft);
+    assert!(
+        ttft.stats.median_abs_pct <= 41.0,
+        "{}",
+        ttft.stats.median_abs_pct
+    );
 }
 
 /// Doc sync, not evidence in itself: the README's accuracy tables are the

@@ -54,7 +54,14 @@ pub struct TimingParams {
     pub prefill_attn_eff_triton: f64,
     /// What the OpenAI server adds to a request before the engine sees it
     /// (HTTP, chat template, tokenization, the hop to the engine process):
-    /// it delays the first token a client sees, ms. Offline runs and the
+    /// it delays the first token a client sees, ms. The server handles
+    /// requests one at a time (one API-server process unless
+    /// `--api-server-count` says otherwise), so a burst of k requests
+    /// reaches the engine over k times this: what spreads a closed loop's
+    /// waves of equal requests over many steps (issue 24, cause 8: with
+    /// the cost paid in parallel, aiconfigurator's closed-loop runs were
+    /// predicted in lock-step waves, TTFT 65% too long at the median
+    /// against 40% taken in turn). Offline runs and the
     /// harness's matrix (whose TTFT is measured on the same path at every
     /// cell and fitted there) do not pay it.
     pub serve_request_ms: f64,
