@@ -737,6 +737,7 @@ mod tests {
                 quant_weight_bytes: 0,
                 layers: 1000,
                 quant_gemms: 0,
+                expert_quant_gemms: 0,
                 decode_flops_per_token: 0.0,
                 prefill_flops_per_token: 0.0,
                 state_bytes_per_seq: 0,

@@ -567,3 +567,57 @@ fn tied_embeddings_are_read_as_the_lm_head_every_step() {
     assert!(with > 0.8 && with < 1.0, "{with}");
     assert!(without < 0.65, "{without}");
 }
+
+/// A layer priced by a measured fused-MoE kernel pays its experts'
+/// dequantizing floors inside that kernel, not again as weight-only GEMMs.
+/// gpt-oss-120b (MXFP4 experts) on a B200 at TP 1, vLLM 0.15.1, 4 requests
+/// of 1,024 in / 1,024 out: aiconfigurator's silicon sample measured a mean
+/// TPOT of 3.49 ms (`data/runs/aiconfigurator-silicon-vllm.csv`, a run no
+/// fit sees). Charging 72 Marlin-class floors on top of the fused kernels
+/// made the step 4.60 ms (+32%).
+#[test]
+fn fused_moe_layers_pay_no_second_dequantizing_floor() {
+    use decodecalc_core::timing::GemmFormat;
+    let run = decodecalc_tests::held_out_runs()
+        .into_iter()
+        .find(|r| r.id == "aic-gpt-oss-120b-b200-fp4-tp1-v0.15.1-in1024-out1024")
+        .unwrap();
+    let w = &run.work;
+    // 36 MoE layers, two expert GEMMs each, all dequantizing (w4a16).
+    assert_eq!(
+        (w.model.moe_layers.len(), w.model.expert_quant_gemms),
+        (36, 72)
+    );
+    let p = CalibrationFile::parse(
+        "shared",
+        presets::find(Kind::Calibration, "shared").unwrap().text,
+    )
+    .unwrap()
+    .params;
+    let t = w.decode_step(&p, 4.0, 1_536.0);
+    // By hand: the 16-bit weights over the table's bandwidth, plus one
+    // floor per 16-bit GEMM (q/k/v and o per attention layer, the lm_head),
+    // and nothing for the experts, which `moe_s` prices.
+    let g = w
+        .machine
+        .kernels
+        .as_ref()
+        .unwrap()
+        .gemm(GemmFormat::Bf16)
+        .unwrap();
+    let want = w.model.dense_weight_bytes as f64 / (w.machine.bandwidth_bytes_s * g.bw_eff)
+        + 73.0 * g.floor_us / 1e6;
+    assert!(
+        (t.weights_s / want - 1.0).abs() < 1e-12,
+        "{} vs {want}",
+        t.weights_s
+    );
+    let measured_s = 3.4875e-3;
+    let err = t.total_s() / measured_s - 1.0;
+    eprintln!(
+        "gpt-oss-120b B200 TP1 c4 step: {:.3} ms, {:+.1}% against the measured TPOT",
+        t.total_s() * 1e3,
+        err * 100.0
+    );
+    assert!(err.abs() < 0.15, "{err}");
+}

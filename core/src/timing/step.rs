@@ -92,15 +92,30 @@ impl Work {
     }
 
     fn weights_s(&self, p: &TimingParams, tokens: f64) -> f64 {
-        let (moe_dense, moe_quant, moe_fp8) = if self.fused_moe() {
+        // A fused-MoE kernel prices its layers whole (`moe_s`): their
+        // expert reads and their dequantizing floors are not counted here.
+        let fused = self.fused_moe();
+        let (moe_dense, moe_quant, moe_fp8) = if fused {
             (0.0, 0.0, 0.0)
         } else {
             self.model.moe_read_bytes(tokens)
         };
+        // Two GEMMs per MoE layer (experts' gate/up and down), of which
+        // `expert_quant_gemms` dequantize and the rest are 16-bit.
+        let (quant_gemms, gemms) = if fused {
+            let expert = 2 * self.model.moe_layers.len() as u64;
+            let quant = self.model.expert_quant_gemms.min(expert);
+            (
+                self.model.quant_gemms.saturating_sub(quant),
+                self.model.gemms.saturating_sub(expert - quant),
+            )
+        } else {
+            (self.model.quant_gemms, self.model.gemms)
+        };
         let bw = self.machine.bandwidth_bytes_s;
         let quant = ((self.model.quant_weight_bytes as f64 + moe_quant)
             / (bw * p.quant_weight_bw_eff))
-            .max(self.model.quant_gemms as f64 * p.quant_gemm_floor_us / 1e6);
+            .max(quant_gemms as f64 * p.quant_gemm_floor_us / 1e6);
         let (dense_eff, lowp_eff, floors_s) = match &self.machine.kernels {
             Some(k) => {
                 let dense = k.gemm(super::GemmFormat::Bf16);
@@ -108,7 +123,7 @@ impl Work {
                 (
                     dense.map_or(p.weight_bw_eff, |g| g.bw_eff),
                     lowp.map_or(p.fp8_weight_bw_eff, |g| g.bw_eff),
-                    dense.map_or(0.0, |g| self.model.gemms as f64 * g.floor_us / 1e6),
+                    dense.map_or(0.0, |g| gemms as f64 * g.floor_us / 1e6),
                 )
             }
             None => (p.weight_bw_eff, p.fp8_weight_bw_eff, 0.0),

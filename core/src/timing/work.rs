@@ -47,6 +47,10 @@ pub struct ModelCost {
     /// two per layer whose projections are quantized (vLLM fuses q/k/v and
     /// gate/up).
     pub quant_gemms: u64,
+    /// Those of them in MoE layers' experts: a measured fused-MoE kernel
+    /// prices those layers whole, floor included, so they pay no
+    /// dequantizing floor of their own there (`Work::weights_s`).
+    pub expert_quant_gemms: u64,
     /// FLOPs per decoded token in linear layers (lm_head included).
     pub decode_flops_per_token: f64,
     /// FLOPs per prefilled token: linear layers without lm_head, plus the Mamba scan.
@@ -154,7 +158,8 @@ impl ModelCost {
             quant_weight_bytes,
             fp8_weight_bytes,
             layers: model.layers.len() as u64,
-            quant_gemms: quant_gemm_count(model, quant),
+            quant_gemms: quant_gemm_count(model, quant, false),
+            expert_quant_gemms: quant_gemm_count(model, quant, true),
             decode_flops_per_token: linear + 2.0 * lm_head_params as f64,
             prefill_flops_per_token: linear + scan_flops,
             state_bytes_per_seq,
@@ -167,7 +172,7 @@ impl ModelCost {
             hidden_size: model.hidden_size,
             moe_layers,
             gemms: (2 * model.layers.len() as u64 + 1)
-                .saturating_sub(quant_gemm_count(model, quant)),
+                .saturating_sub(quant_gemm_count(model, quant, false)),
             attention_layers: model
                 .layers
                 .iter()
@@ -329,7 +334,9 @@ fn weight_reads(model: &Model, quant: &WeightQuant, native: NativeLowPrecision) 
 
 /// Dequantizing GEMM kernels a step launches: two per layer whose
 /// projections the checkpoint quantizes with a weight-only format.
-fn quant_gemm_count(model: &Model, quant: &WeightQuant) -> u64 {
+/// Dequantizing GEMMs per step: two per layer whose projections
+/// dequantize (of MoE layers only when `experts_only`).
+fn quant_gemm_count(model: &Model, quant: &WeightQuant, experts_only: bool) -> u64 {
     let probe = |name, kind| crate::model::Module {
         name,
         kind,
@@ -340,6 +347,7 @@ fn quant_gemm_count(model: &Model, quant: &WeightQuant) -> u64 {
     model
         .layers
         .iter()
+        .filter(|l| !experts_only || matches!(l, Layer::Moe(_)))
         .filter(|l| {
             let m = match l {
                 Layer::Attention(_) => probe("o_proj", ModuleKind::AttentionLinear),
