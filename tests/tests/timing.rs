@@ -531,7 +531,7 @@ fn disabling_the_custom_all_reduce_runs_nccl() {
 /// the table counted, and could not explain it (61%) without.
 #[test]
 fn tied_embeddings_are_read_as_the_lm_head_every_step() {
-    use decodecalc_core::timing::{GemmFormat, Work};
+    use decodecalc_core::timing::Work;
     let plan = Request {
         model: Some("qwen2.5-0.5b".into()),
         gpu: Some("l4".into()),
@@ -547,14 +547,7 @@ fn tied_embeddings_are_read_as_the_lm_head_every_step() {
     // Every parameter but the (gathered) embedding is streamed, plus the
     // table once more as the lm_head: all of them, in bf16.
     assert_eq!(w.weight_read_bytes() as f64, params * 2.0);
-    let eff = w
-        .machine
-        .kernels
-        .as_ref()
-        .unwrap()
-        .gemm(GemmFormat::Bf16)
-        .unwrap()
-        .bw_eff;
+    let eff = bf16_gemm(&w).bw_eff;
     let bw = w.machine.bandwidth_bytes_s * eff;
     let measured_s = 5.1e-3;
     let with = params * 2.0 / bw / measured_s;
@@ -577,7 +570,6 @@ fn tied_embeddings_are_read_as_the_lm_head_every_step() {
 /// made the step 4.60 ms (+32%).
 #[test]
 fn fused_moe_layers_pay_no_second_dequantizing_floor() {
-    use decodecalc_core::timing::GemmFormat;
     let run = decodecalc_tests::held_out_runs()
         .into_iter()
         .find(|r| r.id == "aic-gpt-oss-120b-b200-fp4-tp1-v0.15.1-in1024-out1024")
@@ -598,13 +590,7 @@ fn fused_moe_layers_pay_no_second_dequantizing_floor() {
     // By hand: the 16-bit weights over the table's bandwidth, plus one
     // floor per 16-bit GEMM (q/k/v and o per attention layer, the lm_head),
     // and nothing for the experts, which `moe_s` prices.
-    let g = w
-        .machine
-        .kernels
-        .as_ref()
-        .unwrap()
-        .gemm(GemmFormat::Bf16)
-        .unwrap();
+    let g = bf16_gemm(w);
     let want = w.model.dense_weight_bytes as f64 / (w.machine.bandwidth_bytes_s * g.bw_eff)
         + 73.0 * g.floor_us / 1e6;
     assert!(
@@ -620,4 +606,14 @@ fn fused_moe_layers_pay_no_second_dequantizing_floor() {
         err * 100.0
     );
     assert!(err.abs() < 0.15, "{err}");
+}
+
+/// A GPU's measured 16-bit GEMM figures.
+fn bf16_gemm(w: &decodecalc_core::timing::Work) -> decodecalc_core::timing::GemmKernel {
+    *w.machine
+        .kernels
+        .as_ref()
+        .unwrap()
+        .gemm(decodecalc_core::timing::GemmFormat::Bf16)
+        .unwrap()
 }
