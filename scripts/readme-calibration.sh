@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes the output of the README's calibration command between the
 # <!-- calibrate-report --> markers of README.md (the test
-# tests/tests/calibration.rs checks the README's rows are the report's).
+# tests/tests/suite/calibration.rs checks the README's rows are the report's).
 # Usage: bash scripts/readme-calibration.sh [path to decodecalc binary]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -36,7 +36,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test" >&2
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-# The bounded fuzzing in tests/tests/fuzz.rs runs 10,000 inputs per target here.
+# The bounded fuzzing in tests/tests/suite/fuzz.rs runs 10,000 inputs per target here.
 DECODECALC_FUZZ_CASES="${DECODECALC_FUZZ_CASES:-10000}" cargo test --workspace --locked 2>&1 | tee "$log"
 
 # The web page: build it (wasm32 target and the pinned wasm-bindgen-cli are

@@ -11,7 +11,7 @@
 //!   it runs in a sandbox (its `calibrate.out/` holds the file expected).
 //!
 //! Examples that write into the repository or take minutes (the joint
-//! calibration) stay in ```sh blocks, which `tests/tests/readme.rs` runs.
+//! calibration) stay in ```sh blocks, which `tests/tests/suite/readme.rs` runs.
 //! Everything here is deterministic: embedded presets and files of the
 //! repository, no clock, no network, no timeout.
 //!

@@ -585,7 +585,7 @@ fn solve(problem: Problem<'_>) -> JointFit {
 /// Fit every run jointly (see the module doc), from the three fixed
 /// starting points only: there is no way to start a fit from another fit,
 /// so a leave-out refit cannot see its held-out data through a starting
-/// point (ARCHITECTURE.md's invariant; `tests/tests/calibration.rs`
+/// point (ARCHITECTURE.md's invariant; `tests/tests/suite/calibration.rs`
 /// `leave_out_refits_start_cold`). Deterministic.
 pub fn fit_joint(runs: &[Run]) -> Result<JointFit> {
     if runs.len() > MAX_FIT_RUNS {

@@ -4,7 +4,7 @@
 //! `scripts/aiconfigurator/fit_kernels.py`, which states the same
 //! formulas; written into the GPU presets' `[kernels]` tables). A GPU
 //! without tables borrows a measured GPU's figures (`kernels_from`), which
-//! its bands say. `tests/tests/timing.rs` checks the shipped figures
+//! its bands say. `tests/tests/suite/timing.rs` checks the shipped figures
 //! reproduce the tables.
 
 use serde::{Deserialize, Serialize};

@@ -4,7 +4,7 @@
 //! and, given the logged available KV memory (`--kv-cache-memory-bytes`),
 //! the "GPU KV cache size" tokens and "Maximum concurrency" lines.
 //!
-//! `cargo test -p decodecalc-tests --test startup_logs -- --nocapture`
+//! `cargo test -p decodecalc-tests --test suite startup_logs:: -- --nocapture`
 //! prints the table the README shows.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
@@ -223,7 +223,7 @@ fn weights_kv_tokens_and_concurrency_match_the_logs() {
 /// tensor, from the one float32 row). The other terms are derived from
 /// vLLM's source, not from these rows.
 ///
-/// `cargo test -p decodecalc-tests --test startup_logs -- --nocapture`
+/// `cargo test -p decodecalc-tests --test suite startup_logs:: -- --nocapture`
 /// prints the README's table.
 #[test]
 fn available_kv_memory_is_predicted_at_the_logged_release() {

@@ -7,8 +7,8 @@
 //! only the leave-one-cell-out figure and first principles (no fit) are
 //! predictions of cells the parameters did not see. (The joint fit over
 //! every run, and its cross-validation on runs it was not fitted on, are
-//! `tests/tests/calibration.rs`; held-out benchmark runs are
-//! `tests/tests/held_out.rs`.)
+//! `tests/tests/suite/calibration.rs`; held-out benchmark runs are
+//! `tests/tests/suite/held_out.rs`.)
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(

@@ -99,17 +99,28 @@ fn every_sh_example_runs() {
     assert!(examples.len() >= 2, "{} examples", examples.len());
     let scratch = std::env::temp_dir().join(format!("decodecalc-readme-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
-    std::env::set_current_dir(root()).unwrap();
+    // Paths in the examples are relative to the repository's root; the
+    // process's directory is left alone (other tests share the process).
     let mut failed = Vec::new();
     for (i, cmd) in examples.iter().enumerate() {
         // The accuracy section's command: its whole output (every row of
         // the tables by class, GPU, family and held-out runs) is what
-        // tests/tests/calibration.rs computes once and finds in the README,
+        // tests/tests/suite/calibration.rs computes once and finds in the README,
         // so it is not fitted a second time here.
         if cmd.starts_with(ACCURACY_COMMAND) {
             continue;
         }
-        let mut args = words(cmd);
+        let mut args: Vec<String> = words(cmd)
+            .into_iter()
+            .map(|a| {
+                let p = root().join(&a);
+                if !a.starts_with('-') && a.contains('/') && p.exists() {
+                    p.display().to_string()
+                } else {
+                    a
+                }
+            })
+            .collect();
         if let Some(k) = args.iter().position(|a| a == "--out") {
             args[k + 1] = scratch.join(format!("out-{i}.toml")).display().to_string();
         }
@@ -126,7 +137,7 @@ fn every_sh_example_runs() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
-/// The README's accuracy command (checked by tests/tests/calibration.rs).
+/// The README's accuracy command (checked by tests/tests/suite/calibration.rs).
 const ACCURACY_COMMAND: &str = "decodecalc calibrate --measured public-decode-speed --measured rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32 --held-out aiconfigurator-silicon-vllm --format markdown";
 
 #[test]

@@ -1,0 +1,25 @@
+//! The integration tests of `data/`, the core and the CLI, as one test
+//! binary: one link of the core instead of one per file, and the joint
+//! calibration's report, the heaviest fixture, computed once per run
+//! (`calibration::report`). Each module is one concern; run
+//! one with `cargo test -p decodecalc-tests --test suite <module>::`.
+
+mod calibration;
+mod cli;
+mod configs;
+mod corpus;
+mod data;
+mod engine_flags;
+mod fuzz;
+mod gpus;
+mod held_out;
+mod hybrid_blocks;
+mod invariants;
+mod numbers;
+mod readme;
+mod reference;
+mod solve;
+mod startup_logs;
+mod timing;
+mod versions;
+mod vllm_log;
