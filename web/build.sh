@@ -16,7 +16,8 @@ if command -v rustup >/dev/null 2>&1 && ! rustup target list --installed | grep 
 fi
 if ! wasm-bindgen --version 2>/dev/null | grep -qF " $wbg"; then
   echo "== cargo install wasm-bindgen-cli --version $wbg" >&2
-  cargo install wasm-bindgen-cli --version "$wbg" --debug >&2
+  # --force: a stale install record (the binary gone) would otherwise skip it.
+  cargo install wasm-bindgen-cli --version "$wbg" --debug --force >&2
 fi
 
 # Panic locations name their source files; a dependency's is under this
