@@ -196,7 +196,7 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
     out.push_str(&emit(&t, format)?);
     if let Some(why) = &cap.startup_failure {
         if format == Format::Table {
-            out.push_str(&format!("\nvLLM would not start: {why}\n"));
+            out.push_str(&format!("\nvLLM would not start {why}\n"));
         }
     }
     if !cap.log_check.is_empty() && matches!(format, Format::Table | Format::Markdown) {

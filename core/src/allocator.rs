@@ -516,15 +516,18 @@ impl KvPool {
 
     /// Why vLLM would refuse to start, if it would.
     pub fn startup_failure(&self) -> Option<String> {
+        let gib = |b: u64| format!("{:.2} GiB", crate::units::gib(b));
         if self.kv_pool_bytes == 0 {
             Some(format!(
-                "no memory left for the KV cache: the non-KV memory ({} bytes) fills the requested budget ({} bytes)",
-                self.non_kv_bytes, self.requested_bytes
+                "no memory left for the KV cache: the non-KV memory ({}) fills the requested budget ({})",
+                gib(self.non_kv_bytes),
+                gib(self.requested_bytes)
             ))
         } else if self.kv_pool_bytes < self.min_kv_bytes_to_start {
             Some(format!(
-                "the KV cache ({} bytes) cannot hold one request of max_model_len ({} bytes needed)",
-                self.kv_pool_bytes, self.min_kv_bytes_to_start
+                "the KV cache ({}) cannot hold one request of max_model_len ({} needed)",
+                gib(self.kv_pool_bytes),
+                gib(self.min_kv_bytes_to_start)
             ))
         } else {
             None

@@ -75,9 +75,9 @@ impl Capacity {
     /// start (no KV memory, a request that does not fit), None otherwise.
     pub fn startup_error(&self) -> Option<Error> {
         self.startup_failure.as_ref().map(|why| {
-            Error::new(format!("vLLM would not start: {why}"))
+            Error::new(format!("vLLM would not start {why}"))
                 .with_hint(
-                    "lower --max-model-len (or --kv-cache-memory-bytes), raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU",
+                    "lower --max-model-len (or --kv-cache-memory-bytes), raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU (--gpu)",
                 )
                 .of_kind(crate::ErrorKind::WouldNotStart)
         })
@@ -237,7 +237,20 @@ impl Plan {
             max_concurrency: pool.max_concurrency,
             max_num_seqs: self.engine.max_num_seqs,
             max_running_requests: running,
-            startup_failure: pool.startup_failure(),
+            // Named with the GPU and model it was tried on: without --gpu
+            // that is the reference RTX 3090, which the user may not know.
+            startup_failure: pool.startup_failure().map(|why| {
+                format!(
+                    "with {} on {}{}: {why}",
+                    self.model.name,
+                    if self.engine.tensor_parallel_size > 1 {
+                        format!("{} x ", self.engine.tensor_parallel_size)
+                    } else {
+                        String::new()
+                    },
+                    self.gpu.name
+                )
+            }),
             log_check: self.log_check.clone(),
             layout,
             pool,

@@ -18,7 +18,7 @@ fn json_not_starting(args: &[&str]) -> Value {
     let out = run(args);
     assert_eq!(out.code, 2, "{}", out.stderr);
     assert!(
-        out.stderr.starts_with("error: vLLM would not start: "),
+        out.stderr.starts_with("error: vLLM would not start with "),
         "{}",
         out.stderr
     );
@@ -1183,4 +1183,23 @@ fn every_engine_flag_of_the_table_is_a_cli_flag() {
             );
         }
     }
+}
+
+/// A setup vLLM would not start names the GPU and model it was tried on
+/// (without --gpu, the reference RTX 3090) and its sizes in GiB (issue 25).
+#[test]
+fn a_setup_that_would_not_start_names_the_gpu_it_was_tried_on() {
+    let out = run(&["matrix", "--model", "llama-3.1-8b"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    let first = out.stderr.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "error: vLLM would not start with Llama-3.1-8B on NVIDIA GeForce RTX 3090 24GB: \
+         the KV cache (5.31 GiB) cannot hold one request of max_model_len (16.00 GiB needed)"
+    );
+    assert!(
+        out.stderr.contains("a larger GPU (--gpu)"),
+        "{}",
+        out.stderr
+    );
 }
