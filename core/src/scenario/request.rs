@@ -154,6 +154,23 @@ impl Request {
         let pins = log.available_kv_gib.is_some() && base.engine.kv_cache_memory_bytes.is_none();
         if let (true, Some(gib)) = (pins, log.available_kv_gib) {
             let bytes = crate::units::saturating_u64((gib * crate::units::GIB as f64).round());
+            // A pool larger than the card: the log was taken on another GPU
+            // than the one predicted (without --gpu, the reference RTX 3090).
+            let gpu = &predicted_plan.gpu;
+            if bytes > gpu.memory_bytes {
+                let defaulted = self.gpu.is_none() && self.scenario.is_none();
+                let which = if defaulted {
+                    format!("{}, the default GPU without --gpu", gpu.id)
+                } else {
+                    gpu.id.clone()
+                };
+                return Err(Error::new(format!(
+                    "{origin}: the log's available KV cache memory ({gib:.2} GiB) is more than the GPU's {:.2} GiB ({which})",
+                    crate::units::gib(gpu.memory_bytes)
+                ))
+                .with_hint("pass --gpu with the GPU the log was taken on (`decodecalc presets` lists them)")
+                .about("--gpu"));
+            }
             pinned.engine.kv_cache_memory_bytes = Some(i64::try_from(bytes).unwrap_or(i64::MAX));
         }
         let mut plan = pinned.resolve_plain(world)?;

@@ -84,3 +84,19 @@ fn a_file_that_is_no_log_is_refused() {
     );
     assert!(err.contains("not-a-log.txt"), "{err}");
 }
+
+/// A log whose KV pool is larger than the GPU predicted says so and names
+/// the GPU, the default one when --gpu is missing (issue 25), instead of
+/// rejecting a `--kv-cache-memory-bytes` the user never passed.
+#[test]
+fn a_log_from_a_larger_gpu_than_the_default_asks_for_gpu() {
+    let err = rejects(&["matrix", "--vllm-log", LOG], "--gpu");
+    assert!(
+        err.contains("58.11 GiB")
+            && err.contains("23.69 GiB (rtx3090, the default GPU without --gpu)")
+            && !err.contains("kv-cache-memory-bytes"),
+        "{err}"
+    );
+    let err = rejects(&["matrix", "--vllm-log", LOG, "--gpu", "l40s"], "(l40s)");
+    assert!(err.contains("44.31 GiB (l40s)"), "{err}");
+}
