@@ -1100,6 +1100,19 @@ pub fn bench_serve(
             comparison,
         });
     }
+    // What was predicted, named above the figures (without --model or
+    // --gpu that is a preset the user did not choose).
+    let head = if format == Format::Table {
+        format!(
+            "{} on {} | vLLM {} | calibration {}\n\n",
+            plan.model.name,
+            plan.gpu.name,
+            plan.engine.vllm_version,
+            c.label()
+        )
+    } else {
+        String::new()
+    };
     if let Some(cmp) = comparison {
         let mut t = Table::new(&[
             ("Figure", false),
@@ -1115,7 +1128,7 @@ pub fn bench_serve(
                 format!("{:+.1}", f.error_pct),
             ]);
         }
-        return emit(&t, format);
+        return Ok(head + &emit(&t, format)?);
     }
     let mut t = Table::new(&[("Figure", false), ("Predicted", true)]);
     let row = |t: &mut Table, name: &str, v: String| t.push(vec![name.into(), v]);
@@ -1168,7 +1181,7 @@ pub fn bench_serve(
             format!("{:.2}", s.p99_ms),
         );
     }
-    let mut out = emit(&t, format)?;
+    let mut out = head + &emit(&t, format)?;
     if format == Format::Table {
         out.push_str(&format!(
             "\n{} on {}, vLLM {} `vllm serve` defaults unless flagged; calibration {}.\n",

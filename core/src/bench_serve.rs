@@ -29,10 +29,18 @@ pub struct FileStats {
     pub p99_ms: Option<f64>,
 }
 
+/// The longest `model_id` read from a result file (a repo id is at most
+/// 96 characters on the Hub); a longer one is not a model id.
+pub const MAX_MODEL_ID_CHARS: usize = 256;
+
 /// What a `vllm bench serve --save-result` file says.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BenchResult {
     pub origin: String,
+    /// The model the run served, as the file names it (`model_id`: a
+    /// Hugging Face repo id), where it does and in at most
+    /// [`MAX_MODEL_ID_CHARS`] characters.
+    pub model_id: Option<String>,
     pub num_prompts: u64,
     pub completed: u64,
     pub max_concurrency: Option<u64>,
@@ -122,8 +130,15 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
         // benchmark_serving.py before 0.7 called it `latency`.
         e2el = file.stats("latency")?;
     }
+    let model_id = file
+        .obj
+        .get("model_id")
+        .and_then(Value::as_str)
+        .filter(|m| !m.is_empty() && m.chars().count() <= MAX_MODEL_ID_CHARS)
+        .map(str::to_string);
     Ok(BenchResult {
         origin: origin.to_string(),
+        model_id,
         num_prompts,
         completed,
         max_concurrency: file.count("max_concurrency", crate::engine::MAX_CONCURRENCY)?,

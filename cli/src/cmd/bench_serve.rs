@@ -1,7 +1,7 @@
 //! `decodecalc bench-serve`: what `vllm bench serve` would print for this
 //! setup, beside a `--save-result` file's figures when given.
 
-use super::{resolve, Output};
+use super::Output;
 use crate::args::{dataset_name, request_rate, CommonArgs, RequestRate};
 use crate::files::read_bench_result;
 use crate::render;
@@ -80,7 +80,42 @@ pub fn predict(
     measured: Option<&BenchResult>,
     warnings: &mut Vec<String>,
 ) -> Output {
-    let plan = resolve(common, warnings)?;
+    let mut request = common.request()?;
+    let setup_given = request.model.is_some()
+        || request.scenario.is_some()
+        || request.vllm_command.is_some()
+        || request.vllm_log.is_some();
+    if let Some((m, id)) = measured.and_then(|m| Some((m, m.model_id.as_deref()?))) {
+        // The file names the model it measured: predict that one, not the
+        // reference run's, unless the flags say which.
+        if !setup_given {
+            request.model = Some(
+                decodecalc_core::scenario::model_for_repo(id).map_err(|e| e.context(&m.origin))?,
+            );
+        }
+    }
+    let plan = request.resolve(&crate::files::Fs)?;
+    warnings.extend(plan.warnings.iter().cloned());
+    if let Some(id) = measured.and_then(|m| m.model_id.as_deref()) {
+        let theirs = decodecalc_core::scenario::model_for_repo(id).ok();
+        if setup_given && theirs.is_some_and(|t| t != plan.model.id) {
+            warnings.push(format!(
+                "the result measured `{id}`; predicting {} as the flags say",
+                plan.model.name
+            ));
+        }
+    }
+    // A model without a GPU runs on the reference GPU: say so.
+    if request.model.is_some()
+        && request.gpu.is_none()
+        && request.scenario.is_none()
+        && request.vllm_command.is_none()
+    {
+        warnings.push(format!(
+            "no --gpu: predicting on the {} (the reference run's GPU)",
+            plan.gpu.name
+        ));
+    }
     let capacity = plan.capacity()?;
     let (workload, predicted, comparison) =
         decodecalc_core::bench_serve::predict_run(&plan, &capacity, workload, measured)?;

@@ -147,3 +147,45 @@ fn llama3_8b_on_an_h100_with_per_request_lengths_matches_end_to_end() {
     // a per-token gap, which decodecalc predicts.
     assert!(got("median_itl_ms") < -85.0);
 }
+
+/// A result file names the model it measured (`model_id`): without
+/// --model that is the model predicted, and the output names it (issue 25:
+/// it predicted the reference Nemotron instead, TTFT +438%).
+#[test]
+fn a_result_file_s_model_is_the_one_predicted() {
+    let f = fixture("tokenkaki-v0.19.1-a100-qwen3-8b-chat-summary.json");
+    let out = decodecalc_tests::run(&["bench-serve", "--result", &f, "--gpu", "a100"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let head = out.stdout.lines().next().unwrap_or_default();
+    assert!(
+        head.starts_with("Qwen3-8B on NVIDIA A100-SXM4-80GB | vLLM "),
+        "{head}"
+    );
+    let v = json(&[
+        "bench-serve",
+        "--result",
+        &f,
+        "--gpu",
+        "a100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["model"], "Qwen3-8B");
+    // Flags still win, with a warning naming the file's model.
+    let out = decodecalc_tests::run(&[
+        "bench-serve",
+        "--result",
+        &f,
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "a100",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("the result measured `Qwen/Qwen3-8B`"),
+        "{}",
+        out.stderr
+    );
+    assert!(out.stdout.starts_with("Llama-3.1-8B on "), "{}", out.stdout);
+}
