@@ -99,6 +99,25 @@ pub fn speed(text: &str) -> Result<f64, Error> {
         .ok_or_else(|| Error::field("--min-per-request-tok-s", text, "a positive speed in tok/s"))
 }
 
+/// The most rows `rank --top` may ask for (a sweep of the whole catalog is
+/// a few hundred configurations).
+pub const MAX_TOP: u64 = 10_000;
+
+/// `rank --top`: how many configurations to print.
+pub fn top(text: &str) -> Result<u64, Error> {
+    text.trim()
+        .parse::<u64>()
+        .ok()
+        .filter(|n| (1..=MAX_TOP).contains(n))
+        .ok_or_else(|| {
+            Error::field(
+                "--top",
+                text,
+                format!("a count of configurations from 1 to {MAX_TOP}"),
+            )
+        })
+}
+
 /// `matrix --explain`: a decode cell `CONTEXT:CONCURRENCY` or a prefill
 /// row's `CONTEXT`.
 #[derive(Clone, Debug)]

@@ -809,12 +809,18 @@ pub fn solved_setting(
 }
 
 pub fn ranked(
-    rows: &[decodecalc_core::rank::Ranked],
-    prices: &decodecalc_core::rank::Prices,
+    ranking: &decodecalc_core::rank::Ranking,
     model: &str,
     w: decodecalc_core::rank::Workload,
+    top: Option<u64>,
     format: Format,
 ) -> Result<String, Error> {
+    let prices = &ranking.prices;
+    let all = &ranking.ranked;
+    let shown = top
+        .and_then(|n| usize::try_from(n).ok())
+        .map_or(all.len(), |n| n.min(all.len()));
+    let rows = all.get(..shown).unwrap_or(all);
     if format == Format::Json {
         #[derive(Serialize)]
         struct Out<'a> {
@@ -822,14 +828,20 @@ pub fn ranked(
             workload: decodecalc_core::rank::Workload,
             prices_source: &'a str,
             prices_date: &'a str,
+            /// Configurations that serve it, all of them (`configurations`
+            /// may be cut by --top).
+            serving: usize,
             configurations: &'a [decodecalc_core::rank::Ranked],
+            unpriced_gpus: &'a [String],
         }
         return json(&Out {
             model,
             workload: w,
             prices_source: &prices.source,
             prices_date: &prices.date,
+            serving: all.len(),
             configurations: rows,
+            unpriced_gpus: &ranking.unpriced,
         });
     }
     let mut t = Table::new(&[
@@ -868,12 +880,26 @@ pub fn ranked(
                 .map(|x| format!(" at >= {x} tok/s each"))
                 .unwrap_or_default(),
             rows.first().map_or("-", |r| r.vllm_version.as_str()),
-            rows.len(),
+            all.len(),
             prices.source,
             prices.date
         ));
     }
     out.push_str(&emit(&t, format)?);
+    if format == Format::Table {
+        if shown < all.len() {
+            out.push_str(&format!(
+                "\n{} more not shown (--top {shown}; without --top, all)\n",
+                all.len() - shown
+            ));
+        }
+        if !ranking.unpriced.is_empty() {
+            out.push_str(&format!(
+                "\nNot ranked, no price: {} (rank them with --price GPU=USD_PER_HOUR)\n",
+                ranking.unpriced.join(", ")
+            ));
+        }
+    }
     Ok(out)
 }
 

@@ -196,6 +196,17 @@ pub struct Question<'a> {
 pub struct Ranking {
     pub prices: Prices,
     pub ranked: Vec<Ranked>,
+    /// GPUs of the sweep the price list has no price for: not ranked
+    /// (`--price GPU=USD_PER_HOUR` ranks them).
+    pub unpriced: Vec<String>,
+}
+
+/// The GPUs of `gpus` without a price in `prices`.
+fn unpriced(gpus: &[Gpu], prices: &Prices) -> Vec<String> {
+    gpus.iter()
+        .filter(|g| !prices.usd_per_hour.contains_key(&g.id))
+        .map(|g| g.id.clone())
+        .collect()
 }
 
 impl Question<'_> {
@@ -228,7 +239,11 @@ impl Question<'_> {
             harness: self.harness,
         };
         let ranked = rank(&sweep, self.workload, &prices)?;
-        Ok(Ranking { prices, ranked })
+        Ok(Ranking {
+            unpriced: unpriced(&gpus, &prices),
+            prices,
+            ranked,
+        })
     }
 }
 
@@ -271,11 +286,20 @@ pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<Vec<Ra
         }
     }
     if out.is_empty() {
+        let unpriced = unpriced(sweep.gpus, prices);
+        let hint = if unpriced.is_empty() {
+            "lower the context or the concurrency, or allow more tensor parallelism".to_string()
+        } else {
+            format!(
+                "lower the context or the concurrency, allow more tensor parallelism, or price the GPUs left out for want of a price (--price GPU=USD_PER_HOUR): {}",
+                unpriced.join(", ")
+            )
+        };
         return Err(Error::new(format!(
-            "no configuration of the sweep serves {} requests at {} tokens",
+            "no priced configuration of the sweep serves {} requests at {} tokens",
             workload.concurrency, workload.context_tokens
         ))
-        .with_hint("lower the context or the concurrency, allow more tensor parallelism, or give prices for more GPUs (--price GPU=USD)"));
+        .with_hint(hint));
     }
     Ok(out)
 }

@@ -3,7 +3,7 @@
 //! `rank::Question`).
 
 use super::Output;
-use crate::args::{context, names, speed, tp_sizes, CommonArgs, Listed};
+use crate::args::{context, names, speed, top, tp_sizes, CommonArgs, Listed};
 use crate::files::Fs;
 use crate::render;
 use clap::Args;
@@ -14,7 +14,8 @@ use decodecalc_core::Error;
 pub const EXAMPLES: &str = "\
 Examples:
   decodecalc rank --model qwen3-8b --context 16K --concurrency 32
-  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,a100 --price h100=2.5";
+  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,a100 --price h100=2.5
+  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --top 5";
 
 #[derive(Args, Debug)]
 pub struct RankArgs {
@@ -36,6 +37,9 @@ pub struct RankArgs {
     /// Also require this per-request decode speed, tok/s.
     #[arg(long, allow_negative_numbers = true, value_parser = speed)]
     pub min_per_request_tok_s: Option<f64>,
+    /// Print only the first N configurations (default: all of them).
+    #[arg(long, allow_negative_numbers = true, value_parser = top)]
+    pub top: Option<u64>,
 }
 
 pub fn run(args: &RankArgs) -> Output {
@@ -80,10 +84,10 @@ pub fn run(args: &RankArgs) -> Output {
     .answer(&Fs)?;
     Ok((
         render::ranked(
-            &ranking.ranked,
-            &ranking.prices,
+            &ranking,
             &model.name,
             workload,
+            args.top,
             args.common.format(),
         )?,
         0,

@@ -1114,7 +1114,7 @@ fn setups_vllm_refuses_and_implausible_values_are_refused_by_name() {
             "--concurrency",
             "4096"
         ]),
-        "error: no configuration of the sweep serves 4096 requests at 122880 tokens"
+        "error: no priced configuration of the sweep serves 4096 requests at 122880 tokens"
     );
     // A GPU file whose bandwidth is a typo.
     let text = std::fs::read_to_string(concat!(
@@ -1202,4 +1202,36 @@ fn a_setup_that_would_not_start_names_the_gpu_it_was_tried_on() {
         "{}",
         out.stderr
     );
+}
+
+/// `rank` names the GPUs it leaves out for want of a price instead of
+/// dropping them in silence, and `--top` prints the first few (issue 25).
+#[test]
+fn rank_names_unpriced_gpus_and_takes_top() {
+    let with = |extra: &[&'static str]| {
+        let mut v = vec!["rank", "--model", "qwen3-8b", "--context", "16K"];
+        v.extend_from_slice(&["--concurrency", "32"]);
+        v.extend_from_slice(extra);
+        v
+    };
+    let err = rejects(
+        &with(&["--gpus", "rtx-pro-6000,b300"]),
+        "no priced configuration",
+    );
+    assert!(
+        err.contains("(--price GPU=USD_PER_HOUR): rtx-pro-6000, b300"),
+        "{err}"
+    );
+    let v = json(&with(&[
+        "--gpus",
+        "h100,rtx-pro-6000",
+        "--top",
+        "2",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(v["configurations"].as_array().unwrap().len(), 2);
+    assert!(v["serving"].as_u64().unwrap() > 2, "{v}");
+    assert_eq!(v["unpriced_gpus"], serde_json::json!(["rtx-pro-6000"]));
+    rejects(&with(&["--top", "0"]), "--top");
 }
