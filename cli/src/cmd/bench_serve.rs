@@ -106,11 +106,7 @@ pub fn predict(
         }
     }
     // A model without a GPU runs on the reference GPU: say so.
-    if request.model.is_some()
-        && request.gpu.is_none()
-        && request.scenario.is_none()
-        && request.vllm_command.is_none()
-    {
+    if request.model.is_some() && plan.gpu_defaulted {
         warnings.push(format!(
             "no --gpu: predicting on the {} (the reference run's GPU)",
             plan.gpu.name

@@ -118,6 +118,8 @@ pub struct Plan {
     pub calibration: Calibration,
     /// What was not applied or was assumed, one line each (shown as warnings).
     pub warnings: Vec<String>,
+    /// No --gpu and no scenario named the GPU: it is the reference run's.
+    pub gpu_defaulted: bool,
     /// A start-up log's figures against the prediction, when one was given.
     pub log_check: Vec<crate::vllm_log::LogFigure>,
 }
@@ -158,8 +160,7 @@ impl Request {
             // than the one predicted (without --gpu, the reference RTX 3090).
             let gpu = &predicted_plan.gpu;
             if bytes > gpu.memory_bytes {
-                let defaulted = self.gpu.is_none() && self.scenario.is_none();
-                let which = if defaulted {
+                let which = if predicted_plan.gpu_defaulted {
                     format!("{}, the default GPU without --gpu", gpu.id)
                 } else {
                     gpu.id.clone()
@@ -282,6 +283,7 @@ impl Request {
                 )
             })?;
         // A model without a scenario runs on the reference GPU unless --gpu says otherwise.
+        let gpu_defaulted = self.gpu.is_none() && scenario_gpu.is_none();
         let gpu_name = self
             .gpu
             .clone()
@@ -368,6 +370,7 @@ impl Request {
         plan.scenario_id = scenario_id;
         plan.measured = scenario.and_then(|(_, s)| s.measured);
         plan.warnings = warnings;
+        plan.gpu_defaulted = gpu_defaulted;
         if let Some((bytes, derivation)) = pinned {
             plan.non_kv_bytes = bytes;
             plan.non_kv_source = NonKvSource::Pinned { derivation };

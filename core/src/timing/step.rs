@@ -100,10 +100,10 @@ impl Work {
         } else {
             self.model.moe_read_bytes(tokens)
         };
-        // Two GEMMs per MoE layer (experts' gate/up and down), of which
-        // `expert_quant_gemms` dequantize and the rest are 16-bit.
+        // The experts' GEMMs, of which `expert_quant_gemms` dequantize and
+        // the rest are 16-bit.
         let (quant_gemms, gemms) = if fused {
-            let expert = 2 * self.model.moe_layers.len() as u64;
+            let expert = self.model.expert_gemms();
             let quant = self.model.expert_quant_gemms.min(expert);
             (
                 self.model.quant_gemms.saturating_sub(quant),

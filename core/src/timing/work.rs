@@ -171,7 +171,7 @@ impl ModelCost {
             allreduce_layers: model.layers.len() as u64,
             hidden_size: model.hidden_size,
             moe_layers,
-            gemms: (2 * model.layers.len() as u64 + 1)
+            gemms: (GEMMS_PER_LAYER * model.layers.len() as u64 + 1)
                 .saturating_sub(quant_gemm_count(model, quant, false)),
             attention_layers: model
                 .layers
@@ -206,6 +206,13 @@ impl ModelCost {
     /// dequantized, fp8 / NVFP4): per MoE layer the expected number of
     /// distinct experts top-k routing touches under skewed routing
     /// ([`super::touched_experts`] at [`super::ROUTING_POWER_LAW_ALPHA`]).
+    /// GEMM kernels per step in the MoE layers' experts: two per layer, as
+    /// [`quant_gemm_count`] and `gemms` count every layer's (gate/up fused,
+    /// then down).
+    pub fn expert_gemms(&self) -> u64 {
+        GEMMS_PER_LAYER * self.moe_layers.len() as u64
+    }
+
     /// Each MoE layer with the distinct experts `tokens` tokens touch in
     /// it ([`super::touched_experts`] at [`super::ROUTING_POWER_LAW_ALPHA`]),
     /// worked out once per routing shape: layers share theirs, and the sum
@@ -360,8 +367,13 @@ fn quant_gemm_count(model: &Model, quant: &WeightQuant, experts_only: bool) -> u
             quant.dequantizes(&m)
         })
         .count() as u64
-        * 2
+        * GEMMS_PER_LAYER
 }
+
+/// GEMM kernels per layer: vLLM fuses q/k/v and gate/up, so each mixer or
+/// feed-forward block runs two (its fused input projection and its output
+/// projection).
+const GEMMS_PER_LAYER: u64 = 2;
 
 /// Experts: all held, top_k of num_experts computed per token; the bytes an
 /// expert step reads depend on the batch (`Work::moe_read_bytes`).

@@ -3,13 +3,7 @@
 //! refit, the held-out errors meet their bars and are the README's tables,
 //! and the fit recovers known parameters from synthetic runs.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::cast_possible_truncation
-)]
+#![allow(clippy::cast_possible_truncation)]
 
 use decodecalc_core::bands::{Figure, HoldOut};
 use decodecalc_core::calibrate::{

@@ -1,13 +1,5 @@
 //! The command line as a user sees it: outputs, formats and bad input.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_tests::{json, rejects, run};
 use decodecalc_tests::{reference_measured, scratch_file};
 use serde_json::Value;

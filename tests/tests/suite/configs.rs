@@ -3,14 +3,6 @@
 //! parameter counts against the published ones, KV bytes per token, recurrent
 //! state bytes and block sizes worked by hand.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::allocator::{GroupKind, KvLayout};
 use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::presets::LoadedModel;

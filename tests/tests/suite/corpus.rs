@@ -3,14 +3,6 @@
 //! every file loads or is refused with a specific reason, every supported
 //! architecture is covered, and parameter counts match the published totals.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::config::ARCHITECTURES;
 use decodecalc_core::scenario::loaded_from_config_json;
 use decodecalc_tests::Fs;

@@ -1,13 +1,5 @@
 //! `data/` and the embedded presets agree, and every file parses.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::presets::{self, Kind, ModelFile};
 use decodecalc_core::scenario::{NoFiles, Request};
 use decodecalc_tests::data_dir;

@@ -4,14 +4,6 @@
 //! (data/startup-logs/vllm0.19-h100-llm-d.csv): every flag
 //! changes what it should and nothing else.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::dtype::FloatDtype;
 use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::memory::NonKvEstimate;

@@ -8,14 +8,6 @@
 //! test command sets 10,000) from proptest's deterministic runner: a count,
 //! not a time, so a run is the same on any machine and a failure replays.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::compare::compare;
 use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
 use decodecalc_core::matrix::Predictor;

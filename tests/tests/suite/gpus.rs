@@ -2,14 +2,6 @@
 //! aliases match in any case, Hugging Face repo ids name model presets, and an
 //! explicit --model beats a pasted launch line's.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::gpu::class_distance;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{model_for_repo, NoFiles, Request};

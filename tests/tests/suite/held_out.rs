@@ -5,13 +5,6 @@
 //! file states for a new model on that GPU (leave-model-family-out): the
 //! claim outputs print, checked on runs no fit saw.
 
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::bands::{Figure, HoldOut};
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::CalibrationFile;
@@ -49,9 +42,17 @@ fn errors(args: &[&str]) -> serde_json::Map<String, serde_json::Value> {
 /// band was the rule until 2026-12-05; with the serving simulation's
 /// server taking requests in turn, the refit moved the H100 fixture's
 /// output throughput to -7.9% against a band of 5.6% from 12 figures.)
-fn inside_the_bands(cases: &[(&str, f64, f64)]) {
+/// `errors` are a comparison's figures; each of `figures` is checked
+/// against `class`'s band of its kind.
+fn inside_the_bands(
+    errors: &serde_json::Map<String, serde_json::Value>,
+    class: &str,
+    figures: &[(&str, Figure)],
+) {
     let mut outside = 0;
-    for &(figure, err, p90) in cases {
+    for &(figure, band) in figures {
+        let err = errors[figure].as_f64().unwrap();
+        let p90 = p90_band(class, band);
         eprintln!("{figure}: {err:+.2}% (band +-{p90:.1}%)");
         assert!(
             err.abs() <= 2.0 * p90,
@@ -62,9 +63,9 @@ fn inside_the_bands(cases: &[(&str, f64, f64)]) {
         }
     }
     assert!(
-        outside <= cases.len().div_ceil(10),
+        outside <= figures.len().div_ceil(10),
         "{outside} of {} figures outside their p90 bands",
-        cases.len()
+        figures.len()
     );
 }
 
@@ -91,15 +92,15 @@ fn qwen3_8b_on_an_a100_with_vllm_0_19_is_inside_the_a100_band() {
     let got = |k: &str| e[k].as_f64().unwrap();
     // The A100 class's runs are offline: its bands are of time per output
     // token only, which bounds throughput too.
-    let mut cases = Vec::new();
-    for (figure, band) in [
-        ("output_throughput", Figure::Tpot),
-        ("mean_tpot_ms", Figure::Tpot),
-        ("median_itl_ms", Figure::Tpot),
-    ] {
-        cases.push((figure, got(figure), p90_band("ampere-datacenter", band)));
-    }
-    inside_the_bands(&cases);
+    inside_the_bands(
+        &e,
+        "ampere-datacenter",
+        &[
+            ("output_throughput", Figure::Tpot),
+            ("mean_tpot_ms", Figure::Tpot),
+            ("median_itl_ms", Figure::Tpot),
+        ],
+    );
     // TTFT is short by the chat endpoint's cost: the A100 runs are offline,
     // so the server's per-request cost is the shared value, fitted on
     // H100 and RTX 4090 runs of the completions endpoint.
@@ -133,16 +134,16 @@ fn llama3_8b_on_an_h100_with_per_request_lengths_matches_end_to_end() {
         "json",
     ]);
     let got = |k: &str| e[k].as_f64().unwrap();
-    let mut cases = Vec::new();
-    for (figure, band) in [
-        ("output_throughput", Figure::Throughput),
-        ("median_tpot_ms", Figure::Tpot),
-        ("mean_e2el_ms", Figure::Tpot),
-        ("median_e2el_ms", Figure::Tpot),
-    ] {
-        cases.push((figure, got(figure), p90_band("hopper", band)));
-    }
-    inside_the_bands(&cases);
+    inside_the_bands(
+        &e,
+        "hopper",
+        &[
+            ("output_throughput", Figure::Throughput),
+            ("median_tpot_ms", Figure::Tpot),
+            ("mean_e2el_ms", Figure::Tpot),
+            ("median_e2el_ms", Figure::Tpot),
+        ],
+    );
     // That release streamed several tokens a chunk: its ITL (72 ms) is not
     // a per-token gap, which decodecalc predicts.
     assert!(got("median_itl_ms") < -85.0);

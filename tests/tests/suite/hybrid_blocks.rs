@@ -7,14 +7,6 @@
 //! "Padding mamba page size by {100 * (page - state) / state:.2f}%".
 //! Defaults throughout: `--kv-cache-dtype auto` (bf16), TP 1, no --block-size.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::allocator::KvLayout;
 use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::model::Model;

@@ -2,14 +2,6 @@
 //! and with smaller KV dtypes, speed falls with context and concurrency,
 //! valid cells fit their pool, and the CLI's JSON is core's.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::dtype::KvCacheDtype;
 use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
 use decodecalc_core::matrix::{Phase, Predictor, Status};

@@ -3,9 +3,6 @@
 //! bit for bit, for every finite number std reads, and `None` where std
 //! refuses or gives a non-finite value.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use decodecalc_core::units::parse_f64;
 use proptest::prelude::*;
 

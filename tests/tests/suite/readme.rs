@@ -13,14 +13,6 @@
 //! And every `decodecalc` command line of a code block is in one of the
 //! two, so none sits in a block that no test runs.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc::main_with;
 use std::path::PathBuf;
 

@@ -11,14 +11,6 @@
 //! (worked by hand from vLLM's rules), the harness's statuses, and the
 //! first-principles estimate the pin replaces.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::allocator::GroupKind;
 use decodecalc_core::matrix::{matrix, Phase, Status};
 use decodecalc_core::scenario::{NoFiles, NonKvSource, Request};

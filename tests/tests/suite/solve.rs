@@ -1,14 +1,6 @@
 //! The solvers against brute force over the allocator's step functions, on
 //! random scenarios (proptest), and on the reference run.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::engine::{EngineSettings, HarnessSettings};
 use decodecalc_core::matrix::{Phase, Predictor};
 use decodecalc_core::scenario::{NoFiles, Plan, Request};

@@ -7,14 +7,6 @@
 //! `cargo test -p decodecalc-tests --test suite startup_logs:: -- --nocapture`
 //! prints the table the README shows.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::scenario::Request;
 use decodecalc_core::units::GIB;

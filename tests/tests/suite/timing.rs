@@ -10,14 +10,6 @@
 //! `tests/tests/suite/calibration.rs`; held-out benchmark runs are
 //! `tests/tests/suite/held_out.rs`.)
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic
-)]
-
 use decodecalc_core::calibrate::{fit, prompt_relation};
 use decodecalc_core::compare::{compare, compare_cross_validated};
 use decodecalc_core::matrix::{Phase, Predictor};

@@ -3,9 +3,6 @@
 //! that the figure the entry names differs as it says while the others stay.
 //! A last test checks every entry of the table has a test here.
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-
 use decodecalc_core::allocator::MambaCacheMode;
 use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request};

@@ -3,9 +3,6 @@
 //! the prediction (`core/src/vllm_log.rs`). The fixture is reconstructed
 //! from a public 0.19.0 log's figures (tests/fixtures/vllm-logs/SOURCES.md).
 
-// Tests assert by panicking; the workspace's no-panic lints are for the product.
-#![allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
-
 use decodecalc_tests::{rejects, run, scratch_file};
 use serde_json::Value;
 
