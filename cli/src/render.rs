@@ -4,11 +4,11 @@ use crate::args::{ExplainCell, Format};
 use crate::cmd::presets::PresetsArgs;
 use crate::table::Table;
 use decodecalc_core::allocator::RunningLimit;
-use decodecalc_core::breakdown::{grouped, Amount, BreakdownRow};
+use decodecalc_core::breakdown::{grouped, grouped_f, Amount, BreakdownRow};
 use decodecalc_core::calibrate::{prompt_relation, FitReport};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
 use decodecalc_core::harness::check_model_len;
-use decodecalc_core::matrix::{Matrix, Phase, Predictor};
+use decodecalc_core::matrix::{Cell, Matrix, Phase, Predictor};
 use decodecalc_core::measured::MeasuredRow;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{Capacity, Plan};
@@ -40,6 +40,8 @@ struct MatrixJson<'a> {
     vllm_version: String,
     model: &'a str,
     gpu: &'a str,
+    workload: decodecalc_core::harness::Workload,
+    max_tokens: u64,
     block_size_tokens: u64,
     num_blocks: u64,
     kv_cache_tokens: u64,
@@ -48,13 +50,82 @@ struct MatrixJson<'a> {
     cells: &'a [decodecalc_core::matrix::Cell],
 }
 
-pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result<String, Error> {
+fn opt_grouped(v: Option<f64>, digits: usize) -> String {
+    v.map_or(String::new(), |x| grouped_f(x, digits))
+}
+
+/// A cell's band for one figure as a column: "±21%" (its p90).
+fn band_cell(b: Option<&decodecalc_core::scenario::Band>) -> String {
+    b.map_or(String::new(), |b| format!("±{:.0}%", b.p90_abs_pct))
+}
+
+/// The status as the table says it: the harness's rule by name.
+fn status_words(s: decodecalc_core::matrix::Status) -> &'static str {
+    use decodecalc_core::matrix::Status;
+    match s {
+        Status::Valid => "valid",
+        Status::Queued => "queued",
+        Status::OverCapacity => "over capacity",
+    }
+}
+
+/// The engine's own verdict on a decode cell: "all" run at once, or how many.
+fn engine_words(c: &Cell) -> String {
+    if c.engine_running_requests >= c.concurrency {
+        "all".into()
+    } else {
+        format!("{} of {}", c.engine_running_requests, c.concurrency)
+    }
+}
+
+/// The lines above a matrix: what runs where, the KV cache, the workload.
+fn matrix_header(plan: &Plan, cap: &Capacity, m: &Matrix) -> String {
+    format!(
+        "{} | vLLM {} | calibration {} | scenario {}\nKV cache {} tokens: {} blocks of {} tokens\n{}\n\n",
+        plan.setup_title(),
+        plan.engine.vllm_version,
+        m.calibration,
+        m.scenario,
+        grouped(cap.kv_cache_tokens),
+        grouped(cap.num_blocks),
+        grouped(cap.block_size_tokens),
+        m.workload.describe(plan.harness.max_tokens),
+    )
+}
+
+/// The lines under a matrix: what each status and column means here.
+fn matrix_legend(plan: &Plan, cap: &Capacity, m: &Matrix) -> String {
+    use decodecalc_core::harness::Workload;
+    let out = grouped(plan.harness.max_tokens);
+    let kv = grouped(cap.kv_cache_tokens);
+    let rule = match m.workload {
+        Workload::Harness => format!(
+            "over capacity: skipped by the harness rule C x (context + max_tokens {out}) > KV cache {kv} tokens (context 0 exempt up to max_num_seqs)\nEngine runs: how many of the C requests vLLM itself would run at once, whatever the harness decides\n"
+        ),
+        Workload::Distinct => format!(
+            "queued: the KV cache ({kv} tokens) cannot hold every request's prompt plus {out} output tokens at once, so some wait\n"
+        ),
+    };
+    format!(
+        "\n{rule}TTFT cold: every prompt prefilled whole (distinct prompts); TTFT cached: the prompt already in the prefix cache (the harness's, after its scout)\n± : 90% of held-out figures fall within this of the prediction (bands below)\n"
+    )
+}
+
+pub fn matrix(
+    plan: &Plan,
+    cap: &Capacity,
+    m: &Matrix,
+    format: Format,
+    wide: bool,
+) -> Result<String, Error> {
     if format == Format::Json {
         return json(&MatrixJson {
             scenario: &m.scenario,
             vllm_version: plan.engine.vllm_version.to_string(),
             model: &plan.model.id,
             gpu: &plan.gpu.id,
+            workload: m.workload,
+            max_tokens: plan.harness.max_tokens,
             block_size_tokens: cap.block_size_tokens,
             num_blocks: cap.num_blocks,
             kv_cache_tokens: cap.kv_cache_tokens,
@@ -63,15 +134,37 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
             cells: &m.cells,
         });
     }
+    let mut out = String::new();
+    if format == Format::Table {
+        out.push_str(&matrix_header(plan, cap, m));
+    }
+    if format == Format::Table && !wide {
+        out.push_str(&matrix_compact(m));
+    } else {
+        out.push_str(&emit(&matrix_wide(m), format)?);
+    }
+    if format == Format::Table {
+        out.push_str(&matrix_legend(plan, cap, m));
+        out.push_str(&bands_text(&m.error_bands));
+    }
+    Ok(out)
+}
+
+/// Every column, one row per cell (`--wide`, CSV, Markdown).
+fn matrix_wide(m: &Matrix) -> Table {
     let mut t = Table::new(&[
         ("Phase", false),
         ("Context", true),
         ("Requests at once", true),
         ("Status", false),
+        ("Engine runs", true),
         ("Total tok/s", true),
+        ("±", true),
         ("Per request tok/s", true),
-        ("TTFT ms", true),
         ("Time between tokens ms", true),
+        ("± ", true),
+        ("TTFT cold ms", true),
+        ("TTFT cached ms", true),
         ("Average active requests", true),
         ("Output tokens", true),
         ("Measured for s", true),
@@ -80,7 +173,7 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
     ]);
     let num = |v: Option<f64>, digits: usize| v.map_or(String::new(), |x| format!("{x:.digits$}"));
     for c in &m.cells {
-        t.push(vec![
+        let mut row = vec![
             match c.phase {
                 Phase::Prefill => "Prefill".into(),
                 Phase::Decode => "Sustained decode".into(),
@@ -88,36 +181,93 @@ pub fn matrix(plan: &Plan, cap: &Capacity, m: &Matrix, format: Format) -> Result
             format_tokens(c.context_tokens),
             c.concurrency.to_string(),
             c.status.name().into(),
-            num(c.total_tok_s, 1),
-            num(c.per_request_tok_s, 1),
-            num(c.ttft_ms, 0),
-            num(c.tbt_ms, 1),
+            c.engine_running_requests.to_string(),
+        ];
+        row.extend(speed_cells(c, num));
+        row.extend([
             num(c.avg_active_requests, 2),
             num(c.output_tokens, 0),
             num(c.measured_s, 1),
             grouped(c.blocks_needed),
             grouped(c.usable_blocks),
         ]);
+        t.push(row);
     }
+    t
+}
+
+/// A cell's speed columns, from total tok/s to the cached TTFT, each
+/// number written by `f` (digits after the point), with their bands.
+fn speed_cells(c: &Cell, f: impl Fn(Option<f64>, usize) -> String) -> Vec<String> {
+    let bands = c.error_band.as_ref();
+    vec![
+        f(c.total_tok_s, 1),
+        band_cell(bands.and_then(|b| b.throughput.as_ref())),
+        f(c.per_request_tok_s, 1),
+        f(c.tbt_ms, 1),
+        band_cell(bands.and_then(|b| b.tpot.as_ref())),
+        f(c.ttft_cold_ms, 0),
+        f(c.ttft_cached_ms, 0),
+    ]
+}
+
+/// The default text: the prefill rows, then the decode grid, in columns a
+/// 120-column terminal holds (`--wide` for every column).
+fn matrix_compact(m: &Matrix) -> String {
+    // A prefill row's TTFT is its prompt over its prefill speed: the
+    // prefill band is the one measured on such rows.
+    let prefill_band = band_cell(m.error_bands.prefill.as_ref());
     let mut out = String::new();
-    if format == Format::Table {
-        out.push_str(&format!(
-            "{} | {} on {} | vLLM {} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens\n\n",
-            m.scenario,
-            plan.model.name,
-            plan.gpu.name,
-            plan.engine.vllm_version,
-            m.calibration,
-            grouped(cap.block_size_tokens),
-            cap.num_blocks,
-            grouped(cap.kv_cache_tokens)
-        ));
+    let prefill: Vec<_> = m
+        .cells
+        .iter()
+        .filter(|c| c.phase == Phase::Prefill)
+        .collect();
+    if !prefill.is_empty() {
+        let mut t = Table::new(&[
+            ("Prefill context", true),
+            ("Prompt tokens", true),
+            ("Prefill tok/s", true),
+            ("TTFT cold ms", true),
+            ("±", true),
+        ]);
+        for c in prefill {
+            t.push(vec![
+                format_tokens(c.context_tokens),
+                grouped(c.prompt_tokens),
+                opt_grouped(c.total_tok_s, 1),
+                opt_grouped(c.ttft_cold_ms, 0),
+                prefill_band.clone(),
+            ]);
+        }
+        out.push_str(&t.text());
+        out.push('\n');
     }
-    out.push_str(&emit(&t, format)?);
-    if format == Format::Table {
-        out.push_str(&bands_text(&m.error_bands));
+    let mut t = Table::new(&[
+        ("Context", true),
+        ("Requests", true),
+        ("Status", false),
+        ("Engine runs", true),
+        ("Total tok/s", true),
+        ("±", true),
+        ("Req tok/s", true),
+        ("TBT ms", true),
+        ("± ", true),
+        ("TTFT cold ms", true),
+        ("TTFT cached ms", true),
+    ]);
+    for c in m.cells.iter().filter(|c| c.phase == Phase::Decode) {
+        let mut row = vec![
+            format_tokens(c.context_tokens),
+            c.concurrency.to_string(),
+            status_words(c.status).into(),
+            engine_words(c),
+        ];
+        row.extend(speed_cells(c, opt_grouped));
+        t.push(row);
     }
-    Ok(out)
+    out.push_str(&t.text());
+    out
 }
 
 /// A band in words: "+-9% median, +-21% p90 (leave-GPU-out, 147 figures)".
@@ -357,7 +507,7 @@ fn explain_prefill(p: &Predictor, ctx: u64) -> String {
         "host (scheduler, launch)",
         format!("{:.1} ms", t.terms.host_s * 1e3),
     );
-    line(&mut out, "TTFT", format!("{:.0} ms", t.ttft_ms));
+    line(&mut out, "TTFT cold", format!("{:.0} ms", t.ttft_ms));
     line(&mut out, "prefill tok/s", format!("{:.1}", t.tok_s));
     out
 }
@@ -514,7 +664,14 @@ fn explain_reported(out: &mut String, t: &DecodeTiming) {
         format!("{:.1}", t.per_request_tok_s),
     );
     line(out, "time between tokens", format!("{:.1} ms", t.tbt_ms));
-    line(out, "TTFT (median)", format!("{:.0} ms", t.ttft_ms));
+    line(
+        out,
+        "TTFT cold (median)",
+        format!("{:.0} ms", t.ttft_cold_ms),
+    );
+    if let Some(ms) = t.ttft_cached_ms {
+        line(out, "TTFT cached (median)", format!("{ms:.0} ms"));
+    }
 }
 
 /// `decodecalc calibrate`'s report.
@@ -695,6 +852,7 @@ pub fn comparison(c: &Comparison, format: Format) -> Result<String, Error> {
 
 /// A solver's answer: its JSON, or its rows as an Answer / Value table.
 fn answer_table<T: Serialize>(
+    head: String,
     answer: &T,
     rows: Vec<(&str, String)>,
     format: Format,
@@ -702,7 +860,7 @@ fn answer_table<T: Serialize>(
     if format == Format::Json {
         return json(answer);
     }
-    kv_table(rows, format)
+    Ok(head + &kv_table(rows, format)?)
 }
 
 fn kv_table(rows: Vec<(&str, String)>, format: Format) -> Result<String, Error> {
@@ -719,25 +877,49 @@ fn tokens_or_none(v: Option<u64>) -> String {
     })
 }
 
+/// The line above a solve answer: what was solved for.
+fn solve_head(plan: &Plan, format: Format) -> String {
+    if format == Format::Table {
+        format!(
+            "{} | vLLM {} | calibration {}\n\n",
+            plan.setup_title(),
+            plan.engine.vllm_version,
+            plan.calibration.label()
+        )
+    } else {
+        String::new()
+    }
+}
+
 pub fn solved_context(
     a: &decodecalc_core::solve::MaxContext,
+    plan: &Plan,
     format: Format,
 ) -> Result<String, Error> {
     answer_table(
+        solve_head(plan, format),
         a,
         vec![
             ("vLLM release", a.vllm_version.clone()),
             ("requests at once", a.concurrency.to_string()),
             (
-                "largest context, all run in the engine",
+                "output tokens per request (--max-tokens)",
+                grouped(a.max_tokens),
+            ),
+            (
+                "distinct prompts: largest context, all run",
+                tokens_or_none(a.distinct_max_context_tokens),
+            ),
+            (
+                "one shared prompt: largest context, all run",
                 tokens_or_none(a.engine_max_context_tokens),
             ),
             (
-                "largest context the harness runs",
+                "one shared prompt: largest the harness runs",
                 tokens_or_none(a.harness_max_context_tokens),
             ),
             (
-                "largest context measured valid",
+                "one shared prompt: largest measured valid",
                 tokens_or_none(a.valid_max_context_tokens),
             ),
             (
@@ -751,23 +933,33 @@ pub fn solved_context(
 
 pub fn solved_concurrency(
     a: &decodecalc_core::solve::MaxConcurrency,
+    plan: &Plan,
     format: Format,
 ) -> Result<String, Error> {
     answer_table(
+        solve_head(plan, format),
         a,
         vec![
             ("vLLM release", a.vllm_version.clone()),
             ("context", format_tokens(a.context_tokens)),
             (
-                "most requests all running in the engine",
+                "output tokens per request (--max-tokens)",
+                grouped(a.max_tokens),
+            ),
+            (
+                "distinct prompts: most requests, all run",
+                a.distinct_max_concurrency.to_string(),
+            ),
+            (
+                "one shared prompt: most requests, all run",
                 a.engine_max_concurrency.to_string(),
             ),
             (
-                "most requests the harness runs",
+                "one shared prompt: most the harness runs",
                 a.harness_max_concurrency.to_string(),
             ),
             (
-                "most requests measured valid",
+                "one shared prompt: most measured valid",
                 a.valid_max_concurrency.to_string(),
             ),
         ],
@@ -800,12 +992,13 @@ pub fn solved_setting(
             "cell",
             format!("{} x {}", format_tokens(a.context_tokens), a.concurrency),
         ),
+        ("workload", plan.harness.workload.name().to_string()),
         (name, value),
     ];
     for s in &a.suggestions {
         rows.push(("what it would take", s.clone()));
     }
-    kv_table(rows, format)
+    Ok(solve_head(plan, format) + &kv_table(rows, format)?)
 }
 
 pub fn ranked(

@@ -99,13 +99,15 @@ pub fn matrix(m: &Matrix, title: &str) -> Result<String, Error> {
                     color.filled(),
                 ))
                 .map_err(err)?;
-                let (line1, line2) = match (cell.status, cell.total_tok_s, cell.ttft_ms) {
+                let ttft = cell.ttft_seen(m.workload);
+                let (line1, line2) = match (cell.status, cell.total_tok_s, ttft) {
                     (Status::OverCapacity, _, _) => ("over capacity".to_string(), String::new()),
                     (s, Some(t), ttft) => (
                         format!("{t:.1} tok/s"),
                         format!(
                             "{}{}",
-                            ttft.map(|v| format!("{v:.0} ms TTFT")).unwrap_or_default(),
+                            ttft.map(|(v, kind)| format!("{v:.0} ms TTFT {kind}"))
+                                .unwrap_or_default(),
                             if s == Status::Queued { ", queued" } else { "" }
                         ),
                     ),

@@ -136,6 +136,28 @@ pub fn grouped(n: u64) -> String {
     out
 }
 
+/// A number with `digits` decimals and thousands separators ("1,443.6").
+pub fn grouped_f(x: f64, digits: usize) -> String {
+    if !x.is_finite() {
+        return format!("{x}");
+    }
+    let text = format!("{:.digits$}", x.abs());
+    let (int, frac) = text
+        .split_once('.')
+        .map_or((text.as_str(), ""), |(a, b)| (a, b));
+    let int: u64 = int.parse().unwrap_or(0);
+    let sign = if x < 0.0 && text.chars().any(|c| c.is_ascii_digit() && c != '0') {
+        "-"
+    } else {
+        ""
+    };
+    if frac.is_empty() {
+        format!("{sign}{}", grouped(int))
+    } else {
+        format!("{sign}{}.{frac}", grouped(int))
+    }
+}
+
 impl Capacity {
     /// The memory breakdown, in the capacity table's order; the rows with a
     /// segment, in this order, are the memory bar's.
@@ -394,6 +416,18 @@ mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
     use crate::scenario::{NoFiles, Request};
+
+    #[test]
+    fn numbers_get_thousands_separators() {
+        assert_eq!(grouped(1_263_908), "1,263,908");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped_f(1443.64, 1), "1,443.6");
+        assert_eq!(grouped_f(999.96, 1), "1,000.0");
+        assert_eq!(grouped_f(85_191.2, 0), "85,191");
+        assert_eq!(grouped_f(-1234.5, 1), "-1,234.5");
+        assert_eq!(grouped_f(-0.01, 1), "0.0");
+        assert_eq!(grouped_f(f64::NAN, 1), "NaN");
+    }
 
     /// The memory bar's segments partition the GPU's memory, in the bar's
     /// order, and the table's rows are each figure once.

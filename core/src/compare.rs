@@ -36,7 +36,7 @@ impl Figures {
             total_tok_s: c.total_tok_s,
             per_request_tok_s: c.per_request_tok_s,
             tbt_ms: c.tbt_ms,
-            ttft_ms: c.ttft_ms,
+            ttft_ms: c.harness_ttft_ms(),
             avg_active_requests: c.avg_active_requests,
         }
     }

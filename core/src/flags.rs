@@ -484,6 +484,13 @@ pub static REQUEST_FLAGS: &[RequestFlag] = &[
         "8192 (at most half of max_model_len)",
         "Output tokens each request asks for",
     ),
+    request_flag(
+        "workload",
+        FlagGroup::Workload,
+        "",
+        "harness (matrix, compare); solve answers both",
+        "harness: one prompt shared by all requests, cached by a scout; distinct: every request its own prompt",
+    ),
     RequestFlag {
         flag: "estimate-non-kv",
         group: FlagGroup::Setup,
@@ -554,6 +561,10 @@ pub fn choices(flag: &str) -> Option<Vec<String>> {
             owned(&["auto", "float32", "bfloat16", "float16"])
         }
         "dtype" => owned(&["auto", "bfloat16", "float16", "float32"]),
+        "workload" => crate::harness::Workload::ALL
+            .iter()
+            .map(|w| w.name().to_string())
+            .collect(),
         // The modelled release's backends (an older release's are refused
         // by name when `--vllm-version` names it).
         "attention-backend" => crate::engine::ATTENTION_BACKENDS
@@ -656,7 +667,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(with_choices, 15);
+        assert_eq!(with_choices, 16);
     }
 
     #[test]

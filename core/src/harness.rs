@@ -25,6 +25,65 @@ pub struct HarnessSettings {
     pub prompt_scale: Option<f64>,
     /// Prompt tokens beyond the document: the fixed request, the chat template.
     pub prompt_extra_tokens: Option<i64>,
+    /// How the requests' prompts relate ([`Workload`]); default: the harness's.
+    pub workload: Option<Workload>,
+}
+
+/// How a cell's requests relate to each other, which decides what the KV
+/// cache must hold and whether a prompt is a prefix-cache hit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Workload {
+    /// llm-inference-bench's way (docs/reference/harness.md): a scout
+    /// request prefills the prompt once, then all C requests send that same
+    /// prompt (a prefix-cache hit, shared blocks) asking for `max_tokens`
+    /// each; a cell is skipped as over capacity when C x (context +
+    /// max_tokens) exceeds the server's KV cache tokens.
+    #[default]
+    Harness,
+    /// Every request its own prompt, as `vllm bench serve --dataset-name
+    /// random` sends them: prefix caching shares nothing, and all C run at
+    /// once only while each holds its prompt plus `max_tokens` of output.
+    Distinct,
+}
+
+impl Workload {
+    pub const ALL: [Workload; 2] = [Workload::Harness, Workload::Distinct];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Workload::Harness => "harness",
+            Workload::Distinct => "distinct",
+        }
+    }
+
+    /// The workload named `text` (`--workload`, a scenario's `[harness]
+    /// workload`, the form), or an error naming `field`.
+    pub fn parse(field: &str, text: &str) -> Result<Workload> {
+        Workload::ALL
+            .into_iter()
+            .find(|w| w.name() == text.trim())
+            .ok_or_else(|| {
+                Error::field(
+                    field,
+                    text,
+                    "harness (one prompt shared by all requests, cached by a scout) or distinct (every request its own prompt)",
+                )
+            })
+    }
+
+    /// One line saying what the workload assumes, for headers.
+    pub fn describe(self, max_tokens: u64) -> String {
+        let out = crate::breakdown::grouped(max_tokens);
+        match self {
+            Workload::Harness => format!(
+                "workload harness: all requests send one identical prompt, cached by a scout request (prefix caching), {out} output tokens each; --workload distinct for separate prompts"
+            ),
+            Workload::Distinct => format!(
+                "workload distinct: every request sends its own prompt (nothing shared in the prefix cache) and holds it plus {out} output tokens in the KV cache"
+            ),
+        }
+    }
 }
 
 /// A token count as written in a file: a number or a string such as "16k".
@@ -100,6 +159,7 @@ pub struct Harness {
     pub window_s: f64,
     pub prompt_scale: f64,
     pub prompt_extra_tokens: u64,
+    pub workload: Workload,
 }
 
 impl Harness {
@@ -138,6 +198,7 @@ impl HarnessSettings {
             window_s: other.window_s.or(self.window_s),
             prompt_scale: other.prompt_scale.or(self.prompt_scale),
             prompt_extra_tokens: other.prompt_extra_tokens.or(self.prompt_extra_tokens),
+            workload: other.workload.or(self.workload),
         }
     }
 
@@ -210,6 +271,7 @@ impl HarnessSettings {
                     ))
                 }
             },
+            workload: self.workload.unwrap_or_default(),
         };
         if !(harness.window_s.is_finite() && harness.window_s > 0.0 && harness.window_s <= 1e6) {
             return Err(Error::field(

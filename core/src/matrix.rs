@@ -4,6 +4,7 @@
 
 use crate::allocator::{admit, Admission, RunningLimit};
 use crate::error::Result;
+use crate::harness::Workload;
 use crate::scenario::{Capacity, Plan};
 use crate::timing::{decode_cell, prefill_row, DecodeTiming, TimingParams, Work};
 use serde::{Deserialize, Serialize};
@@ -66,8 +67,15 @@ pub struct Cell {
     pub total_tok_s: Option<f64>,
     /// Median over requests of 1 / their time between tokens.
     pub per_request_tok_s: Option<f64>,
-    /// Median time to first token; for a prefill row, the cold prefill's.
-    pub ttft_ms: Option<f64>,
+    /// Median time to first token when every prompt is prefilled whole (a
+    /// prefill row's scout; a decode cell whose requests send their own
+    /// prompts).
+    pub ttft_cold_ms: Option<f64>,
+    /// Median time to first token of a decode cell whose prompt the prefix
+    /// cache already holds (the harness's, after its scout): only the tail
+    /// past the last cached block is computed. None for prefill rows and
+    /// without prefix caching.
+    pub ttft_cached_ms: Option<f64>,
     /// Median time between tokens.
     pub tbt_ms: Option<f64>,
     /// Requests running at once, averaged over the window (absent when not run).
@@ -77,8 +85,11 @@ pub struct Cell {
     pub measured_s: Option<f64>,
     /// Prompt tokens the server sees (the harness overshoots the nominal context).
     pub prompt_tokens: u64,
-    /// Requests the engine runs at once.
+    /// Requests the engine runs at once (0 when the cell is not run).
     pub running_requests: u64,
+    /// Requests the engine would run at once whether or not the harness
+    /// runs the cell: its own verdict beside the harness's rule.
+    pub engine_running_requests: u64,
     pub limit: RunningLimit,
     /// The harness's test: `concurrency * (context + max_tokens)` tokens...
     pub harness_tokens_needed: u64,
@@ -95,9 +106,31 @@ pub struct Cell {
     pub error_band: Option<crate::scenario::CellBands>,
 }
 
+impl Cell {
+    /// The TTFT the harness measures: a prefill row's cold one; a decode
+    /// cell's with the prompt cached by the scout (cold without prefix
+    /// caching, where nothing is cached).
+    pub fn harness_ttft_ms(&self) -> Option<f64> {
+        self.ttft_seen(Workload::Harness).map(|(ms, _)| ms)
+    }
+
+    /// The TTFT requests see on `workload`, and its name ("cached" or
+    /// "cold"): the harness's prompts are cached past the scout, distinct
+    /// ones are not.
+    pub fn ttft_seen(&self, workload: Workload) -> Option<(f64, &'static str)> {
+        let cold = self.ttft_cold_ms.map(|ms| (ms, "cold"));
+        match workload {
+            Workload::Harness => self.ttft_cached_ms.map(|ms| (ms, "cached")).or(cold),
+            Workload::Distinct => cold,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Matrix {
     pub scenario: String,
+    /// How the cells' requests relate (what the statuses and TTFTs assume).
+    pub workload: Workload,
     /// The calibration the timing figures use (`none`: first principles).
     pub calibration: String,
     /// How far off its timing figures are on runs it was not fitted on.
@@ -131,6 +164,9 @@ pub struct Predictor<'a> {
     pub capacity: &'a Capacity,
     pub work: Work,
     pub params: TimingParams,
+    /// The workload the cells assume: the plan's unless
+    /// [`Predictor::with_workload`] asks another.
+    pub workload: Workload,
 }
 
 impl<'a> Predictor<'a> {
@@ -144,6 +180,7 @@ impl<'a> Predictor<'a> {
             capacity,
             work,
             params,
+            workload: plan.harness.workload,
         })
     }
 
@@ -154,6 +191,15 @@ impl<'a> Predictor<'a> {
             capacity: self.capacity,
             work: self.work.clone(),
             params,
+            workload: self.workload,
+        }
+    }
+
+    /// The same predictor answering for another workload.
+    pub fn with_workload(&self, workload: Workload) -> Predictor<'a> {
+        Predictor {
+            workload,
+            ..self.with_params(self.params)
         }
     }
 
@@ -165,22 +211,40 @@ impl<'a> Predictor<'a> {
         let pool = &self.capacity.pool;
         let h = &plan.harness;
         let prompt = h.prompt_tokens(ctx);
-        // Steady state right after admission: the prompt plus the first token.
-        // Decode cells' prompts were cached by the scout; the scout's own cold
-        // prefill (the prefill rows) finds nothing cached.
-        let cached = phase == Phase::Decode && ctx > 0;
-        let admission = admit(layout, pool, &plan.engine, prompt, prompt + 1, c, cached);
         // The prefill scout asks for one output token; decode cells for max_tokens.
         let out_tokens = match phase {
             Phase::Prefill => 1,
             Phase::Decode => h.max_tokens,
         };
+        let admission = match self.workload {
+            // Steady state right after admission: the prompt plus the first
+            // token. Decode cells' prompts were cached by the scout; the
+            // scout's own cold prefill (the prefill rows) finds nothing cached.
+            Workload::Harness => {
+                let cached = phase == Phase::Decode && ctx > 0;
+                admit(layout, pool, &plan.engine, prompt, prompt + 1, c, cached)
+            }
+            // Separate prompts share no block, and all C run at once only
+            // while each can hold its prompt and its whole output: past that
+            // the scheduler preempts some (vllm/v1/core/sched/scheduler.py).
+            Workload::Distinct => admit(
+                layout,
+                pool,
+                &plan.engine,
+                prompt,
+                prompt.saturating_add(out_tokens),
+                c,
+                false,
+            ),
+        };
         let needed = c.saturating_mul(ctx + out_tokens);
         let budget = pool.kv_cache_tokens;
         // Harness rule: skip when C * (context + max_tokens) exceeds the
-        // server's KV cache tokens, except context 0 with C <= max running requests.
+        // server's KV cache tokens, except context 0 with C <= max running
+        // requests. A distinct workload has no such rule.
         let exempt = ctx == 0 && c <= plan.engine.max_num_seqs;
-        let harness_runs = !(phase == Phase::Decode && needed > budget && !exempt);
+        let harness_runs = self.workload == Workload::Distinct
+            || !(phase == Phase::Decode && needed > budget && !exempt);
         let status = if !harness_runs {
             Status::OverCapacity
         } else if admission.running < c {
@@ -213,13 +277,15 @@ impl<'a> Predictor<'a> {
             status,
             total_tok_s: None,
             per_request_tok_s: None,
-            ttft_ms: None,
+            ttft_cold_ms: None,
+            ttft_cached_ms: None,
             tbt_ms: None,
             avg_active_requests: None,
             output_tokens: None,
             measured_s: None,
             prompt_tokens: prompt,
             running_requests: if run { a.running } else { 0 },
+            engine_running_requests: a.running,
             limit: a.limit,
             harness_tokens_needed: needed,
             harness_budget_tokens: budget,
@@ -239,13 +305,14 @@ impl<'a> Predictor<'a> {
             Phase::Prefill => {
                 let t = prefill_row(&self.work, &self.params, h, ctx);
                 cell.total_tok_s = Some(t.tok_s);
-                cell.ttft_ms = Some(t.ttft_ms);
+                cell.ttft_cold_ms = Some(t.ttft_ms);
             }
             Phase::Decode => {
                 let t = self.decode_timing(ctx, c, a.running);
                 cell.total_tok_s = Some(t.total_tok_s);
                 cell.per_request_tok_s = Some(t.per_request_tok_s);
-                cell.ttft_ms = Some(t.ttft_ms);
+                cell.ttft_cold_ms = Some(t.ttft_cold_ms);
+                cell.ttft_cached_ms = t.ttft_cached_ms;
                 cell.tbt_ms = Some(t.tbt_ms);
                 cell.avg_active_requests = Some(a.running as f64);
                 cell.output_tokens = Some(t.output_tokens);
@@ -257,14 +324,15 @@ impl<'a> Predictor<'a> {
 
     /// The timing of a decode cell with `running` requests running.
     pub fn decode_timing(&self, ctx: u64, c: u64, running: u64) -> DecodeTiming {
-        decode_cell(
-            &self.work,
-            &self.params,
-            &self.plan.harness,
-            ctx,
-            c,
-            running,
-        )
+        let h = &self.plan.harness;
+        if h.workload == self.workload {
+            return decode_cell(&self.work, &self.params, h, ctx, c, running);
+        }
+        let h = crate::harness::Harness {
+            workload: self.workload,
+            ..h.clone()
+        };
+        decode_cell(&self.work, &self.params, &h, ctx, c, running)
     }
 
     /// Every cell: the prefill rows, then the decode grid row by row.
@@ -281,6 +349,7 @@ impl<'a> Predictor<'a> {
         }
         Matrix {
             scenario: self.plan.scenario_id.clone(),
+            workload: self.workload,
             calibration: self.plan.calibration.label(),
             error_bands: self.plan.calibration.bands(),
             cells,

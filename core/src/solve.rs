@@ -6,6 +6,7 @@
 
 use crate::dtype::KvCacheDtype;
 use crate::error::{Error, Result};
+use crate::harness::Workload;
 use crate::matrix::{Phase, Predictor};
 use crate::scenario::{Plan, Request, World};
 use crate::units::{div_ceil, gib};
@@ -32,6 +33,13 @@ pub struct MaxContext {
     /// The vLLM release modelled.
     pub vllm_version: String,
     pub concurrency: u64,
+    /// Output tokens each request holds (`--max-tokens`).
+    pub max_tokens: u64,
+    /// Largest context at which all the requests run at once when each
+    /// sends its own prompt and holds it plus `max_tokens` of output
+    /// ([`Workload::Distinct`]); None if not even context 0.
+    pub distinct_max_context_tokens: Option<u64>,
+    // The rest assume the harness's workload: one prompt, cached by a scout.
     /// Largest context (nominal, as the harness names it) at which all the
     /// requests run at once in the engine; None if not even context 0.
     pub engine_max_context_tokens: Option<u64>,
@@ -49,6 +57,12 @@ pub struct MaxConcurrency {
     /// The vLLM release modelled.
     pub vllm_version: String,
     pub context_tokens: u64,
+    /// Output tokens each request holds (`--max-tokens`).
+    pub max_tokens: u64,
+    /// The most requests that all run at once when each sends its own
+    /// prompt and holds it plus `max_tokens` of output ([`Workload::Distinct`]).
+    pub distinct_max_concurrency: u64,
+    // The rest assume the harness's workload: one prompt, cached by a scout.
     pub engine_max_concurrency: u64,
     pub harness_max_concurrency: u64,
     pub valid_max_concurrency: u64,
@@ -128,14 +142,20 @@ impl Predictor<'_> {
     /// The largest context for `c` requests (see [`MaxContext`]).
     pub fn max_context(&self, c: u64, speed: SpeedTarget) -> MaxContext {
         let limit = self.context_limit();
-        let engine = self.largest_all_running(limit, c, speed);
+        let distinct = self
+            .with_workload(Workload::Distinct)
+            .largest_all_running(limit, c, speed);
+        let shared = self.with_workload(Workload::Harness);
+        let engine = shared.largest_all_running(limit, c, speed);
         let harness = largest_true(limit, |ctx| {
-            self.verdict(Phase::Decode, ctx, c).harness_runs
+            shared.verdict(Phase::Decode, ctx, c).harness_runs
         });
-        let valid = harness.and_then(|h| self.largest_all_running(h, c, speed));
+        let valid = harness.and_then(|h| shared.largest_all_running(h, c, speed));
         MaxContext {
             vllm_version: self.plan.engine.vllm_version.to_string(),
             concurrency: c,
+            max_tokens: self.plan.harness.max_tokens,
+            distinct_max_context_tokens: distinct,
             engine_max_context_tokens: engine,
             harness_max_context_tokens: harness,
             valid_max_context_tokens: valid,
@@ -192,16 +212,23 @@ impl Predictor<'_> {
         let cap = self.plan.engine.max_num_seqs;
         // running = min(C, max_num_seqs, what the blocks allow), so all C run
         // exactly up to that count.
-        let fit = self.verdict(Phase::Decode, ctx, cap).admission.running;
-        let engine = largest_true(fit, |c| c == 0 || speed.met(self, ctx, c, c)).unwrap_or(0);
+        let most = |p: &Predictor| {
+            let fit = p.verdict(Phase::Decode, ctx, cap).admission.running;
+            largest_true(fit, |c| c == 0 || speed.met(p, ctx, c, c)).unwrap_or(0)
+        };
+        let distinct = most(&self.with_workload(Workload::Distinct));
+        let shared = self.with_workload(Workload::Harness);
+        let engine = most(&shared);
         // Searched up to the largest request count the tool accepts.
         let harness = largest_true(crate::engine::MAX_CONCURRENCY, |c| {
-            c == 0 || self.verdict(Phase::Decode, ctx, c).harness_runs
+            c == 0 || shared.verdict(Phase::Decode, ctx, c).harness_runs
         })
         .unwrap_or(0);
         MaxConcurrency {
             vllm_version: self.plan.engine.vllm_version.to_string(),
             context_tokens: ctx,
+            max_tokens: self.plan.harness.max_tokens,
+            distinct_max_concurrency: distinct,
             engine_max_concurrency: engine,
             harness_max_concurrency: harness,
             valid_max_concurrency: engine.min(harness),

@@ -6,7 +6,7 @@ use crate::{
     engine_fields, group_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN,
 };
 use decodecalc_core::bench_serve::FigureComparison;
-use decodecalc_core::breakdown::{Amount, Segment};
+use decodecalc_core::breakdown::{grouped_f, Amount, Segment};
 use decodecalc_core::compare::{CellComparison, Comparison, Metric};
 use decodecalc_core::flags::FlagGroup;
 use decodecalc_core::matrix::{Cell, Phase, Status};
@@ -475,8 +475,8 @@ fn prefill_row(o: &Output) -> Html {
             c.context_tokens,
             c.total_tok_s.map(json_number).unwrap_or_default(),
             c.total_tok_s.map(|v| format!("{v:.0}")).unwrap_or_default(),
-            c.ttft_ms
-                .map(|v| format!("{v:.0} ms TTFT"))
+            c.ttft_cold_ms
+                .map(|v| format!("{} ms TTFT cold", grouped_f(v, 0)))
                 .unwrap_or_default(),
         );
     }
@@ -588,9 +588,10 @@ fn grid_cell(t: &mut String, c: &Cell, o: &Output, max_total: f64) {
     if let (false, Some(tps)) = (c.status == Status::OverCapacity, c.total_tok_s) {
         let _ = write!(
             t,
-            r#"<span class="tps">{tps:.1}</span><div class="small ttft">{}</div>"#,
-            c.ttft_ms
-                .map(|v| format!("{v:.0} ms TTFT"))
+            r#"<span class="tps">{}</span><div class="small ttft">{}</div>"#,
+            grouped_f(tps, 1),
+            c.ttft_seen(o.matrix.workload)
+                .map(|(v, kind)| format!("{} ms TTFT {kind}", grouped_f(v, 0)))
                 .unwrap_or_default()
         );
     }
@@ -782,7 +783,7 @@ fn details(o: &Output, state: &State) -> Html {
         )
     } else {
         format!(
-            "{} of {} requests run ({} blocks each + {} shared, {} free). Per request {:.1} tok/s, {:.1} ms between tokens, TTFT {:.0} ms.",
+            "{} of {} requests run ({} blocks each + {} shared, {} free). Per request {:.1} tok/s, {:.1} ms between tokens, TTFT {} ms cold (own prompt), {} ms cached (prompt in the prefix cache).",
             c.running_requests,
             c.concurrency,
             c.blocks_per_request,
@@ -790,7 +791,8 @@ fn details(o: &Output, state: &State) -> Html {
             c.usable_blocks,
             c.per_request_tok_s.unwrap_or(0.0),
             c.tbt_ms.unwrap_or(0.0),
-            c.ttft_ms.unwrap_or(0.0)
+            c.ttft_cold_ms.map_or("-".into(), |v| grouped_f(v, 0)),
+            c.ttft_cached_ms.map_or("-".into(), |v| grouped_f(v, 0)),
         )
     };
     raw(format!(

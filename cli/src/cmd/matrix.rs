@@ -25,6 +25,9 @@ pub struct MatrixArgs {
     /// (such as 16K:32) for a decode cell, or CONTEXT for its prefill row.
     #[arg(long, value_parser = ExplainCell::parse)]
     pub explain: Option<ExplainCell>,
+    /// Every column in one table (the default text fits 120 columns).
+    #[arg(long)]
+    pub wide: bool,
 }
 
 pub fn run(args: &MatrixArgs, warnings: &mut Vec<String>) -> Output {
@@ -43,7 +46,7 @@ pub fn run(args: &MatrixArgs, warnings: &mut Vec<String>) -> Output {
         write_file(path, &svg::matrix(&matrix, &title)?)?;
     }
     Ok((
-        render::matrix(&plan, &capacity, &matrix, args.common.format())?,
+        render::matrix(&plan, &capacity, &matrix, args.common.format(), args.wide)?,
         0,
     ))
 }

@@ -6,6 +6,7 @@ use crate::args::{context, speed, CommonArgs};
 use crate::files::Fs;
 use crate::render;
 use clap::{Args, ValueEnum};
+use decodecalc_core::harness::Workload;
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::scenario::{Capacity, Plan, Request};
 use decodecalc_core::solve::{
@@ -83,11 +84,21 @@ pub fn run(args: &SolveArgs, warnings: &mut Vec<String>) -> Output {
             let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
             render::solved_context(
                 &predictor.max_context(args.need_concurrency(&plan)?, speed),
+                &plan,
                 format,
             )?
         }
         SolveFor::MaxConcurrency => max_concurrency(args, &plan, &capacity, speed)?,
         SolveFor::MaxModelLen | SolveFor::GpuMemoryUtilization => {
+            // One answer: for distinct prompts unless --workload says
+            // otherwise (a setting sized for one shared, cached prompt
+            // would not serve separate ones).
+            let mut request = request;
+            let mut plan = plan;
+            if request.harness.workload.is_none() {
+                request.harness.workload = Some(Workload::Distinct);
+                plan.harness.workload = Workload::Distinct;
+            }
             smallest_setting(args, &request, &plan, speed)?
         }
     };
@@ -109,7 +120,11 @@ fn max_concurrency(
         plan.harness.max_tokens,
         plan.engine.max_model_len_tokens,
     )?;
-    render::solved_concurrency(&predictor.max_concurrency(ctx, speed), args.common.format())
+    render::solved_concurrency(
+        &predictor.max_concurrency(ctx, speed),
+        plan,
+        args.common.format(),
+    )
 }
 
 /// `--for max-model-len` and `--for gpu-memory-utilization`: the smallest

@@ -97,6 +97,21 @@ impl Capacity {
 }
 
 impl Plan {
+    /// What is predicted, for headers and errors: "{model} on {gpu}", with
+    /// the GPU count when there are several ("on 2 x NVIDIA H100 ...").
+    pub fn setup_title(&self) -> String {
+        let gpus = self
+            .engine
+            .tensor_parallel_size
+            .saturating_mul(self.engine.pipeline_parallel_size);
+        let count = if gpus > 1 {
+            format!("{gpus} x ")
+        } else {
+            String::new()
+        };
+        format!("{} on {count}{}", self.model.name, self.gpu.name)
+    }
+
     /// A plan from parts already loaded and resolved, with the
     /// first-principles non-KV estimate (no scenario, no pin). The ranking
     /// sweep builds hundreds of these without parsing a file.
@@ -240,18 +255,9 @@ impl Plan {
             max_running_requests: running,
             // Named with the GPU and model it was tried on: without --gpu
             // that is the reference RTX 3090, which the user may not know.
-            startup_failure: pool.startup_failure().map(|why| {
-                format!(
-                    "with {} on {}{}: {why}",
-                    self.model.name,
-                    if self.engine.tensor_parallel_size > 1 {
-                        format!("{} x ", self.engine.tensor_parallel_size)
-                    } else {
-                        String::new()
-                    },
-                    self.gpu.name
-                )
-            }),
+            startup_failure: pool
+                .startup_failure()
+                .map(|why| format!("with {}: {why}", self.setup_title())),
             log_check: self.log_check.clone(),
             layout,
             pool,

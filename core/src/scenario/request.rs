@@ -67,6 +67,9 @@ impl Request {
                         Error::field(&dashed, text, "a whole number of tokens, such as 8192")
                     })?)
             }
+            "workload" => {
+                self.harness.workload = Some(crate::harness::Workload::parse(&dashed, text)?)
+            }
             "estimate-non-kv" => self.estimate_non_kv = true,
             _ => {
                 return Err(Error::new(format!("unknown flag `{dashed}`"))

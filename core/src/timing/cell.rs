@@ -47,8 +47,14 @@ pub struct DecodeTiming {
     pub per_request_tok_s: f64,
     /// Median over requests of (last token - first token) / (tokens - 1).
     pub tbt_ms: f64,
-    /// Median over requests of the time to their first token.
+    /// Median over requests of the time to their first token, on the
+    /// workload's timeline (the harness's: cached prompts).
     pub ttft_ms: f64,
+    /// The same with every prompt prefilled whole (distinct prompts).
+    pub ttft_cold_ms: f64,
+    /// The same with the prompt a prefix-cache hit past its last full block
+    /// (the harness's); None without prefix caching.
+    pub ttft_cached_ms: Option<f64>,
     /// Output tokens counted in the window.
     pub output_tokens: f64,
     pub measured_s: f64,
@@ -83,13 +89,19 @@ pub fn decode_cell(
 ) -> DecodeTiming {
     let prompt = harness.prompt_tokens(context_tokens);
     let bs = work.schedule.block_size_tokens;
-    let cached_blocks = if work.schedule.enable_prefix_caching && context_tokens > 0 {
+    let caching = work.schedule.enable_prefix_caching;
+    let cached_blocks = if caching && context_tokens > 0 {
         prompt.saturating_sub(1) / bs
     } else {
         0
     };
-    let tail = prompt - cached_blocks * bs;
-    let admission = work.prefill(p, tail as f64, prompt as f64);
+    let cached_tail = prompt - cached_blocks * bs;
+    let cold = work.prefill(p, prompt as f64, prompt as f64);
+    let cached = work.prefill(p, cached_tail as f64, prompt as f64);
+    let (tail, admission) = match harness.workload {
+        crate::harness::Workload::Harness => (cached_tail, cached),
+        crate::harness::Workload::Distinct => (prompt, cold),
+    };
     let per_request_s = admission.total_s();
     let r = running.max(1) as f64;
     let ramp_s = r * per_request_s;
@@ -131,6 +143,8 @@ pub fn decode_cell(
         per_request_tok_s: per_request,
         tbt_ms: tbt_s * 1e3,
         ttft_ms: (r + 1.0) / 2.0 * per_request_s * 1e3,
+        ttft_cold_ms: (r + 1.0) / 2.0 * cold.total_s() * 1e3,
+        ttft_cached_ms: caching.then(|| (r + 1.0) / 2.0 * cached.total_s() * 1e3),
         output_tokens: total_tok_s * harness.window_s,
         measured_s: harness.window_s,
         window_context_tokens: mid,

@@ -44,13 +44,34 @@ fn matrix_json_has_every_cell_with_measured_statuses() {
 #[test]
 fn matrix_table_csv_and_markdown_agree() {
     let table = run(&["matrix"]).stdout;
-    assert!(table.contains("Sustained decode"));
+    // The default text fits a 120-column terminal; --wide has every column.
+    let widest = |t: &str| {
+        t.lines()
+            // Table rows (columns two spaces apart), not the bands' prose.
+            .filter(|l| l.contains("  ") && !l.contains("median"))
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    assert!(widest(&table) <= 120, "{}", widest(&table));
+    assert!(widest(&run(&["matrix", "--wide"]).stdout) > 120);
     assert_eq!(table.matches("queued").count(), 1);
-    assert_eq!(table.matches("over_capacity").count(), 12);
+    // Over-capacity cells name the harness's rule and keep the engine's verdict.
+    assert_eq!(table.matches("over capacity  ").count(), 12);
+    assert!(
+        table.contains("harness rule C x (context + max_tokens 8,192) > KV cache 1,263,908 tokens")
+    );
+    let row = table
+        .lines()
+        .find(|l| l.trim_start().starts_with("16K       128  over capacity"))
+        .unwrap();
+    assert!(row.ends_with("65 of 128"), "{row}");
+    // Thousands separators in the text, plain numbers in CSV.
+    assert!(table.contains("1,443.6"));
     let csv = run(&["matrix", "--format", "csv"]).stdout;
     let mut lines = csv.lines();
     assert!(lines.next().unwrap().starts_with(
-        "Phase,Context,Requests at once,Status,Total tok/s,Per request tok/s,TTFT ms,Time between tokens ms,Average active requests"
+        "Phase,Context,Requests at once,Status,Engine runs,Total tok/s,±,Per request tok/s,Time between tokens ms,± ,TTFT cold ms,TTFT cached ms,Average active requests"
     ));
     assert_eq!(lines.count(), 45);
     let queued = csv
@@ -58,6 +79,13 @@ fn matrix_table_csv_and_markdown_agree() {
         .find(|l| l.starts_with("Sustained decode,0,128,queued,"))
         .unwrap();
     assert!(queued.contains(",67.00,"), "{queued}");
+    // A decode cell at 16K x 32: the cached TTFT is the harness's, the cold
+    // one prefills each 16,616-token prompt whole.
+    let cell = csv
+        .lines()
+        .find(|l| l.starts_with("Sustained decode,16K,32,valid,"))
+        .unwrap();
+    assert!(cell.contains(",85191,12175,"), "{cell}");
     let md = run(&["matrix", "--format", "markdown"]).stdout;
     assert!(md.starts_with("| Phase | Context |"));
     assert_eq!(md.lines().count(), 47);
@@ -790,18 +818,26 @@ fn solve_answers_and_explains_what_it_would_take() {
         "json",
     ]);
     assert_eq!(v["valid_max_context_tokens"], 70_802);
-    let v = json(&[
-        "solve",
-        "--for",
-        "gpu-memory-utilization",
-        "--context",
-        "32K",
-        "--concurrency",
-        "32",
-        "--format",
-        "json",
-    ]);
-    let u = v["value"].as_f64().unwrap();
+    let utilization = |workload: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "--for",
+            "gpu-memory-utilization",
+            "--context",
+            "32K",
+            "--concurrency",
+            "32",
+            "--format",
+            "json",
+        ];
+        args.extend(workload);
+        json(&args)["value"].as_f64().unwrap()
+    };
+    let u = utilization(&[]);
+    // 32 distinct prompts of 32K, each with 8,192 output tokens: the card
+    // almost whole; the harness's one shared prompt needs less.
+    assert!(u > 0.998 && u < 0.999, "{u}");
+    let u = utilization(&["--workload", "harness"]);
     assert!(u > 0.94 && u < 0.97, "{u}");
     // 8 B in bf16 cannot hold 8 x (16K + 8K) tokens on a 24 GB card at any setting.
     let v = json(&[
@@ -1226,4 +1262,105 @@ fn rank_names_unpriced_gpus_and_takes_top() {
     assert!(v["serving"].as_u64().unwrap() > 2, "{v}");
     assert_eq!(v["unpriced_gpus"], serde_json::json!(["rtx-pro-6000"]));
     rejects(&with(&["--top", "0"]), "--top");
+}
+
+/// Issue 25: the same question for one shared prompt and for distinct ones.
+/// Llama-3.1-8B on an L40S holds 12,415 usable blocks of 16 tokens
+/// (`capacity`). Sixteen distinct prompts of context c are c + 160 tokens
+/// each plus 8,192 output tokens: ceil((c + 8,352) / 16) blocks apiece, so
+/// c = 4,048 takes 16 x 775 = 12,400 blocks and c = 4,049 takes 16 x 776 =
+/// 12,416, one too many. One shared, cached prompt lets the engine run all
+/// 16 at any context it accepts.
+#[test]
+fn distinct_prompts_hold_their_own_blocks() {
+    let base = [
+        "solve",
+        "--for",
+        "max-context",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "l40s",
+        "--concurrency",
+        "16",
+        "--format",
+        "json",
+    ];
+    let v = json(&base);
+    assert_eq!(v["distinct_max_context_tokens"], 4_048);
+    assert_eq!(v["engine_max_context_tokens"], 122_880);
+    assert_eq!(v["max_tokens"], 8_192);
+    // The matrix on the distinct workload: 4,048 runs all 16, 4,049 queues one.
+    let distinct = |grid: &[&str]| {
+        let mut args = vec![
+            "matrix",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu",
+            "l40s",
+            "--workload",
+            "distinct",
+        ];
+        args.extend(grid);
+        args.iter().map(|a| a.to_string()).collect::<Vec<String>>()
+    };
+    let args = distinct(&[
+        "--contexts",
+        "4048,4049",
+        "--concurrency",
+        "16",
+        "--format",
+        "json",
+    ]);
+    let m = json(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(m["workload"], "distinct");
+    let decode: Vec<&serde_json::Value> = m["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["phase"] == "decode")
+        .collect();
+    assert_eq!(decode[0]["status"], "valid");
+    assert_eq!(decode[0]["blocks_per_request"], 775);
+    assert_eq!(decode[1]["status"], "queued");
+    assert_eq!(decode[1]["engine_running_requests"], 15);
+    // Every header names the workload.
+    let args = distinct(&["--contexts", "0", "--concurrency", "1"]);
+    let text = run(&args.iter().map(String::as_str).collect::<Vec<_>>()).stdout;
+    assert!(text.contains("workload distinct: every request sends its own prompt"));
+    assert!(run(&["matrix"])
+        .stdout
+        .contains("workload harness: all requests send one identical prompt"));
+}
+
+/// Issue 25: a decode cell's TTFT by name. Cold: each of the C prompts
+/// prefilled whole, one after another, so the median request waits
+/// (C + 1) / 2 cold prefills, each the prefill row's TTFT at that context;
+/// cached: only the tail past the scout's cached blocks.
+#[test]
+fn decode_cells_name_their_cold_and_cached_ttft() {
+    let m = json(&["matrix", "--format", "json"]);
+    let cells = m["cells"].as_array().unwrap();
+    let find = |phase: &str, ctx: u64, c: u64| {
+        cells
+            .iter()
+            .find(|x| x["phase"] == phase && x["context_tokens"] == ctx && x["concurrency"] == c)
+            .unwrap()
+    };
+    let prefill = find("prefill", 16_384, 1)["ttft_cold_ms"].as_f64().unwrap();
+    let cell = find("decode", 16_384, 32);
+    let cold = cell["ttft_cold_ms"].as_f64().unwrap();
+    let cached = cell["ttft_cached_ms"].as_f64().unwrap();
+    assert!(
+        (cold / (16.5 * prefill) - 1.0).abs() < 1e-9,
+        "{cold} {prefill}"
+    );
+    // The harness measured 12,548 ms median TTFT on this cell (the
+    // reference run): the cached figure is the one that compares, within
+    // the ±73% TTFT band; the cold one would be 6.8 times it.
+    assert!((cached / 12_548.0 - 1.0).abs() < 0.1, "{cached}");
+    assert!(cold / 12_548.0 > 6.0, "{cold}");
+    assert!(cell.get("ttft_ms").is_none());
+    // Prefill rows have no cached TTFT.
+    assert!(find("prefill", 16_384, 1)["ttft_cached_ms"].is_null());
 }
