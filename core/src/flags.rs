@@ -432,7 +432,7 @@ pub static REQUEST_FLAGS: &[RequestFlag] = &[
         "gpu",
         FlagGroup::Setup,
         "",
-        "the scenario's, else rtx3090",
+        "the scenario's (required with --model, a launch line or a log)",
         "GPU preset (id or alias) or a GPU file",
     ),
     request_flag(

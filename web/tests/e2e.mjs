@@ -462,20 +462,29 @@ try {
   });
 
   await check("a pasted launch line fills the form's scenario and shows warnings", async () => {
+    // A launch line names a model but no GPU: the page asks for one next
+    // to the GPU field instead of assuming the reference card (issue 25).
     await page.fill("#vllm-command", "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k --foo 1");
+    await page.waitForSelector("#error-gpu", { timeout: 10000 });
+    const asked = await page.locator("#error-gpu").textContent();
+    assert(asked.includes("no GPU given for Llama-3.1-8B") && asked.includes("l4 (22 GiB)"), asked);
+    await page.selectOption("#gpu", "rtx3090");
     await page.waitForSelector("#warnings li", { timeout: 10000 });
     const w = await page.locator("#warnings").textContent();
     assert(w.includes("unknown flag --foo 1 ignored"), w);
-    await gridEquals(page, matrixJson("--vllm-command", "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k --foo 1"));
+    await gridEquals(page, matrixJson("--vllm-command", "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k --foo 1", "--gpu", "rtx3090"));
     await page.fill("#vllm-command", "");
+    await page.selectOption("#gpu", "");
     await page.waitForFunction(() => !document.querySelector("#warnings"));
   });
 
   await check("a model's config.json loaded from disk drives the grid", async () => {
     const cfg = join(root, "tests", "fixtures", "configs", "qwen2.5-7b.json");
+    await page.selectOption("#gpu", "rtx3090");
     await page.setInputFiles("#model-config", cfg);
     await page.waitForFunction(() => document.querySelector("#scenario")?.textContent.includes("qwen2.5-7b.json") || document.querySelector("#scenario")?.textContent.includes("Qwen2.5"), null, { timeout: 10000 });
-    await gridEquals(page, matrixJson("--model", cfg));
+    await gridEquals(page, matrixJson("--model", cfg, "--gpu", "rtx3090"));
+    await page.selectOption("#gpu", "");
   });
 
   await check("the plan panel answers the solver and ranking questions", async () => {

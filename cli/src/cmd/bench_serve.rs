@@ -105,13 +105,6 @@ pub fn predict(
             ));
         }
     }
-    // A model without a GPU runs on the reference GPU: say so.
-    if request.model.is_some() && plan.gpu_defaulted {
-        warnings.push(format!(
-            "no --gpu: predicting on the {} (the reference run's GPU)",
-            plan.gpu.name
-        ));
-    }
     let capacity = plan.capacity()?;
     let (workload, predicted, comparison) =
         decodecalc_core::bench_serve::predict_run(&plan, &capacity, workload, measured)?;

@@ -8,7 +8,7 @@ use crate::render;
 pub const EXAMPLES: &str = "\
 Examples:
   decodecalc capacity                  # the reference run's memory breakdown
-  decodecalc capacity --model llama-3.1-8b --max-model-len 32768 --kv-cache-dtype fp8
+  decodecalc capacity --model llama-3.1-8b --gpu rtx3090 --max-model-len 32768 --kv-cache-dtype fp8
   decodecalc capacity --gpu l40s --vllm-command \"vllm serve Qwen/Qwen3-8B --max-model-len 16k\"";
 
 pub fn run(args: &CommonArgs, warnings: &mut Vec<String>) -> Output {

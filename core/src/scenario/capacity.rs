@@ -168,7 +168,6 @@ impl Plan {
                 .with_hint("check the model's num_hidden_layers"));
         };
         Ok(Plan {
-            gpu_defaulted: false,
             scenario_id: format!("{} on {}", model.id, gpu.id),
             measured: None,
             non_kv_bytes: estimate.total_bytes(),

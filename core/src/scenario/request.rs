@@ -121,8 +121,6 @@ pub struct Plan {
     pub calibration: Calibration,
     /// What was not applied or was assumed, one line each (shown as warnings).
     pub warnings: Vec<String>,
-    /// No --gpu and no scenario named the GPU: it is the reference run's.
-    pub gpu_defaulted: bool,
     /// A start-up log's figures against the prediction, when one was given.
     pub log_check: Vec<crate::vllm_log::LogFigure>,
 }
@@ -163,14 +161,10 @@ impl Request {
             // than the one predicted (without --gpu, the reference RTX 3090).
             let gpu = &predicted_plan.gpu;
             if bytes > gpu.memory_bytes {
-                let which = if predicted_plan.gpu_defaulted {
-                    format!("{}, the default GPU without --gpu", gpu.id)
-                } else {
-                    gpu.id.clone()
-                };
                 return Err(Error::new(format!(
-                    "{origin}: the log's available KV cache memory ({gib:.2} GiB) is more than the GPU's {:.2} GiB ({which})",
-                    crate::units::gib(gpu.memory_bytes)
+                    "{origin}: the log's available KV cache memory ({gib:.2} GiB) is more than the GPU's {:.2} GiB ({})",
+                    crate::units::gib(gpu.memory_bytes),
+                    gpu.id
                 ))
                 .with_hint("pass --gpu with the GPU the log was taken on (`decodecalc presets` lists them)")
                 .about("--gpu"));
@@ -285,14 +279,13 @@ impl Request {
                     "add the model after `vllm serve`, or pass --model",
                 )
             })?;
-        // A model without a scenario runs on the reference GPU unless --gpu says otherwise.
-        let gpu_defaulted = self.gpu.is_none() && scenario_gpu.is_none();
-        let gpu_name = self
-            .gpu
-            .clone()
-            .or(scenario_gpu.clone())
-            .unwrap_or_else(|| "rtx3090".to_string());
         let model = load_model(world, &model_name)?;
+        // A model without a GPU is a question with no answer: no silent
+        // default (issue 25); the hint names the GPUs that hold it.
+        let gpu_name = match self.gpu.clone().or(scenario_gpu.clone()) {
+            Some(g) => g,
+            None => return Err(no_gpu_for(world, &model)),
+        };
         let gpu = load_gpu(world, &gpu_name)?;
         // Each layer's values are checked on their own first, so an error
         // names the file field or the flag that holds the bad value.
@@ -373,7 +366,6 @@ impl Request {
         plan.scenario_id = scenario_id;
         plan.measured = scenario.and_then(|(_, s)| s.measured);
         plan.warnings = warnings;
-        plan.gpu_defaulted = gpu_defaulted;
         if let Some((bytes, derivation)) = pinned {
             plan.non_kv_bytes = bytes;
             plan.non_kv_source = NonKvSource::Pinned { derivation };
@@ -540,4 +532,55 @@ fn pinned_non_kv(
         )
         .context(origin)),
     }
+}
+
+/// GPUs listed in a hint at most.
+const HINT_GPUS: usize = 8;
+
+/// The error for a model named without a GPU (by --model, a launch line or
+/// a start-up log): its hint lists the GPU presets, smallest first, whose
+/// memory holds the weights with a fifth to spare for activations and a
+/// KV cache.
+fn no_gpu_for(world: &dyn World, model: &LoadedModel) -> Error {
+    let weights = crate::memory::weights_bytes(&model.model, &model.quant);
+    let mut fits: Vec<(u64, String)> = presets::ids(Kind::Gpu)
+        .filter_map(|id| {
+            load_gpu(world, id)
+                .ok()
+                .map(|g| (g.memory_bytes, id.to_string()))
+        })
+        .filter(|(bytes, _)| *bytes / 5 * 4 >= weights)
+        .collect();
+    fits.sort();
+    let shown: Vec<String> = fits
+        .iter()
+        .take(HINT_GPUS)
+        .map(|(bytes, id)| format!("{id} ({:.0} GiB)", crate::units::gib(*bytes)))
+        .collect();
+    let hint = if shown.is_empty() {
+        format!(
+            "add --gpu and --tensor-parallel-size: no single GPU preset holds its {:.1} GiB of weights (`decodecalc presets` lists them)",
+            crate::units::gib(weights)
+        )
+    } else {
+        let more = fits.len().saturating_sub(HINT_GPUS);
+        format!(
+            "add --gpu; presets that hold its {:.1} GiB of weights on one GPU: {}{}",
+            crate::units::gib(weights),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more (`decodecalc presets`)")
+            } else {
+                String::new()
+            }
+        )
+    };
+    Error::missing(
+        "--gpu",
+        format!(
+            "no GPU given for {}: which GPU should it run on?",
+            model.name
+        ),
+        hint,
+    )
 }

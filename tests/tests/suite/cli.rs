@@ -130,6 +130,8 @@ fn a_users_model_starts_from_vllm_defaults_not_the_reference_run() {
         "capacity",
         "--model",
         "nemotron-nano-12b-v2",
+        "--gpu",
+        "rtx3090",
         "--format",
         "json",
     ]);
@@ -303,6 +305,8 @@ fn a_gpu_too_small_for_the_model_says_vllm_would_not_start() {
         "matrix",
         "--model",
         "llama-3.1-8b",
+        "--gpu",
+        "rtx3090",
         "--gpu-memory-utilization",
         "0.5",
     ]);
@@ -640,6 +644,8 @@ fn a_launch_line_fills_the_flags_and_warns_about_the_rest() {
         "capacity",
         "--format",
         "json",
+        "--gpu",
+        "rtx3090",
         "--vllm-command",
         "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16k --kv-cache-dtype fp8 --enforce-eager --foo 1 --port 8000",
     ]);
@@ -659,6 +665,8 @@ fn a_launch_line_fills_the_flags_and_warns_about_the_rest() {
         "json",
         "--vllm-command",
         "vllm serve meta-llama/Llama-3.1-8B --max-model-len 16K",
+        "--gpu",
+        "rtx3090",
         "--max-model-len",
         "8192",
     ]);
@@ -672,6 +680,8 @@ fn a_launch_line_fills_the_flags_and_warns_about_the_rest() {
             "matrix",
             "--vllm-command",
             "vllm serve meta-llama/Llama-3.1-8B --max-num-seqs lots",
+            "--gpu",
+            "rtx3090",
         ],
         "--max-num-seqs",
     );
@@ -846,6 +856,8 @@ fn solve_answers_and_explains_what_it_would_take() {
         "max-model-len",
         "--model",
         "llama-3.1-8b",
+        "--gpu",
+        "rtx3090",
         "--context",
         "16K",
         "--concurrency",
@@ -1213,11 +1225,45 @@ fn every_engine_flag_of_the_table_is_a_cli_flag() {
     }
 }
 
-/// A setup vLLM would not start names the GPU and model it was tried on
-/// (without --gpu, the reference RTX 3090) and its sizes in GiB (issue 25).
+/// A model without a GPU is refused, asking for one and naming the
+/// presets that hold its weights; a setup vLLM would not start names the
+/// GPU and model it was tried on and its sizes in GiB (issue 25).
 #[test]
 fn a_setup_that_would_not_start_names_the_gpu_it_was_tried_on() {
-    let out = run(&["matrix", "--model", "llama-3.1-8b"]);
+    for args in [
+        &["matrix", "--model", "llama-3.1-8b"][..],
+        &[
+            "solve",
+            "--for",
+            "max-context",
+            "--concurrency",
+            "4",
+            "--model",
+            "llama-3.1-8b",
+        ],
+        &[
+            "matrix",
+            "--vllm-command",
+            "vllm serve meta-llama/Llama-3.1-8B",
+        ],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, 2, "{args:?}");
+        let mut lines = out.stderr.lines();
+        assert_eq!(
+            lines.next(),
+            Some("error: no GPU given for Llama-3.1-8B: which GPU should it run on?")
+        );
+        // 15.0 GiB of bf16 weights: the 22 GiB L4 is the smallest preset
+        // with a fifth to spare; the 16 GiB cards are not offered.
+        let hint = lines.next().unwrap();
+        assert!(
+            hint.starts_with("hint: add --gpu; presets that hold its 15.0 GiB of weights on one GPU: l4 (22 GiB),")
+                && !hint.contains("(16 GiB)"),
+            "{hint}"
+        );
+    }
+    let out = run(&["matrix", "--model", "llama-3.1-8b", "--gpu", "rtx3090"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     let first = out.stderr.lines().next().unwrap();
     assert_eq!(

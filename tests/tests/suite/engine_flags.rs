@@ -148,7 +148,15 @@ fn gemma_2_9b_float32_checkpoint_is_served_in_bfloat16_under_auto() {
     assert_eq!(f32.attention_bytes_per_token_per_layer, 16_384);
     // vLLM refuses float16 for Gemma-2 (numerical instability).
     rejects(
-        &["capacity", "--model", "gemma-2-9b", "--dtype", "half"],
+        &[
+            "capacity",
+            "--model",
+            "gemma-2-9b",
+            "--gpu",
+            "rtx3090",
+            "--dtype",
+            "half",
+        ],
         "--dtype float16",
     );
 }
@@ -393,7 +401,15 @@ fn tensor_parallel_non_torch_memory_matches_the_logs() {
 #[test]
 fn bad_values_are_refused_naming_the_flag() {
     rejects(
-        &["capacity", "--model", "llama-3.1-8b", "--dtype", "int3"],
+        &[
+            "capacity",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu",
+            "rtx3090",
+            "--dtype",
+            "int3",
+        ],
         "--dtype",
     );
     rejects(
@@ -401,6 +417,8 @@ fn bad_values_are_refused_naming_the_flag() {
             "capacity",
             "--model",
             "llama-3.1-8b",
+            "--gpu",
+            "rtx3090",
             "--pipeline-parallel-size",
             "0",
         ],
@@ -412,6 +430,8 @@ fn bad_values_are_refused_naming_the_flag() {
             "capacity",
             "--model",
             "llama-3.1-8b",
+            "--gpu",
+            "rtx3090",
             "--pipeline-parallel-size",
             "33",
         ],
@@ -422,6 +442,8 @@ fn bad_values_are_refused_naming_the_flag() {
             "capacity",
             "--vllm-command",
             "vllm serve llama-3.1-8b --dtype int3",
+            "--gpu",
+            "rtx3090",
         ],
         "--dtype",
     );
@@ -431,6 +453,8 @@ fn bad_values_are_refused_naming_the_flag() {
             "capacity",
             "--model",
             "llama-3.1-8b",
+            "--gpu",
+            "rtx3090",
             "--quantization",
             "fp8",
             "--dtype",

@@ -222,6 +222,7 @@ fn fuzz_model_and_gpu_presets() {
             let world = OneFile("./m.toml", text);
             let req = Request {
                 model: Some("./m.toml".into()),
+                gpu: Some("rtx3090".into()),
                 engine: EngineSettings {
                     max_model_len: Some(8192),
                     ..EngineSettings::default()

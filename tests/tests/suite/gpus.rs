@@ -175,6 +175,8 @@ fn model_presets_answer_to_their_repo_in_any_case_with_or_without_instruct() {
         "8192",
         "--model",
         "meta-llama/Llama-3.1-8B-Instruct",
+        "--gpu",
+        "rtx3090",
     ]);
     let b = json(&[
         "capacity",
@@ -184,6 +186,8 @@ fn model_presets_answer_to_their_repo_in_any_case_with_or_without_instruct() {
         "8192",
         "--model",
         "llama-3.1-8b",
+        "--gpu",
+        "rtx3090",
     ]);
     assert_eq!(a["model_params"], b["model_params"]);
     assert_eq!(a["num_blocks"], b["num_blocks"]);
@@ -201,6 +205,7 @@ fn a_name_that_is_neither_a_path_nor_a_preset_is_refused_naming_both() {
     // Without file access (the web page) the same, through core.
     let err = Request {
         model: Some("no-such-model".into()),
+        gpu: Some("rtx3090".into()),
         ..Request::default()
     }
     .resolve(&NoFiles)
@@ -223,6 +228,8 @@ fn an_explicit_model_beats_the_launch_lines() {
         line,
         "--model",
         "qwen3-8b",
+        "--gpu",
+        "rtx3090",
     ]);
     let qwen = json(&[
         "capacity",
@@ -230,6 +237,8 @@ fn an_explicit_model_beats_the_launch_lines() {
         "json",
         "--model",
         "Qwen/Qwen3-8B",
+        "--gpu",
+        "rtx3090",
         "--max-model-len",
         "8192",
     ]);
@@ -242,6 +251,8 @@ fn an_explicit_model_beats_the_launch_lines() {
         "vllm serve some-org/private-model --max-model-len 4096",
         "--model",
         "llama-3.1-8b",
+        "--gpu",
+        "rtx3090",
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(out
@@ -250,6 +261,7 @@ fn an_explicit_model_beats_the_launch_lines() {
     // Through core's Request as well.
     let plan = Request {
         model: Some("qwen3-8b".into()),
+        gpu: Some("rtx3090".into()),
         vllm_command: Some(line.into()),
         ..Request::default()
     }

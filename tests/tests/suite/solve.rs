@@ -17,6 +17,7 @@ fn plan(
 ) -> Plan {
     let probe = Request {
         model: Some(model.into()),
+        gpu: Some("rtx3090".into()),
         engine: EngineSettings {
             block_size: Some(block_size),
             max_model_len: Some(max_model_len),
@@ -167,6 +168,7 @@ proptest! {
     ) {
         let probe = Request {
             model: Some("llama-3.1-8b".into()),
+            gpu: Some("rtx3090".into()),
             engine: EngineSettings { max_model_len: Some(4096), ..EngineSettings::default() },
             harness: HarnessSettings {
                 max_tokens: Some(512),

@@ -432,7 +432,15 @@ fn kv_cache_dtypes_arrive_release_by_release() {
 fn versions_outside_the_table_are_refused_with_the_range() {
     for bad in ["0.9.2", "0.34", "latest"] {
         let err = decodecalc_tests::rejects(
-            &["capacity", "--model", "llama-3.1-8b", "--vllm-version", bad],
+            &[
+                "capacity",
+                "--model",
+                "llama-3.1-8b",
+                "--gpu",
+                "rtx3090",
+                "--vllm-version",
+                bad,
+            ],
             "--vllm-version",
         );
         assert!(

@@ -82,15 +82,24 @@ fn a_file_that_is_no_log_is_refused() {
     assert!(err.contains("not-a-log.txt"), "{err}");
 }
 
-/// A log whose KV pool is larger than the GPU predicted says so and names
-/// the GPU, the default one when --gpu is missing (issue 25), instead of
+/// A log without --gpu asks for one (issue 25); a log whose KV pool is
+/// larger than the GPU predicted says so and names the GPU, instead of
 /// rejecting a `--kv-cache-memory-bytes` the user never passed.
 #[test]
 fn a_log_from_a_larger_gpu_than_the_default_asks_for_gpu() {
-    let err = rejects(&["matrix", "--vllm-log", LOG], "--gpu");
+    // No GPU at all: asked for, not defaulted.
+    let err = rejects(
+        &["matrix", "--vllm-log", LOG],
+        "no GPU given for Llama-3.1-8B",
+    );
+    assert!(err.contains("hint: add --gpu"), "{err}");
+    let err = rejects(
+        &["matrix", "--vllm-log", LOG, "--gpu", "rtx3090"],
+        "58.11 GiB",
+    );
     assert!(
         err.contains("58.11 GiB")
-            && err.contains("23.69 GiB (rtx3090, the default GPU without --gpu)")
+            && err.contains("23.69 GiB (rtx3090)")
             && !err.contains("kv-cache-memory-bytes"),
         "{err}"
     );
