@@ -1005,24 +1005,25 @@ pub fn ranked(
     ranking: &decodecalc_core::rank::Ranking,
     model: &str,
     w: decodecalc_core::rank::Workload,
-    top: Option<u64>,
+    top: u64,
     format: Format,
 ) -> Result<String, Error> {
     let prices = &ranking.prices;
     let all = &ranking.ranked;
-    let shown = top
-        .and_then(|n| usize::try_from(n).ok())
-        .map_or(all.len(), |n| n.min(all.len()));
+    let shown = usize::try_from(top).map_or(all.len(), |n| n.min(all.len()));
     let rows = all.get(..shown).unwrap_or(all);
     if format == Format::Json {
         #[derive(Serialize)]
         struct Out<'a> {
             model: &'a str,
             workload: decodecalc_core::rank::Workload,
+            prompts: decodecalc_core::harness::Workload,
             prices_source: &'a str,
             prices_date: &'a str,
+            /// Configurations vLLM would start.
+            considered: usize,
             /// Configurations that serve it, all of them (`configurations`
-            /// may be cut by --top).
+            /// is cut at --top).
             serving: usize,
             configurations: &'a [decodecalc_core::rank::Ranked],
             unpriced_gpus: &'a [String],
@@ -1030,8 +1031,10 @@ pub fn ranked(
         return json(&Out {
             model,
             workload: w,
+            prompts: ranking.prompts,
             prices_source: &prices.source,
             prices_date: &prices.date,
+            considered: ranking.considered,
             serving: all.len(),
             configurations: rows,
             unpriced_gpus: &ranking.unpriced,
@@ -1043,10 +1046,10 @@ pub fn ranked(
         ("TP", true),
         ("KV dtype", false),
         ("Total tok/s", true),
-        ("Per request tok/s", true),
-        ("tok/s per W", true),
+        ("Req tok/s", true),
+        ("tok/s/GPU", true),
         ("USD/h", true),
-        ("USD per M tokens", true),
+        ("USD/M tok", true),
         ("Calibration", false),
     ]);
     for (i, r) in rows.iter().enumerate() {
@@ -1055,18 +1058,23 @@ pub fn ranked(
             r.gpu.clone(),
             r.tensor_parallel_size.to_string(),
             r.kv_cache_dtype.to_string(),
-            format!("{:.1}", r.total_tok_s),
-            format!("{:.1}", r.per_request_tok_s),
-            format!("{:.3}", r.tok_s_per_watt),
-            format!("{:.2}", r.usd_per_hour),
-            format!("{:.3}", r.usd_per_million_output_tokens),
-            r.calibration.clone(),
+            grouped_f(r.total_tok_s, 1),
+            grouped_f(r.per_request_tok_s, 1),
+            grouped_f(r.tok_s_per_gpu, 1),
+            r.usd_per_hour.map_or(String::new(), |x| format!("{x:.2}")),
+            r.usd_per_million_output_tokens
+                .map_or(String::new(), |x| format!("{x:.3}")),
+            // The calibration's name; why it was borrowed is in the JSON.
+            r.calibration
+                .split_once(" (")
+                .map_or(r.calibration.as_str(), |(name, _)| name)
+                .to_string(),
         ]);
     }
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
-            "{model}: {} x {} requests{} | vLLM {} | {} configurations serve it | prices: {} ({})\n\n",
+            "{model}: {} x {} requests{} | vLLM {} | {} of {} configurations serve it | prices: {} ({})\n{}\n\n",
             format_tokens(w.context_tokens),
             w.concurrency,
             w.min_per_request_tok_s
@@ -1074,21 +1082,39 @@ pub fn ranked(
                 .unwrap_or_default(),
             rows.first().map_or("-", |r| r.vllm_version.as_str()),
             all.len(),
+            ranking.considered,
             prices.source,
-            prices.date
+            prices.date,
+            ranking.prompts.describe(ranking.max_tokens),
         ));
     }
     out.push_str(&emit(&t, format)?);
     if format == Format::Table {
+        out.push('\n');
         if shown < all.len() {
             out.push_str(&format!(
-                "\n{} more not shown (--top {shown}; without --top, all)\n",
-                all.len() - shown
+                "{} more serve it, not shown (--top {shown}; --top {} shows all)\n",
+                all.len() - shown,
+                all.len()
             ));
+        }
+        let left = ranking.considered.saturating_sub(all.len());
+        if left > 0 {
+            out.push_str(&format!(
+                "{left} configurations vLLM would start do not serve it: not every request runs at once{}\n",
+                if w.min_per_request_tok_s.is_some() {
+                    ", or too slowly"
+                } else {
+                    ""
+                }
+            ));
+        }
+        if rows.iter().any(|r| r.calibration.starts_with("shared")) {
+            out.push_str("shared: the GPU's class has no fitted run; its timing uses the joint fit's shared values\n");
         }
         if !ranking.unpriced.is_empty() {
             out.push_str(&format!(
-                "\nNot ranked, no price: {} (rank them with --price GPU=USD_PER_HOUR)\n",
+                "No price for {}: ranked after the priced ones by tok/s per GPU, their price columns empty (give one with --price GPU=USD_PER_HOUR)\n",
                 ranking.unpriced.join(", ")
             ));
         }

@@ -220,7 +220,7 @@ fn cases() -> Vec<Case> {
         case("a setup vLLM would not start (`capacity` too)", &["capacity", "--model", "qwen2.5-72b", "--gpu", "rtx3090"], "vLLM would not start"),
         case("`bench-serve --num-prompts` above its cap", &["bench-serve", "--num-prompts", "1000000000"], "--num-prompts"),
         case("a price above 1,000 USD per GPU-hour", &["rank", "--model", "qwen3-8b", "--context", "16k", "--concurrency", "8", "--price", "h100=5000"], "--price"),
-        case("`rank` with nothing that serves the workload", &["rank", "--model", "qwen2.5-72b", "--context", "128K", "--concurrency", "8", "--gpus", "rtx3090", "--tp", "1"], "no priced configuration of the sweep serves"),
+        case("`rank` with nothing that serves the workload", &["rank", "--model", "qwen2.5-72b", "--context", "128K", "--concurrency", "8", "--gpus", "rtx3090", "--tp", "1"], "no configuration of the sweep serves"),
         case("unknown scenario or calibration preset", &["matrix", "--calibration", "no-such-fit"], "no-such-fit"),
         case("an unknown Mamba dtype", &["capacity", "--mamba-ssm-cache-dtype", "fp4"], "--mamba-ssm-cache-dtype"),
         case("a malformed `--explain` cell", &["matrix", "--explain", "16K:x"], "--explain"),

@@ -89,9 +89,13 @@ pub struct Ranked {
     pub total_tok_s: f64,
     pub per_request_tok_s: f64,
     pub tok_s_per_watt: f64,
-    /// For all the GPUs of the configuration.
-    pub usd_per_hour: f64,
-    pub usd_per_million_output_tokens: f64,
+    /// Total tok/s over the GPUs it takes: what ranks the configurations
+    /// without a price.
+    pub tok_s_per_gpu: f64,
+    /// For all the GPUs of the configuration; None when the price list has
+    /// no price for the GPU (`--price GPU=USD_PER_HOUR` gives one).
+    pub usd_per_hour: Option<f64>,
+    pub usd_per_million_output_tokens: Option<f64>,
     pub calibration: String,
 }
 
@@ -195,10 +199,20 @@ pub struct Question<'a> {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ranking {
     pub prices: Prices,
+    /// The priced configurations cheapest first, then the unpriced ones
+    /// fastest per GPU first.
     pub ranked: Vec<Ranked>,
-    /// GPUs of the sweep the price list has no price for: not ranked
-    /// (`--price GPU=USD_PER_HOUR` ranks them).
+    /// GPUs of the sweep the price list has no price for: ranked after the
+    /// priced ones, by tok/s per GPU (`--price GPU=USD_PER_HOUR` prices them).
     pub unpriced: Vec<String>,
+    /// How the requests' prompts relate: distinct unless `--workload` says.
+    pub prompts: crate::harness::Workload,
+    /// Output tokens each request holds.
+    pub max_tokens: u64,
+    /// Configurations of the sweep vLLM would start: those not in `ranked`
+    /// do not serve the workload (not every request runs at once, or too
+    /// slowly for the speed target).
+    pub considered: usize,
 }
 
 /// The GPUs of `gpus` without a price in `prices`.
@@ -238,25 +252,43 @@ impl Question<'_> {
             engine: &engine,
             harness: self.harness,
         };
-        let ranked = rank(&sweep, self.workload, &prices)?;
+        let (ranked, considered) = rank(&sweep, self.workload, &prices)?;
         Ok(Ranking {
+            considered,
             unpriced: unpriced(&gpus, &prices),
             prices,
             ranked,
+            prompts: rank_prompts(self.harness),
+            max_tokens: self
+                .harness
+                .max_tokens
+                .and_then(|t| u64::try_from(t).ok())
+                .unwrap_or(crate::engine::harness_defaults::MAX_TOKENS),
         })
     }
 }
 
-/// Every configuration of the sweep that serves `workload`, cheapest per
-/// output token first. Without a max_model_len among the engine flags, the
-/// workload's own need (context + max_tokens) is used.
-pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<Vec<Ranked>> {
+/// The prompts a ranking assumes: distinct ones (every request its own, as
+/// a service sees them) unless the harness settings name the workload.
+pub fn rank_prompts(harness: &HarnessSettings) -> crate::harness::Workload {
+    harness
+        .workload
+        .unwrap_or(crate::harness::Workload::Distinct)
+}
+
+/// Every configuration of the sweep that serves `workload`: the priced ones
+/// cheapest per output token first (then fastest), then those whose GPU
+/// has no price, fastest per GPU first. Without a max_model_len among the
+/// engine flags, the workload's own need (context + max_tokens) is used.
+/// Also returns how many configurations vLLM would start.
+pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<(Vec<Ranked>, usize)> {
     let harness = HarnessSettings {
         contexts: Some(vec![TokenCount::Number(
             i64::try_from(workload.context_tokens).unwrap_or(i64::MAX),
         )]),
         concurrency: Some(vec![i64::try_from(workload.concurrency).unwrap_or(i64::MAX)]),
         prefill_contexts: Some(Vec::new()),
+        workload: Some(rank_prompts(sweep.harness)),
         ..sweep.harness.clone()
     };
     let max_tokens = harness
@@ -267,48 +299,53 @@ pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<Vec<Ra
         harness: &harness,
         ..*sweep
     };
-    // Cheapest first, then fastest; ties keep the sweep's order. Each entry
-    // goes in after every one not worse (a stable insertion: a sweep is at
-    // most a few hundred plans, and the web page links no sort of these).
-    let worse = |a: &Ranked, b: &Ranked| {
-        a.usd_per_million_output_tokens
-            .total_cmp(&b.usd_per_million_output_tokens)
-            .then(b.total_tok_s.total_cmp(&a.total_tok_s))
-            .is_gt()
-    };
     let mut out: Vec<Ranked> = Vec::new();
+    let mut considered = 0;
     for (plan, price) in sweep.plans(Some(prices), Some(workload.context_tokens + max_tokens))? {
-        if let Some(price) = price {
-            if let Some(r) = evaluate(&plan, workload, price)? {
-                let at = out.partition_point(|x| !worse(x, &r));
-                out.insert(at, r);
-            }
+        if let Some(r) = evaluate(&plan, workload, price, &mut considered)? {
+            out.push(r);
         }
     }
+    // Priced before unpriced; priced by cost, then speed; unpriced by
+    // speed per GPU. A stable sort keeps the sweep's order on ties.
+    out.sort_by(|a, b| {
+        match (
+            a.usd_per_million_output_tokens,
+            b.usd_per_million_output_tokens,
+        ) {
+            (Some(x), Some(y)) => x
+                .total_cmp(&y)
+                .then(b.total_tok_s.total_cmp(&a.total_tok_s)),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => b.tok_s_per_gpu.total_cmp(&a.tok_s_per_gpu),
+        }
+    });
     if out.is_empty() {
-        let unpriced = unpriced(sweep.gpus, prices);
-        let hint = if unpriced.is_empty() {
-            "lower the context or the concurrency, or allow more tensor parallelism".to_string()
-        } else {
-            format!(
-                "lower the context or the concurrency, allow more tensor parallelism, or price the GPUs left out for want of a price (--price GPU=USD_PER_HOUR): {}",
-                unpriced.join(", ")
-            )
-        };
         return Err(Error::new(format!(
-            "no priced configuration of the sweep serves {} requests at {} tokens",
+            "no configuration of the sweep serves {} requests at {} tokens",
             workload.concurrency, workload.context_tokens
         ))
-        .with_hint(hint));
+        .with_hint(
+            "lower the context or the concurrency, or allow more tensor parallelism (--tp 1,2,4,8)",
+        ));
     }
-    Ok(out)
+    Ok((out, considered))
 }
 
-fn evaluate(plan: &Plan, w: Workload, usd_per_gpu_hour: f64) -> Result<Option<Ranked>> {
+/// One configuration, if it serves the workload; `started` counts those
+/// vLLM would start.
+fn evaluate(
+    plan: &Plan,
+    w: Workload,
+    usd_per_gpu_hour: Option<f64>,
+    started: &mut usize,
+) -> Result<Option<Ranked>> {
     let cap = plan.capacity()?;
     if cap.startup_failure.is_some() {
         return Ok(None);
     }
+    *started += 1;
     let p = Predictor::new(plan, &cap, plan.calibration.params)?;
     if !p
         .verdict(Phase::Decode, w.context_tokens, w.concurrency)
@@ -323,7 +360,7 @@ fn evaluate(plan: &Plan, w: Workload, usd_per_gpu_hour: f64) -> Result<Option<Ra
         return Ok(None);
     }
     let tp = plan.engine.tensor_parallel_size as f64;
-    let usd_per_hour = usd_per_gpu_hour * tp;
+    let usd_per_hour = usd_per_gpu_hour.map(|usd| usd * tp);
     Ok(Some(Ranked {
         vllm_version: plan.engine.vllm_version.to_string(),
         gpu: plan.gpu.id.clone(),
@@ -332,8 +369,9 @@ fn evaluate(plan: &Plan, w: Workload, usd_per_gpu_hour: f64) -> Result<Option<Ra
         total_tok_s: t.total_tok_s,
         per_request_tok_s: t.per_request_tok_s,
         tok_s_per_watt: t.total_tok_s / (plan.gpu.tdp_w * tp),
+        tok_s_per_gpu: t.total_tok_s / tp,
         usd_per_hour,
-        usd_per_million_output_tokens: usd_per_hour / (t.total_tok_s * 3600.0) * 1e6,
+        usd_per_million_output_tokens: usd_per_hour.map(|usd| usd / (t.total_tok_s * 3600.0) * 1e6),
         calibration: plan.calibration.label(),
     }))
 }

@@ -1322,11 +1322,13 @@ fn plan_panel(o: &Output) -> Html {
         .map(|x| format!(r#" data-valid-max-context="{x}""#))
         .unwrap_or_default();
     let mut t = format!(
-        r#"<section id="plan"><h2>Plan for {ctx} x {n}</h2><table id="plan-answers"{valid_ctx} data-valid-max-concurrency="{}"><tr><th>largest context for {n} requests (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>most requests at {ctx} (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>smallest --gpu-memory-utilization</th><td>{}</td></tr><tr><th>smallest --max-model-len</th><td>{}</td></tr></table><h2>Cheapest configurations for this cell (estimated on-demand prices)</h2><table id="ranking"><tr><th>GPU</th><th>TP</th><th>KV dtype</th><th>total tok/s</th><th>per request</th><th>tok/s per W</th><th>USD per M tokens</th></tr>"#,
+        r#"<section id="plan"><h2>Plan for {ctx} x {n}</h2><table id="plan-answers"{valid_ctx} data-valid-max-concurrency="{}"><tr><th>largest context for {n} requests, distinct prompts</th><td>{}</td></tr><tr><th>largest context for {n} requests, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>most requests at {ctx}, distinct prompts</th><td>{}</td></tr><tr><th>most requests at {ctx}, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>smallest --gpu-memory-utilization</th><td>{}</td></tr><tr><th>smallest --max-model-len</th><td>{}</td></tr></table><h2>Cheapest configurations for this cell, distinct prompts (estimated on-demand prices; GPUs without one after, fastest per GPU first)</h2><table id="ranking"><tr><th>GPU</th><th>TP</th><th>KV dtype</th><th>total tok/s</th><th>per request</th><th>tok/s per GPU</th><th>USD per M tokens</th></tr>"#,
         mn.valid_max_concurrency,
+        tok(mc.distinct_max_context_tokens),
         tok(mc.engine_max_context_tokens),
         tok(mc.harness_max_context_tokens),
         tok(mc.valid_max_context_tokens),
+        mn.distinct_max_concurrency,
         mn.engine_max_concurrency,
         mn.harness_max_concurrency,
         mn.valid_max_concurrency,
@@ -1336,13 +1338,14 @@ fn plan_panel(o: &Output) -> Html {
     for r in &a.ranking {
         let _ = write!(
             t,
-            r#"<tr data-gpu="{gpu}"><td>{gpu}</td><td>{}</td><td>{}</td><td>{:.1}</td><td>{:.1}</td><td>{:.3}</td><td>{:.3}</td></tr>"#,
+            r#"<tr data-gpu="{gpu}"><td>{gpu}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
             r.tensor_parallel_size,
             esc(r.kv_cache_dtype),
-            r.total_tok_s,
-            r.per_request_tok_s,
-            r.tok_s_per_watt,
-            r.usd_per_million_output_tokens,
+            grouped_f(r.total_tok_s, 1),
+            grouped_f(r.per_request_tok_s, 1),
+            grouped_f(r.tok_s_per_gpu, 1),
+            r.usd_per_million_output_tokens
+                .map_or(String::new(), |x| format!("{x:.3}")),
             gpu = esc(&r.gpu),
         );
     }

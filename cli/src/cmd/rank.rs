@@ -14,8 +14,11 @@ use decodecalc_core::Error;
 pub const EXAMPLES: &str = "\
 Examples:
   decodecalc rank --model qwen3-8b --context 16K --concurrency 32
-  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,a100 --price h100=2.5
+  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,rtx-pro-6000 --tp 1 --price h100=2.5
   decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --top 5";
+
+/// Configurations `rank` prints without --top.
+pub const DEFAULT_TOP: u64 = 10;
 
 #[derive(Args, Debug)]
 pub struct RankArgs {
@@ -37,7 +40,7 @@ pub struct RankArgs {
     /// Also require this per-request decode speed, tok/s.
     #[arg(long, allow_negative_numbers = true, value_parser = speed)]
     pub min_per_request_tok_s: Option<f64>,
-    /// Print only the first N configurations (default: all of them).
+    /// Print only the first N configurations (default: 10).
     #[arg(long, allow_negative_numbers = true, value_parser = top)]
     pub top: Option<u64>,
 }
@@ -87,7 +90,7 @@ pub fn run(args: &RankArgs) -> Output {
             &ranking,
             &model.name,
             workload,
-            args.top,
+            args.top.unwrap_or(DEFAULT_TOP),
             args.common.format(),
         )?,
         0,

@@ -916,6 +916,8 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
         "16K",
         "--concurrency",
         "32",
+        "--top",
+        "10000",
         "--format",
         "json",
     ]);
@@ -923,8 +925,9 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
     assert!(rows.len() > 20, "{}", rows.len());
     let costs: Vec<f64> = rows
         .iter()
-        .map(|r| r["usd_per_million_output_tokens"].as_f64().unwrap())
+        .filter_map(|r| r["usd_per_million_output_tokens"].as_f64())
         .collect();
+    assert!(costs.len() > 20 && costs.len() < rows.len());
     assert!(costs.windows(2).all(|w| w[0] <= w[1]));
     // Cost per million tokens = USD/h / (tok/s x 3600) x 1e6.
     let r = &rows[0];
@@ -943,6 +946,8 @@ fn rank_sorts_configurations_by_cost_and_takes_price_overrides() {
         "32",
         "--min-per-request-tok-s",
         "40",
+        "--top",
+        "10000",
         "--format",
         "json",
     ]);
@@ -1154,7 +1159,7 @@ fn setups_vllm_refuses_and_implausible_values_are_refused_by_name() {
             "--concurrency",
             "4096"
         ]),
-        "error: no priced configuration of the sweep serves 4096 requests at 122880 tokens"
+        "error: no configuration of the sweep serves 4096 requests at 122880 tokens"
     );
     // A GPU file whose bandwidth is a typo.
     let text = std::fs::read_to_string(concat!(
@@ -1288,25 +1293,45 @@ fn rank_names_unpriced_gpus_and_takes_top() {
         v.extend_from_slice(extra);
         v
     };
-    let err = rejects(
-        &with(&["--gpus", "rtx-pro-6000,b300"]),
-        "no priced configuration",
-    );
-    assert!(
-        err.contains("(--price GPU=USD_PER_HOUR): rtx-pro-6000, b300"),
-        "{err}"
-    );
+    // GPUs without a price are ranked by tok/s per GPU after the priced
+    // ones, their price empty; a GPU of the catalog is never dropped.
+    let v = json(&with(&["--gpus", "rtx-pro-6000,b300", "--format", "json"]));
+    let rows = v["configurations"].as_array().unwrap();
+    assert_eq!(rows.len(), 10, "the default --top");
+    assert!(rows.iter().all(|r| r["usd_per_hour"].is_null()));
+    let per_gpu: Vec<f64> = rows
+        .iter()
+        .map(|r| r["tok_s_per_gpu"].as_f64().unwrap())
+        .collect();
+    assert!(per_gpu.windows(2).all(|w| w[0] >= w[1]), "{per_gpu:?}");
+    assert_eq!(v["prompts"], "distinct");
     let v = json(&with(&[
         "--gpus",
         "h100,rtx-pro-6000",
         "--top",
-        "2",
+        "40",
         "--format",
         "json",
     ]));
+    let rows = v["configurations"].as_array().unwrap();
+    let serving = usize::try_from(v["serving"].as_u64().unwrap()).unwrap();
+    assert_eq!(rows.len(), serving.min(40));
+    // Priced (the H100) first, then the unpriced RTX PRO 6000.
+    let first_unpriced = rows
+        .iter()
+        .position(|r| r["usd_per_hour"].is_null())
+        .unwrap();
+    assert!(rows[..first_unpriced]
+        .iter()
+        .all(|r| r["gpu"] == "h100-sxm"));
+    assert!(rows[first_unpriced..]
+        .iter()
+        .all(|r| r["gpu"] == "rtx-pro-6000"));
+    assert_eq!(v["unpriced_gpus"], serde_json::json!(["rtx-pro-6000"]));
+    assert!(v["considered"].as_u64().unwrap() >= serving as u64);
+    let v = json(&with(&["--gpus", "h100", "--top", "2", "--format", "json"]));
     assert_eq!(v["configurations"].as_array().unwrap().len(), 2);
     assert!(v["serving"].as_u64().unwrap() > 2, "{v}");
-    assert_eq!(v["unpriced_gpus"], serde_json::json!(["rtx-pro-6000"]));
     rejects(&with(&["--top", "0"]), "--top");
 }
 
