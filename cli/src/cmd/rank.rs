@@ -14,7 +14,7 @@ use decodecalc_core::Error;
 pub const EXAMPLES: &str = "\
 Examples:
   decodecalc rank --model qwen3-8b --context 16K --concurrency 32
-  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,rtx-pro-6000 --tp 1 --price h100=2.5
+  decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --gpus h100,rtx-pro-6000 --tp 1
   decodecalc rank --model qwen3-8b --context 16K --concurrency 32 --top 5";
 
 /// Configurations `rank` prints without --top.
