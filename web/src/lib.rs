@@ -92,6 +92,42 @@ pub struct State {
     /// The window is narrower than [`NARROW_PX`] (a phone): the chart is
     /// drawn in a narrow frame, its legend below the plot.
     pub narrow: bool,
+    /// The plan panel's GPU ranking was asked for (a sweep of hundreds of
+    /// configurations: it runs only on request).
+    pub rank_requested: bool,
+}
+
+/// What the page computes from: the form, the loaded files and whether the
+/// ranking was asked for. The view state (the focused cell, the chart's
+/// metric, the window's width) is not in it, so hovering, switching the
+/// metric or resizing recomputes nothing ([`compute`] is memoized on this).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inputs {
+    pub fields: BTreeMap<String, String>,
+    pub measured: Option<(String, String)>,
+    pub model_file: Option<(String, String)>,
+    pub rank_requested: bool,
+}
+
+impl State {
+    pub fn inputs(&self) -> Inputs {
+        Inputs {
+            fields: self.fields.clone(),
+            measured: self.measured.clone(),
+            model_file: self.model_file.clone(),
+            rank_requested: self.rank_requested,
+        }
+    }
+}
+
+/// How many times [`compute`] has run in this page: the end-to-end test
+/// reads it (`data-computes` on the page) to check that a hover recomputes
+/// nothing.
+static COMPUTES: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The number of computations so far.
+pub fn computes() -> u32 {
+    COMPUTES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Below this window width (CSS px) the chart takes its narrow frame, so
@@ -187,6 +223,8 @@ pub enum Action {
     ChartMetric(ChartMetric),
     /// The window was resized to this width (CSS px).
     Viewport(f64),
+    /// The plan panel's "rank GPUs" button.
+    Rank,
 }
 
 impl Reducible for State {
@@ -221,6 +259,7 @@ impl Reducible for State {
             }
             Action::ChartMetric(m) => next.chart_metric = m,
             Action::Viewport(width) => next.narrow = is_narrow(width),
+            Action::Rank => next.rank_requested = true,
         }
         Rc::new(next)
     }
@@ -277,11 +316,12 @@ pub struct Answers {
     pub max_concurrency: MaxConcurrency,
     pub utilization: SmallestSetting,
     pub max_model_len: SmallestSetting,
-    pub ranking: Vec<Ranked>,
+    /// The cheapest configurations, once asked for ([`Action::Rank`]).
+    pub ranking: Option<Vec<Ranked>>,
 }
 
 /// The plan panel: every answer from core's solvers and ranking.
-fn answers(state: &State, plan: &Plan, predictor: &Predictor) -> Option<Result<Answers, Error>> {
+fn answers(state: &Inputs, plan: &Plan, predictor: &Predictor) -> Option<Result<Answers, Error>> {
     let ctx_text = state.fields.get("plan-context").filter(is_set)?;
     let c_text = state.fields.get("plan-concurrency").filter(is_set)?;
     Some((|| {
@@ -316,18 +356,23 @@ fn answers(state: &State, plan: &Plan, predictor: &Predictor) -> Option<Result<A
             concurrency: c,
             min_per_request_tok_s: speed.min_per_request_tok_s,
         };
-        let mut ranking = Question {
-            model: &plan.model,
-            gpus: None,
-            tps: &RANKED_TP_SIZES,
-            engine: &request.engine,
-            harness: &request.harness,
-            workload,
-            price_overrides: &[],
-        }
-        .answer(&NoFiles)?
-        .ranked;
-        ranking.truncate(8);
+        let ranking = if state.rank_requested {
+            let mut ranked = Question {
+                model: &plan.model,
+                gpus: None,
+                tps: &RANKED_TP_SIZES,
+                engine: &request.engine,
+                harness: &request.harness,
+                workload,
+                price_overrides: &[],
+            }
+            .answer(&NoFiles)?
+            .ranked;
+            ranked.truncate(8);
+            Some(ranked)
+        } else {
+            None
+        };
         Ok(Answers {
             context_tokens: ctx,
             concurrency: c,
@@ -390,7 +435,8 @@ fn uploaded_name(name: &str) -> String {
 }
 
 /// Everything the page shows for a state; every number from core.
-pub fn compute(state: &State) -> Result<Output, FieldError> {
+pub fn compute(state: &Inputs) -> Result<Output, FieldError> {
+    COMPUTES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut req = request(&state.fields).map_err(FieldError::new)?;
     if let (Some((name, _)), None) = (&state.model_file, &req.model) {
         req.model = Some(uploaded_name(name));
@@ -527,7 +573,8 @@ fn app() -> Html {
             }
         });
     }
-    let output = compute(&state);
+    // Computed again only when the inputs change.
+    let output = use_memo(state.inputs(), compute);
     view::page(&state, state.dispatcher(), &output)
 }
 
@@ -536,7 +583,7 @@ fn app() -> Html {
 /// measured with the browser's clock. Nothing on the page calls it.
 #[wasm_bindgen]
 pub fn bench_recompute(iterations: u32) -> f64 {
-    let state = State::default();
+    let state = State::default().inputs();
     let start = js_sys::Date::now();
     for _ in 0..iterations.max(1) {
         let _ = std::hint::black_box(compute(std::hint::black_box(&state)));
@@ -598,7 +645,10 @@ mod tests {
         assert_eq!(s.fields.get("concurrency").map(String::as_str), Some("1,2"));
         let s = s.reduce(Action::Set("concurrency".into(), " ".into()));
         let scenario_s = vec![1, 2, 4, 8, 16, 32, 64, 128];
-        assert_eq!(compute(&s).unwrap().plan.harness.concurrency, scenario_s);
+        assert_eq!(
+            compute(&s.inputs()).unwrap().plan.harness.concurrency,
+            scenario_s
+        );
         assert_eq!(to_query(&s), "");
         assert_eq!(field_of(&Error::new("something else")), None);
     }
@@ -637,7 +687,7 @@ mod tests {
             for (f, v) in super::fields().iter().zip(values) {
                 state = (*Rc::new(state).reduce(Action::Set(f.to_string(), v))).clone();
             }
-            match compute(&state) {
+            match compute(&state.inputs()) {
                 Ok(out) => prop_assert!(!out.matrix.cells.is_empty() || out.plan.harness.concurrency.is_empty()),
                 Err(e) => prop_assert!(!e.error.message.is_empty()),
             }
@@ -649,7 +699,7 @@ mod tests {
     /// the page runs core's flow, not accuracy evidence.
     #[test]
     fn the_default_page_is_the_reference_scenario() {
-        let out = compute(&State::default()).unwrap();
+        let out = compute(&State::default().inputs()).unwrap();
         assert_eq!(
             out.plan.scenario_id,
             "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32"
@@ -662,7 +712,7 @@ mod tests {
         assert!(out.measured_name.unwrap().contains("rtx3090-nemotron"));
         let mut s = State::default();
         s.fields.insert("gpu-memory-utilization".into(), "2".into());
-        let e = compute(&s).unwrap_err();
+        let e = compute(&s.inputs()).unwrap_err();
         assert_eq!(e.field, Some("gpu-memory-utilization"));
     }
 }

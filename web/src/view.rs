@@ -6,7 +6,7 @@ use crate::{
     engine_fields, group_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN,
 };
 use decodecalc_core::bench_serve::FigureComparison;
-use decodecalc_core::breakdown::{grouped_f, Amount, Segment};
+use decodecalc_core::breakdown::{grouped, grouped_f, Amount, Segment};
 use decodecalc_core::compare::{CellComparison, Comparison, Metric};
 use decodecalc_core::flags::FlagGroup;
 use decodecalc_core::matrix::{Cell, Phase, Status};
@@ -242,7 +242,7 @@ fn group(
 
 pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>) -> Html {
     html! {
-        <main>
+        <main data-computes={crate::computes().to_string()}>
             { raw(format!(
                 r#"<header><h1>decodecalc</h1><p class="sub" id="modelled-version">vLLM {} capacity and decode calculator, offline</p></header>"#,
                 out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)
@@ -274,16 +274,16 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
 fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     let p = &o.plan;
     let mut head = format!(
-        r#"<p id="scenario">{}</p>"#,
+        r#"<p id="scenario">{}</p><p id="workload" class="note">{}</p>"#,
         esc(&format!(
-            "{} on {} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
-            p.model.name,
-            p.gpu.name,
+            "{} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
+            p.setup_title(),
             p.calibration.label(),
-            o.capacity.block_size_tokens,
-            o.capacity.num_blocks,
-            o.capacity.kv_cache_tokens
-        ))
+            grouped(o.capacity.block_size_tokens),
+            grouped(o.capacity.num_blocks),
+            grouped(o.capacity.kv_cache_tokens)
+        )),
+        esc(&o.matrix.workload.describe(p.harness.max_tokens)),
     );
     if !p.warnings.is_empty() {
         head.push_str(r#"<ul id="warnings">"#);
@@ -299,16 +299,17 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     html! {
         <>
             { raw(head) }
+            // A cell's details open right under the grid, not screens below.
             { grid(o, dispatch) }
+            { details(o, state) }
             { memory_bar(o) }
             { raw(bands) }
             { log_check(o) }
             { prefill_row(o) }
-            { details(o, state) }
             { chart(o, state, dispatch) }
             { for o.comparison.as_ref().map(comparison_view) }
             { for o.bench.as_ref().map(|b| bench_view(b, o.measured_name.as_deref())) }
-            { plan_panel(o) }
+            { plan_panel(o, dispatch) }
         </>
     }
 }
@@ -533,7 +534,9 @@ fn status_meaning(s: Status) -> &'static str {
     match s {
         Status::Valid => "all requests run at once",
         Status::Queued => "some requests wait for a free slot",
-        Status::OverCapacity => "over capacity: the run would not start",
+        Status::OverCapacity => {
+            "the harness skips the cell: C x (context + max_tokens) > the KV cache's tokens"
+        }
     }
 }
 
@@ -588,10 +591,16 @@ fn grid_cell(t: &mut String, c: &Cell, o: &Output, max_total: f64) {
     if let (false, Some(tps)) = (c.status == Status::OverCapacity, c.total_tok_s) {
         let _ = write!(
             t,
-            r#"<span class="tps">{}</span><div class="small ttft">{}</div>"#,
+            r#"<span class="tps">{}</span><div class="small band">{}</div><div class="small ttft">{}</div>"#,
             grouped_f(tps, 1),
+            // The held-out band of this cell's throughput (its p90).
+            c.error_band
+                .and_then(|b| b.throughput)
+                .map(|b| format!("±{:.0}% (p90 held out)", b.p90_abs_pct))
+                .unwrap_or_default(),
+            // Which TTFT (cached or cold) the grid's title says.
             c.ttft_seen(o.matrix.workload)
-                .map(|(v, kind)| format!("{} ms TTFT {kind}", grouped_f(v, 0)))
+                .map(|(v, _)| format!("{} ms TTFT", grouped_f(v, 0)))
                 .unwrap_or_default()
         );
     }
@@ -629,10 +638,14 @@ fn grid(o: &Output, dispatch: &Dispatch) -> Html {
     let h = &o.plan.harness;
     let (decode, max_total) = decode_cells(o);
     let compared_ok = matches!(o.comparison, Some(Ok(_)));
+    let ttft = match o.matrix.workload {
+        decodecalc_core::harness::Workload::Harness => "TTFT with the prompt cached",
+        decodecalc_core::harness::Workload::Distinct => "TTFT cold (each prompt prefilled whole)",
+    };
     let title = if compared_ok {
-        "Sustained decode: total tok/s predicted, measured, error"
+        format!("Sustained decode: total tok/s predicted, measured, error; {ttft}")
     } else {
-        "Sustained decode: total tok/s"
+        format!("Sustained decode: total tok/s; {ttft}")
     };
     let mut t = String::from(
         r#"<table id="matrix"><thead><tr><th title="rows: context; columns: simultaneous requests">context \ requests</th>"#,
@@ -759,7 +772,10 @@ fn tooltip(c: &Cell) -> String {
     ));
     lines.push(format!(
         "KV blocks needed {} of {} free; harness needs {} tokens of {}",
-        c.blocks_needed, c.usable_blocks, c.harness_tokens_needed, c.harness_budget_tokens
+        grouped(c.blocks_needed),
+        grouped(c.usable_blocks),
+        grouped(c.harness_tokens_needed),
+        grouped(c.harness_budget_tokens)
     ));
     lines.join("\n")
 }
@@ -778,17 +794,24 @@ fn details(o: &Output, state: &State) -> Html {
     };
     let why = if c.status == Status::OverCapacity {
         format!(
-            "Over capacity: the harness needs {} x ({} + max_tokens) = {} tokens, the server's KV cache holds {}; the engine would need {} blocks, {} are free.",
-            c.concurrency, c.context_tokens, c.harness_tokens_needed, c.harness_budget_tokens, c.blocks_needed, c.usable_blocks
+            "Over capacity by the harness rule: it needs {} x ({} + max_tokens) = {} tokens, the server's KV cache holds {}. The engine itself would run {} of the {} at once ({} blocks needed, {} free).",
+            c.concurrency,
+            grouped(c.context_tokens),
+            grouped(c.harness_tokens_needed),
+            grouped(c.harness_budget_tokens),
+            c.engine_running_requests,
+            c.concurrency,
+            grouped(c.blocks_needed),
+            grouped(c.usable_blocks)
         )
     } else {
         format!(
             "{} of {} requests run ({} blocks each + {} shared, {} free). Per request {:.1} tok/s, {:.1} ms between tokens, TTFT {} ms cold (own prompt), {} ms cached (prompt in the prefix cache).",
             c.running_requests,
             c.concurrency,
-            c.blocks_per_request,
-            c.shared_blocks,
-            c.usable_blocks,
+            grouped(c.blocks_per_request),
+            grouped(c.shared_blocks),
+            grouped(c.usable_blocks),
             c.per_request_tok_s.unwrap_or(0.0),
             c.tbt_ms.unwrap_or(0.0),
             c.ttft_cold_ms.map_or("-".into(), |v| grouped_f(v, 0)),
@@ -1290,7 +1313,7 @@ fn bench_view(
     raw(t)
 }
 
-fn plan_panel(o: &Output) -> Html {
+fn plan_panel(o: &Output, dispatch: &Dispatch) -> Html {
     let a = match &o.answers {
         None => {
             return raw(r#"<section id="plan"><h2>Plan</h2><p class="note">Fill in --plan-context and --plan-concurrency for the largest context, the most requests, the smallest settings and the cheapest GPUs for that cell.</p></section>"#.to_string());
@@ -1321,8 +1344,8 @@ fn plan_panel(o: &Output) -> Html {
         .valid_max_context_tokens
         .map(|x| format!(r#" data-valid-max-context="{x}""#))
         .unwrap_or_default();
-    let mut t = format!(
-        r#"<section id="plan"><h2>Plan for {ctx} x {n}</h2><table id="plan-answers"{valid_ctx} data-valid-max-concurrency="{}"><tr><th>largest context for {n} requests, distinct prompts</th><td>{}</td></tr><tr><th>largest context for {n} requests, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>most requests at {ctx}, distinct prompts</th><td>{}</td></tr><tr><th>most requests at {ctx}, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>smallest --gpu-memory-utilization</th><td>{}</td></tr><tr><th>smallest --max-model-len</th><td>{}</td></tr></table><h2>Cheapest configurations for this cell, distinct prompts (estimated on-demand prices; GPUs without one after, fastest per GPU first)</h2><table id="ranking"><tr><th>GPU</th><th>TP</th><th>KV dtype</th><th>total tok/s</th><th>per request</th><th>tok/s per GPU</th><th>USD per M tokens</th></tr>"#,
+    let answers = format!(
+        r#"<div><h2>Plan for {ctx} x {n}</h2><table id="plan-answers"{valid_ctx} data-valid-max-concurrency="{}"><tr><th>largest context for {n} requests, distinct prompts</th><td>{}</td></tr><tr><th>largest context for {n} requests, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>most requests at {ctx}, distinct prompts</th><td>{}</td></tr><tr><th>most requests at {ctx}, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>smallest --gpu-memory-utilization</th><td>{}</td></tr><tr><th>smallest --max-model-len</th><td>{}</td></tr></table></div>"#,
         mn.valid_max_concurrency,
         tok(mc.distinct_max_context_tokens),
         tok(mc.engine_max_context_tokens),
@@ -1335,22 +1358,40 @@ fn plan_panel(o: &Output) -> Html {
         setting(&a.utilization, 4),
         setting(&a.max_model_len, 0),
     );
-    for r in &a.ranking {
-        let _ = write!(
-            t,
-            r#"<tr data-gpu="{gpu}"><td>{gpu}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
-            r.tensor_parallel_size,
-            esc(r.kv_cache_dtype),
-            grouped_f(r.total_tok_s, 1),
-            grouped_f(r.per_request_tok_s, 1),
-            grouped_f(r.tok_s_per_gpu, 1),
-            r.usd_per_million_output_tokens
-                .map_or(String::new(), |x| format!("{x:.3}")),
-            gpu = esc(&r.gpu),
-        );
+    let ranking = match &a.ranking {
+        // A sweep of every GPU, TP size and KV dtype: run on request only.
+        None => {
+            let d = dispatch.clone();
+            let onclick = Callback::from(move |_: MouseEvent| d.dispatch(Action::Rank));
+            html! {
+                <button id="rank-gpus" {onclick}>{ "rank the GPUs for this cell" }</button>
+            }
+        }
+        Some(rows) => {
+            let mut t = String::from(
+                r#"<div><h2>Cheapest configurations for this cell, distinct prompts (estimated on-demand prices; GPUs without one after, fastest per GPU first)</h2><table id="ranking"><tr><th>GPU</th><th>TP</th><th>KV dtype</th><th>total tok/s</th><th>per request</th><th>tok/s per GPU</th><th>USD per M tokens</th></tr>"#,
+            );
+            for r in rows {
+                let _ = write!(
+                    t,
+                    r#"<tr data-gpu="{gpu}"><td>{gpu}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>"#,
+                    r.tensor_parallel_size,
+                    esc(r.kv_cache_dtype),
+                    grouped_f(r.total_tok_s, 1),
+                    grouped_f(r.per_request_tok_s, 1),
+                    grouped_f(r.tok_s_per_gpu, 1),
+                    r.usd_per_million_output_tokens
+                        .map_or(String::new(), |x| format!("{x:.3}")),
+                    gpu = esc(&r.gpu),
+                );
+            }
+            t.push_str("</table></div>");
+            raw(t)
+        }
+    };
+    html! {
+        <section id="plan">{ raw(answers) }{ ranking }</section>
     }
-    t.push_str("</table></section>");
-    raw(t)
 }
 
 #[cfg(test)]

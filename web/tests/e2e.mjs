@@ -177,13 +177,65 @@ try {
         const r = await p.$eval(id, (e) => e.getBoundingClientRect().toJSON());
         assert(r.bottom <= height && r.right <= width, `${width} px: ${id} is off the first screen`);
       }
+      // The grid's cell details (the workload's figures per cell) follow it on the first screen.
       if (width === 1440) {
-        const bar = await p.$eval("#memory", (e) => e.getBoundingClientRect().toJSON());
-        assert(bar.bottom <= height, `1440 px: the memory bar ends at ${bar.bottom}`);
+        const d = await p.$eval("#cell-details", (e) => e.getBoundingClientRect().toJSON());
+        assert(d.bottom <= height, `1440 px: the cell details end at ${d.bottom}`);
       }
       await p.screenshot({ path: join(root, "web", `screenshot-${width}.png`) });
       await p.close();
     }
+  });
+
+  await check("at 390 px the page never scrolls sideways: the grid scrolls in its own box, context column fixed, every column reachable, no label outside the viewport", async () => {
+    const p = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    await p.goto(base);
+    await p.waitForSelector("#matrix td.cell", { timeout: 30000 });
+    const page_width = await p.evaluate(() => document.documentElement.scrollWidth);
+    assert(page_width <= 390, `the page is ${page_width} px wide`);
+    // Every element with text of its own, outside a scrolling box, lies in
+    // the viewport (measured from element boxes).
+    const outside = await p.evaluate(() => {
+      const scrolls = (el) => {
+        for (let a = el.parentElement; a; a = a.parentElement) {
+          const o = getComputedStyle(a).overflowX;
+          if (o === "auto" || o === "scroll") return true;
+        }
+        return false;
+      };
+      const out = [];
+      for (const el of document.querySelectorAll("main *")) {
+        const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+        if (!own || scrolls(el)) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;
+        if (r.left < -0.5 || r.right > 390.5) out.push(`${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""} "${el.textContent.trim().slice(0, 30)}" ${r.left.toFixed(0)}..${r.right.toFixed(0)}`);
+      }
+      return out;
+    });
+    assert(outside.length === 0, `labels outside the viewport: ${outside.join("; ")}`);
+    // The grid's box scrolls to its last column; the context column stays put.
+    const reach = await p.evaluate(() => {
+      const box = document.querySelector("#matrix").parentElement;
+      const head = document.querySelector("#matrix thead th:first-child").getBoundingClientRect().left;
+      box.scrollLeft = box.scrollWidth;
+      const last = document.querySelector("#matrix thead th:last-child").getBoundingClientRect();
+      const ctx = document.querySelector("#matrix tbody th").getBoundingClientRect();
+      const frame = box.getBoundingClientRect();
+      return { scrolls: box.scrollWidth > box.clientWidth, lastRight: last.right, frameRight: frame.right, ctxLeft: ctx.left, head, columns: document.querySelectorAll("#matrix thead th").length };
+    });
+    assert(reach.columns === 9, `columns ${reach.columns}`);
+    assert(reach.lastRight <= reach.frameRight + 0.5 && reach.lastRight <= 390.5, `the last column ends at ${reach.lastRight}, the box at ${reach.frameRight}`);
+    assert(Math.abs(reach.ctxLeft - reach.head) < 1, `the context column moved from ${reach.head} to ${reach.ctxLeft}`);
+    // A cell's details open right under the grid, on the same screen as the cell.
+    await p.locator('#matrix td[data-context="16384"][data-concurrency="8"]').click();
+    const gap = await p.evaluate(() => {
+      const d = document.querySelector("#cell-details").getBoundingClientRect();
+      const c = document.querySelector('#matrix td[data-context="16384"][data-concurrency="8"]').getBoundingClientRect();
+      return d.top - c.bottom;
+    });
+    assert(gap < 400, `the details are ${gap} px below the cell`);
+    await p.close();
   });
 
   await check("the chart's text draws at 10 px or more, inside the chart and apart, at 390 px and at 1440 px", async () => {
@@ -287,6 +339,40 @@ try {
     const next = await page.evaluate(() => document.activeElement.dataset.concurrency);
     assert(next && next !== active.concurrency, "Tab moves to the next cell");
     assert(await page.locator("#matrix td.cell[tabindex='0']").count() === await page.locator("#matrix td.cell").count(), "every cell is focusable");
+  });
+
+  await check("each cell shows its held-out band under its number, as the CLI's JSON gives it", async () => {
+    const cli_cells = JSON.parse(execFileSync(cli, ["matrix", "--format", "json"], { encoding: "utf8" })).cells;
+    for (const [c, n] of [[0, 1], [16384, 32]]) {
+      const want = cli_cells.find((x) => x.phase === "decode" && x.context_tokens === c && x.concurrency === n).error_band.throughput.p90_abs_pct;
+      const text = await page.locator(`#matrix td[data-context="${c}"][data-concurrency="${n}"] .band`).textContent();
+      assert(text === `±${Math.round(want)}% (p90 held out)`, `${c} x ${n}: ${text}, CLI ${want}`);
+    }
+  });
+
+  await check("a hover, a metric switch and a resize recompute nothing (computations counted)", async () => {
+    const count = () => page.$eval("main", (m) => Number(m.dataset.computes));
+    const before = await count();
+    assert(before >= 1, `computes ${before}`);
+    for (const [c, n] of [["0", "1"], ["16384", "32"], ["32768", "8"]]) {
+      await page.hover(`#matrix td[data-context="${c}"][data-concurrency="${n}"]`);
+      await page.waitForFunction((m) => document.querySelector("#cell-details")?.textContent.includes(m), ` x ${n}:`, { timeout: 5000 });
+    }
+    await page.selectOption("#chart-metric", "tbt_ms");
+    await page.waitForFunction(() => document.querySelector("#chart")?.dataset.metric === "tbt_ms", null, { timeout: 5000 });
+    await page.selectOption("#chart-metric", "total_tok_s");
+    await page.waitForFunction(() => document.querySelector("#chart")?.dataset.metric === "total_tok_s", null, { timeout: 5000 });
+    const size = page.viewportSize();
+    await page.setViewportSize({ width: 500, height: size.height });
+    await page.setViewportSize(size);
+    await page.mouse.move(0, 0);
+    const after = await count();
+    assert(after === before, `a hover, metric switch or resize recomputed: ${before} -> ${after}`);
+    // A form change does recompute, once.
+    await page.fill("#max-tokens", "4096");
+    await page.waitForFunction((b) => Number(document.querySelector("main").dataset.computes) > b, before, { timeout: 10000 });
+    await page.fill("#max-tokens", "");
+    await page.waitForFunction((b) => Number(document.querySelector("main").dataset.computes) >= b + 2, before, { timeout: 10000 });
   });
 
   await check("the metric switch redraws the chart: title, axis, lines and measured circles", async () => {
@@ -497,6 +583,10 @@ try {
     const solved = JSON.parse(execFileSync(cli, ["solve", "--for", "max-concurrency", "--context", "32k", "--format", "json"], { encoding: "utf8" }));
     const valid = await page.locator("#plan-answers").getAttribute("data-valid-max-concurrency");
     assert(valid === String(solved.valid_max_concurrency), `page ${valid}, CLI ${solved.valid_max_concurrency}`);
+    // The ranking sweeps hundreds of configurations: only when asked.
+    assert(await page.locator("#ranking").count() === 0, "no ranking before the button");
+    await page.click("#rank-gpus");
+    await page.waitForSelector("#ranking tr[data-gpu]", { timeout: 20000 });
     assert(await page.locator("#ranking tr[data-gpu]").count() > 0, "a ranking");
     await page.fill("#plan-concurrency", "0");
     await page.waitForSelector("#error-plan", { timeout: 10000 });
