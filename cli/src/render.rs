@@ -783,62 +783,88 @@ fn metrics_table(m: &Metrics, cv: Option<&Metrics>) -> Table {
 }
 
 /// `decodecalc compare`'s output.
-pub fn comparison(c: &Comparison, format: Format) -> Result<String, Error> {
+pub fn comparison(c: &Comparison, format: Format, wide: bool) -> Result<String, Error> {
     if format == Format::Json {
         return json(c);
     }
-    let mut t = Table::new(&[
-        ("Phase", false),
-        ("Context", true),
-        ("Requests", true),
-        ("Status measured", false),
-        ("Status predicted", false),
-        ("Total tok/s", true),
-        ("predicted", true),
-        ("err %", true),
-        ("Per request", true),
-        ("predicted", true),
-        ("err %", true),
-        ("TBT ms", true),
-        ("predicted", true),
-        ("err %", true),
-        ("TTFT ms", true),
-        ("predicted", true),
-        ("err %", true),
-        ("Active", true),
-        ("predicted", true),
-    ]);
+    let compact = format == Format::Table && !wide;
+    let mut columns = vec![("Phase", false), ("Context", true), ("Requests", true)];
+    // Each figure: measured, (predicted,) error; the compact table leaves
+    // out requests active (the status says whether all ran).
+    let figures: &[&str] = if compact {
+        &["Total tok/s", "Per request", "TBT ms", "TTFT ms"]
+    } else {
+        &["Total tok/s", "Per request", "TBT ms", "TTFT ms", "Active"]
+    };
+    if compact {
+        columns.push(("Status", false));
+        for &f in figures {
+            columns.extend([(f, true), ("err %", true)]);
+        }
+    } else {
+        columns.extend([("Status measured", false), ("Status predicted", false)]);
+        for &f in figures {
+            columns.extend([(f, true), ("predicted", true), ("err %", true)]);
+        }
+    }
+    let mut t = Table::new(&columns);
     let f = |v: Option<f64>, d: usize| v.map_or(String::new(), |x| format!("{x:.d$}"));
     let e = |v: Option<f64>| v.map_or(String::new(), |x| format!("{x:+.1}"));
     for cell in &c.cells {
         let (m, p, err) = (&cell.measured, &cell.predicted, &cell.error_pct);
-        t.push(vec![
+        let mut row = vec![
             cell.phase.name().into(),
             format_tokens(cell.context_tokens),
             cell.concurrency.to_string(),
-            cell.measured_status.name().into(),
-            cell.predicted_status.name().into(),
-            f(m.total_tok_s, 1),
-            f(p.total_tok_s, 1),
-            e(err.total_tok_s),
-            f(m.per_request_tok_s, 1),
-            f(p.per_request_tok_s, 1),
-            e(err.per_request_tok_s),
-            f(m.tbt_ms, 1),
-            f(p.tbt_ms, 1),
-            e(err.tbt_ms),
-            f(m.ttft_ms, 0),
-            f(p.ttft_ms, 0),
-            e(err.ttft_ms),
-            f(m.avg_active_requests, 2),
-            f(p.avg_active_requests, 2),
-        ]);
+        ];
+        let (ms, ps) = (cell.measured_status, cell.predicted_status);
+        if compact {
+            row.push(if ms == ps {
+                ms.name().to_string()
+            } else {
+                format!("{} (predicted {})", ms.name(), ps.name())
+            });
+        } else {
+            row.extend([ms.name().to_string(), ps.name().to_string()]);
+        }
+        for (measured, predicted, error, digits) in [
+            (m.total_tok_s, p.total_tok_s, err.total_tok_s, 1),
+            (
+                m.per_request_tok_s,
+                p.per_request_tok_s,
+                err.per_request_tok_s,
+                1,
+            ),
+            (m.tbt_ms, p.tbt_ms, err.tbt_ms, 1),
+            (m.ttft_ms, p.ttft_ms, err.ttft_ms, 0),
+            (
+                m.avg_active_requests,
+                p.avg_active_requests,
+                err.avg_active_requests,
+                2,
+            ),
+        ]
+        .into_iter()
+        .take(figures.len())
+        {
+            row.push(f(measured, digits));
+            if !compact {
+                row.push(f(predicted, digits));
+            }
+            row.push(e(error));
+        }
+        t.push(row);
     }
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
-            "{} | vLLM {} | calibration {} | statuses {}/{} agree\n\n",
-            c.scenario, c.vllm_version, c.calibration, c.summary.status_agreement, c.summary.cells
+            "{} | vLLM {} | calibration {} | statuses {}/{} agree\nworkload harness (the measured run's): one shared prompt cached by a scout, so TTFT is the cached one\nerr % = predicted / measured - 1{}\n\n",
+            c.scenario,
+            c.vllm_version,
+            c.calibration,
+            c.summary.status_agreement,
+            c.summary.cells,
+            if compact { "; --wide adds the predicted figures" } else { "" }
         ));
     }
     out.push_str(&emit(&t, format)?);

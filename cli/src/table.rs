@@ -1,5 +1,33 @@
 //! One table, four renderings: aligned text, CSV, Markdown (JSON is serde's).
 
+/// The width text tables fit (a 120-column terminal): a last column of
+/// prose wraps to it.
+pub const TEXT_WIDTH: usize = 120;
+
+/// A wrapped last column is at least this wide, whatever the others take.
+const MIN_WRAPPED_WIDTH: usize = 30;
+
+/// `text` in lines of at most `width` characters, broken at spaces (a
+/// longer word has a line of its own).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let fits = current.chars().count() + 1 + word.chars().count() <= width;
+        if current.is_empty() {
+            current.push_str(word);
+        } else if fits {
+            current.push(' ');
+            current.push_str(word);
+        } else {
+            lines.push(std::mem::take(&mut current));
+            current.push_str(word);
+        }
+    }
+    lines.push(current);
+    lines
+}
+
 #[derive(Debug, Default)]
 pub struct Table {
     pub headers: Vec<String>,
@@ -28,6 +56,19 @@ impl Table {
                 *w = (*w).max(c.chars().count());
             }
         }
+        // A last column of prose (a note) wraps so the table fits
+        // TEXT_WIDTH columns; numbers never wrap.
+        let last = widths.len().saturating_sub(1);
+        let before: usize = widths.iter().take(last).map(|w| w + 2).sum();
+        let wrap = match (self.numeric.last(), widths.last()) {
+            (Some(false), Some(&w)) if before + w > TEXT_WIDTH => {
+                Some(TEXT_WIDTH.saturating_sub(before).max(MIN_WRAPPED_WIDTH))
+            }
+            _ => None,
+        };
+        if let (Some(w), Some(slot)) = (wrap, widths.last_mut()) {
+            *slot = w;
+        }
         let line = |cells: &[String]| -> String {
             let parts: Vec<String> = cells
                 .iter()
@@ -49,8 +90,23 @@ impl Table {
         out.push_str(&rule.join("  "));
         out.push('\n');
         for row in &self.rows {
-            out.push_str(&line(row));
-            out.push('\n');
+            match (wrap, row.split_last()) {
+                (Some(w), Some((note, rest))) => {
+                    let mut lines = wrap_words(note, w).into_iter();
+                    let mut cells = rest.to_vec();
+                    cells.push(lines.next().unwrap_or_default());
+                    out.push_str(&line(&cells));
+                    out.push('\n');
+                    for more in lines {
+                        out.push_str(&format!("{}{more}", " ".repeat(before)));
+                        out.push('\n');
+                    }
+                }
+                _ => {
+                    out.push_str(&line(row));
+                    out.push('\n');
+                }
+            }
         }
         out
     }
@@ -77,5 +133,35 @@ impl Table {
         }
         let bytes = w.into_inner().map_err(|e| e.to_string())?;
         String::from_utf8(bytes).map_err(|e| e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prose_last_column_wraps_to_the_text_width() {
+        let mut t = Table::new(&[("Quantity", false), ("Value", true), ("Note", false)]);
+        let note = "word ".repeat(60);
+        t.push(vec![
+            "kv_cache_tokens".into(),
+            "1,263,908".into(),
+            note.trim().into(),
+        ]);
+        let text = t.text();
+        assert!(
+            text.lines().all(|l| l.chars().count() <= TEXT_WIDTH),
+            "{text}"
+        );
+        // Every word is kept, the continuation lines under the note column.
+        assert_eq!(text.matches("word").count(), 60);
+        let first = text.lines().nth(2).unwrap();
+        let note_at = first.find("word").unwrap();
+        assert!(text
+            .lines()
+            .skip(3)
+            .all(|l| l.find("word") == Some(note_at)));
+        assert_eq!(wrap_words("a bb ccc", 4), vec!["a bb", "ccc"]);
     }
 }

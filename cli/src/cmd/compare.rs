@@ -37,6 +37,10 @@ pub struct CompareArgs {
     /// --cross-validate) exceeds this many percent.
     #[arg(long, allow_negative_numbers = true)]
     pub max_mape: Option<f64>,
+    /// Every column (measured, predicted and error of each figure) in one
+    /// table; the default text fits 120 columns.
+    #[arg(long)]
+    pub wide: bool,
 }
 
 pub fn run(args: &CompareArgs, warnings: &mut Vec<String>) -> Output {
@@ -60,7 +64,7 @@ pub fn run(args: &CompareArgs, warnings: &mut Vec<String>) -> Output {
     if let Some(path) = &args.svg {
         write_file(path, &svg::comparison(&comparison)?)?;
     }
-    let out = render::comparison(&comparison, args.common.format())?;
+    let out = render::comparison(&comparison, args.common.format(), args.wide)?;
     let gate = match (&comparison.cross_validation, args.cross_validate) {
         (Some(cv), true) => cv.total_tok_s.mape_pct,
         _ => comparison.summary.metrics.total_tok_s.mape_pct,

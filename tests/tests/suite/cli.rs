@@ -1435,3 +1435,42 @@ fn decode_cells_name_their_cold_and_cached_ttft() {
     // Prefill rows have no cached TTFT.
     assert!(find("prefill", 16_384, 1)["ttft_cached_ms"].is_null());
 }
+
+/// Issue 25: the default text of every command's table fits a 120-column
+/// terminal (rows of columns two spaces apart; a note column wraps, prose
+/// lines above and under a table are not rows); `--wide` has every column.
+#[test]
+fn every_default_table_fits_120_columns() {
+    let widest_row = |text: &str| {
+        text.lines()
+            .filter(|l| l.contains("  ") && !l.contains("median"))
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    for args in [
+        &["matrix"][..],
+        &["compare"],
+        &["capacity"],
+        &["solve", "--for", "max-context", "--concurrency", "16"],
+        &[
+            "rank",
+            "--model",
+            "qwen3-8b",
+            "--context",
+            "16K",
+            "--concurrency",
+            "32",
+        ],
+    ] {
+        let out = run(args);
+        assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
+        let w = widest_row(&out.stdout);
+        assert!(w <= 120, "{args:?}: {w} columns");
+    }
+    let wide = run(&["compare", "--wide"]).stdout;
+    assert!(widest_row(&wide) > 120);
+    assert!(
+        wide.contains("Status predicted") && !run(&["compare"]).stdout.contains("Status predicted")
+    );
+}
