@@ -45,14 +45,7 @@ fn matrix_json_has_every_cell_with_measured_statuses() {
 fn matrix_table_csv_and_markdown_agree() {
     let table = run(&["matrix"]).stdout;
     // The default text fits a 120-column terminal; --wide has every column.
-    let widest = |t: &str| {
-        t.lines()
-            // Table rows (columns two spaces apart), not the bands' prose.
-            .filter(|l| l.contains("  ") && !l.contains("median"))
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(0)
-    };
+    let widest = widest_table_row;
     assert!(widest(&table) <= 120, "{}", widest(&table));
     assert!(widest(&run(&["matrix", "--wide"]).stdout) > 120);
     assert_eq!(table.matches("queued").count(), 1);
@@ -1436,18 +1429,22 @@ fn decode_cells_name_their_cold_and_cached_ttft() {
     assert!(find("prefill", 16_384, 1)["ttft_cached_ms"].is_null());
 }
 
+/// The widest table row of a command's text: rows have columns two spaces
+/// apart; the bands' prose lines ("median") are not rows.
+fn widest_table_row(text: &str) -> usize {
+    text.lines()
+        .filter(|l| l.contains("  ") && !l.contains("median"))
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+}
+
 /// Issue 25: the default text of every command's table fits a 120-column
 /// terminal (rows of columns two spaces apart; a note column wraps, prose
 /// lines above and under a table are not rows); `--wide` has every column.
 #[test]
 fn every_default_table_fits_120_columns() {
-    let widest_row = |text: &str| {
-        text.lines()
-            .filter(|l| l.contains("  ") && !l.contains("median"))
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(0)
-    };
+    let widest_row = widest_table_row;
     for args in [
         &["matrix"][..],
         &["compare"],
