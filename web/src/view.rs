@@ -293,8 +293,8 @@ fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
         head.push_str("</ul>");
     }
     let bands = format!(
-        r#"<p id="error-bands">{}</p>"#,
-        esc(&error_bands(&p.calibration.bands()))
+        r#"<div id="error-bands" class="note">{}</div>"#,
+        error_bands(&p.calibration.bands())
     );
     html! {
         <>
@@ -356,33 +356,37 @@ fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
             HoldOut::LeaveGpuOut => "the GPU held out",
             HoldOut::LeaveClassOut => "the GPU class held out",
         };
-        let regime = x
-            .regime
-            .map_or(String::new(), |r| format!(", {}", r.label()));
         format!(
-            "+-{:.0}% median, +-{:.0}% p90 ({held}, {} figures{regime})",
+            "+-{:.0}% median, +-{:.0}% p90 ({held}, {} figures)",
             x.median_abs_pct, x.p90_abs_pct, x.figures
         )
     };
-    let part = |what: &str, band: &Option<decodecalc_core::scenario::Band>| match band {
-        Some(x) => format!("{what} {}", words(x)),
-        None => format!("{what}: no measured band"),
-    };
-    let mut out = format!(
-        "Error bands (calibration {}, {} runs): {}; {}; {}.",
+    // One line per figure, then one per workload regime: which held-out
+    // data each band was measured on.
+    let mut lines = vec![format!(
+        "Error bands, calibration {} ({} runs), measured on data the fit never saw:",
         b.class.as_deref().unwrap_or("none"),
-        b.runs,
-        part("time between tokens", &b.tpot),
-        part("throughput", &b.throughput),
-        part("TTFT", &b.ttft)
-    );
-    if !b.tpot_by_regime.is_empty() {
-        let lines: Vec<String> = b.tpot_by_regime.iter().map(words).collect();
-        out.push_str(&format!(
-            " Time between tokens by regime: {}.",
-            lines.join("; ")
-        ));
+        b.runs
+    )];
+    for (what, band) in [
+        ("time between tokens", &b.tpot),
+        ("throughput", &b.throughput),
+        ("TTFT", &b.ttft),
+    ] {
+        lines.push(match band {
+            Some(x) => format!("{what}: {}", words(x)),
+            None => format!("{what}: no measured band"),
+        });
     }
+    for x in &b.tpot_by_regime {
+        let regime = x.regime.map_or("every regime", |r| r.label());
+        lines.push(format!("time between tokens, {regime}: {}", words(x)));
+    }
+    let mut out = format!("<p>{}</p><ul>", esc(&lines[0]));
+    for l in lines.iter().skip(1) {
+        let _ = write!(out, "<li>{}</li>", esc(l));
+    }
+    out.push_str("</ul>");
     out
 }
 

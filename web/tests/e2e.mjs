@@ -163,6 +163,9 @@ try {
     assert(pct(t.p90_abs_pct).some((m) => text.includes(`${m} p90`)), `p90 ${t.p90_abs_pct}: ${text}`);
     assert(text.includes(`a model family held out, ${t.figures} figures`), `bands: ${text}`);
     assert(text.includes(bands.class) && bands.class === "ampere-geforce", `bands name the class: ${text}`);
+    // One line per figure and per workload regime, not a paragraph.
+    const items = await page.locator("#error-bands li").count();
+    assert(items === 3 + bands.tpot_by_regime.length, `${items} lines`);
   });
 
 
