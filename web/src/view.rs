@@ -382,8 +382,11 @@ fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
         let regime = x.regime.map_or("every regime", |r| r.label());
         lines.push(format!("time between tokens, {regime}: {}", words(x)));
     }
-    let mut out = format!("<p>{}</p><ul>", esc(&lines[0]));
-    for l in lines.iter().skip(1) {
+    let (head, rest) = lines
+        .split_first()
+        .map_or(("", &[][..]), |(h, r)| (h.as_str(), r));
+    let mut out = format!("<p>{}</p><ul>", esc(head));
+    for l in rest {
         let _ = write!(out, "<li>{}</li>", esc(l));
     }
     out.push_str("</ul>");
