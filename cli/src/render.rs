@@ -1375,11 +1375,12 @@ pub fn bench_serve(
     // --gpu that is a preset the user did not choose).
     let head = if format == Format::Table {
         format!(
-            "{} on {} | vLLM {} | calibration {}\n\n",
-            plan.model.name,
-            plan.gpu.name,
+            "{} | vLLM {} | calibration {}\n{}\n\n",
+            plan.setup_title(),
             plan.engine.vllm_version,
-            c.label()
+            c.label(),
+            // `vllm bench serve --dataset-name random`: every prompt its own.
+            decodecalc_core::harness::Workload::Distinct.describe(w.output_tokens),
         )
     } else {
         String::new()
