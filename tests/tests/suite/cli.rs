@@ -1395,6 +1395,28 @@ fn distinct_prompts_hold_their_own_blocks() {
     assert!(run(&["matrix"])
         .stdout
         .contains("workload harness: all requests send one identical prompt"));
+    // `vllm bench serve --dataset-name random` sends distinct prompts: its
+    // prediction says so under the setup.
+    let bench = run(&[
+        "bench-serve",
+        "--model",
+        "qwen3-8b",
+        "--gpu",
+        "h100",
+        "--random-input-len",
+        "1024",
+        "--random-output-len",
+        "128",
+        "--num-prompts",
+        "16",
+    ])
+    .stdout;
+    let mut lines = bench.lines();
+    assert!(lines.next().unwrap().starts_with("Qwen3-8B on NVIDIA H100"));
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("workload distinct: every request sends its own prompt"));
 }
 
 /// Issue 25: a decode cell's TTFT by name. Cold: each of the C prompts
