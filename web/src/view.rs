@@ -418,7 +418,7 @@ fn memory_bar(o: &Output) -> Html {
             format!(
                 "{}: {} blocks",
                 format_tokens(r.context_tokens),
-                r.blocks_per_request
+                grouped(r.blocks_per_request)
             )
         })
         .collect();
@@ -454,7 +454,7 @@ fn memory_bar(o: &Output) -> Html {
         r#"</p><p class="note">{:.2} GiB total, {:.2} GiB requested. Block size {} tokens; blocks per request at {}.</p></section>"#,
         gib(c.total_bytes),
         gib(c.requested_bytes),
-        c.block_size_tokens,
+        grouped(c.block_size_tokens),
         per_request.join(", "),
     );
     raw(t)
@@ -482,7 +482,7 @@ fn prefill_row(o: &Output) -> Html {
             r#"<td data-context="{}" data-prefill-tok-s="{}">{}<div class="small">{}</div></td>"#,
             c.context_tokens,
             c.total_tok_s.map(json_number).unwrap_or_default(),
-            c.total_tok_s.map(|v| format!("{v:.0}")).unwrap_or_default(),
+            c.total_tok_s.map(|v| grouped_f(v, 0)).unwrap_or_default(),
             c.ttft_cold_ms
                 .map(|v| format!("{} ms TTFT cold", grouped_f(v, 0)))
                 .unwrap_or_default(),

@@ -217,6 +217,13 @@ try {
       return out;
     });
     assert(outside.length === 0, `labels outside the viewport: ${outside.join("; ")}`);
+    // No memory-bar label is cut by its segment, here or at 1440 px.
+    for (const width of [390, 1440]) {
+      await p.setViewportSize({ width, height: 844 });
+      const clipped = await p.$$eval("#memory .seg", (segs) => segs.filter((s) => s.textContent.trim() && s.scrollWidth > s.clientWidth + 1).map((s) => s.textContent));
+      assert(clipped.length === 0, `${width} px: clipped memory labels: ${clipped.join(", ")}`);
+    }
+    await p.setViewportSize({ width: 390, height: 844 });
     // The grid's box scrolls to its last column; the context column stays put.
     const reach = await p.evaluate(() => {
       const box = document.querySelector("#matrix").parentElement;
