@@ -57,6 +57,55 @@ impl World for Fs {
             )
         })
     }
+
+    fn hub_snapshot(&self, repo: &str) -> Option<String> {
+        hub_snapshot_in(&hub_cache()?, repo)
+    }
+}
+
+/// Snapshot folders of one repo looked at, at most.
+const MAX_SNAPSHOTS: usize = 1000;
+
+/// The local Hugging Face Hub cache, where `hf download` (huggingface_hub)
+/// and the `hf-hub` crate put files: `$HF_HUB_CACHE`, else `$HF_HOME/hub`,
+/// else `~/.cache/huggingface/hub`.
+fn hub_cache() -> Option<std::path::PathBuf> {
+    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
+    if let Some(dir) = var("HF_HUB_CACHE") {
+        return Some(dir.into());
+    }
+    if let Some(home) = var("HF_HOME") {
+        return Some(std::path::PathBuf::from(home).join("hub"));
+    }
+    var("HOME").map(|h| std::path::PathBuf::from(h).join(".cache/huggingface/hub"))
+}
+
+/// The snapshot of `repo` (`org/name`) in the cache at `root` that holds a
+/// config.json: the one `refs/main` names, else the last by name. The
+/// cache's layout: `models--{org}--{name}/refs/main` holds a commit, and
+/// `snapshots/{commit}/` the files.
+fn hub_snapshot_in(root: &std::path::Path, repo: &str) -> Option<String> {
+    let dir = root.join(format!("models--{}", repo.replace('/', "--")));
+    let has_config = |d: &std::path::Path| d.join("config.json").is_file();
+    let main = std::fs::read_to_string(dir.join("refs").join("main")).ok();
+    if let Some(commit) = main
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty() && c.chars().all(|ch| ch.is_ascii_alphanumeric()))
+    {
+        let snap = dir.join("snapshots").join(commit);
+        if has_config(&snap) {
+            return snap.to_str().map(str::to_string);
+        }
+    }
+    let mut snaps: Vec<std::path::PathBuf> = std::fs::read_dir(dir.join("snapshots"))
+        .ok()?
+        .take(MAX_SNAPSHOTS)
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| has_config(p))
+        .collect();
+    snaps.sort();
+    snaps.pop().and_then(|p| p.to_str().map(str::to_string))
 }
 
 /// Write an output file, never onto a file this run read.

@@ -86,3 +86,58 @@ fn an_output_is_never_written_onto_an_input() {
     );
     assert_eq!(std::fs::read_to_string(&measured).unwrap(), original);
 }
+
+/// A Hub repo id that is no preset is read from the local Hugging Face
+/// cache, in the layout `hf download` and the hf-hub crate write
+/// (`models--ORG--NAME/refs/main` naming `snapshots/COMMIT/`), found by
+/// `$HF_HUB_CACHE`; the same config.json given as a file predicts the same.
+/// Without the repo in the cache, the error says where it looked.
+#[test]
+fn a_hub_repo_id_is_read_from_the_local_hub_cache() {
+    let fixture = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/configs/real/Qwen--Qwen3.5-27B.json"
+    );
+    let cache = scratch("hub-cache");
+    let repo = cache.join("models--Qwen--Qwen3.5-27B");
+    let snap = repo.join("snapshots").join("0123abcd");
+    std::fs::create_dir_all(&snap).unwrap();
+    std::fs::create_dir_all(repo.join("refs")).unwrap();
+    std::fs::write(repo.join("refs").join("main"), "0123abcd\n").unwrap();
+    std::fs::copy(fixture, snap.join("config.json")).unwrap();
+    let with_cache = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_decodecalc"))
+            .args(args)
+            .env("HF_HUB_CACHE", &cache)
+            .output()
+            .unwrap()
+    };
+    let by_repo = with_cache(&[
+        "capacity",
+        "--model",
+        "Qwen/Qwen3.5-27B",
+        "--gpu",
+        "h100",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(by_repo.status.code(), Some(0), "{}", stderr(&by_repo));
+    let by_file = run(&[
+        "capacity", "--model", fixture, "--gpu", "h100", "--format", "json",
+    ]);
+    let field = |o: &Output, k: &str| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v[k].clone()
+    };
+    for k in ["kv_cache_tokens", "weights_bytes", "model_params"] {
+        assert_eq!(field(&by_repo, k), field(&by_file, k), "{k}");
+    }
+    let missing = with_cache(&["capacity", "--model", "Qwen/Qwen9-1B", "--gpu", "h100"]);
+    assert_eq!(missing.status.code(), Some(2));
+    let text = stderr(&missing);
+    assert!(
+        text.starts_with("error: `Qwen/Qwen9-1B` is no model preset, no file here, and not in the local Hugging Face cache")
+            && text.contains("hint: fetch its config.json into the cache (`hf download Qwen/Qwen9-1B config.json`"),
+        "{text}"
+    );
+}

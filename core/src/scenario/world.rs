@@ -13,6 +13,33 @@ pub trait World {
     fn entry(&self, _path: &str) -> Entry {
         Entry::Missing
     }
+
+    /// The folder of a Hugging Face Hub repo's files (`org/name`) in the
+    /// local Hub cache, if the world has one and holds the repo: a path
+    /// [`World::read`] reads `config.json` under. None: no cache, or the
+    /// repo is not in it (the page has none).
+    fn hub_snapshot(&self, _repo: &str) -> Option<String> {
+        None
+    }
+}
+
+/// Whether `name` reads as a Hugging Face Hub repo id: `org/name`, both
+/// parts non-empty, of the characters the Hub allows, not a file name.
+pub fn is_hub_repo(name: &str) -> bool {
+    let ok = |part: &str| {
+        !part.is_empty()
+            && part.len() <= 96
+            && !part.starts_with('.')
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    };
+    match name.split_once('/') {
+        Some((org, repo)) => {
+            ok(org) && ok(repo) && !repo.ends_with(".json") && !repo.ends_with(".toml")
+        }
+        None => false,
+    }
 }
 
 /// What a path names ([`World::entry`]).
@@ -80,6 +107,12 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
             return presets::model(f.id);
         }
     }
+    // A Hub repo id that names no file here: its config.json from the local
+    // Hub cache, when the world has the repo there.
+    let snapshot = (world.entry(name) == Entry::Missing && is_hub_repo(name))
+        .then(|| world.hub_snapshot(name))
+        .flatten();
+    let name = snapshot.as_deref().unwrap_or(name);
     // A config.json by any name, or a folder holding one; a FIFO or a
     // device is read as itself, so the error says what it is.
     let path = match world.entry(name) {
@@ -104,6 +137,14 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
         // No such file or folder: a preset's id or Hugging Face repo.
         Err(why) => match presets::find(Kind::Model, name) {
             Ok(f) => presets::model(f.id),
+            Err(_) if is_hub_repo(name) => Err(Error::new(format!(
+                "`{name}` is no model preset, no file here, and not in the local Hugging Face cache"
+            ))
+            .with_hint(format!(
+                "fetch its config.json into the cache (`hf download {name} config.json`, or `huggingface-cli download`), or give a config.json or a folder holding one; the cache is $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub"
+            ))
+            .of_kind(crate::ErrorKind::UnknownPreset)
+            .about("--model")),
             Err(_) => Err(Error::new(format!(
                 "{why}; and `{name}` is no model preset (id or Hugging Face repo)"
             ))
@@ -180,4 +221,30 @@ pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> 
 pub fn load_gpu(world: &dyn World, name: &str) -> Result<Gpu> {
     let (origin, text) = load_text(world, Kind::Gpu, name)?;
     presets::parse_gpu(&origin, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_hub_repo;
+
+    #[test]
+    fn hub_repo_ids_are_org_slash_name_and_no_file_names() {
+        for yes in ["Qwen/Qwen3.6-27B", "meta-llama/Llama-3.1-8B", "a/b.c_d"] {
+            assert!(is_hub_repo(yes), "{yes}");
+        }
+        for no in [
+            "qwen3-8b",
+            "./Qwen/Qwen3-8B",
+            "/abs/path",
+            "a/b/c",
+            "org/config.json",
+            "org/model.toml",
+            "org/",
+            "/name",
+            "org/.hidden",
+            "org/na me",
+        ] {
+            assert!(!is_hub_repo(no), "{no}");
+        }
+    }
 }
