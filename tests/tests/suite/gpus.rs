@@ -195,13 +195,21 @@ fn model_presets_answer_to_their_repo_in_any_case_with_or_without_instruct() {
 
 #[test]
 fn a_name_that_is_neither_a_path_nor_a_preset_is_refused_naming_both() {
-    let out = run(&["capacity", "--model", "no-such-org/no-such-model"]);
+    let out = run(&["capacity", "--model", "no-such-dir/no-such/model"]);
     assert_eq!(out.code, 2, "{}", out.stderr);
     let lines: Vec<&str> = out.stderr.lines().collect();
     assert_eq!(lines.len(), 2, "{}", out.stderr);
-    assert!(lines[0].starts_with("error: cannot read `no-such-org/no-such-model/config.json`"));
+    assert!(lines[0].starts_with("error: cannot read `no-such-dir/no-such/model/config.json`"));
     assert!(lines[0].contains("no model preset"), "{}", lines[0]);
     assert!(lines[1].starts_with("hint: ") && lines[1].contains("llama-3.1-8b"));
+    // A Hub repo id that is neither: the error says where it looked.
+    let out = run(&["capacity", "--model", "no-such-org/no-such-model"]);
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(
+        out.stderr.starts_with("error: `no-such-org/no-such-model` is no model preset, no file here, and not in the local Hugging Face cache"),
+        "{}",
+        out.stderr
+    );
     // Without file access (the web page) the same, through core.
     let err = Request {
         model: Some("no-such-model".into()),
