@@ -5,53 +5,96 @@ use super::machine::AttnKernel;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// How many timing parameters there are.
-pub const N_PARAMS: usize = 17;
+/// Declares the parameters from one table: each row its documentation,
+/// its name, its bounds `(lo, hi)` and its
+/// first-principles value. The struct, [`N_PARAMS`], the names, bounds,
+/// first-principles values and the array forms are all generated from it,
+/// so a parameter is one row.
+macro_rules! timing_params {
+    ($( $(#[$meta:meta])* $name:ident: ($lo:expr, $hi:expr), $fp:expr; )*) => {
+        /// The timing model's parameters: each an efficiency (a fraction of a peak)
+        /// or a time, each with a physical meaning. Calibration fits them.
+        ///
+        /// A calibration file that lacks a parameter (written before it
+        /// existed) gets its first-principles value.
+        #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+        #[serde(deny_unknown_fields, default)]
+        pub struct TimingParams {
+            $( $(#[$meta])* pub $name: f64, )*
+        }
 
-/// The timing model's parameters: each an efficiency (a fraction of a peak)
-/// or a time, each with a physical meaning. Calibration fits them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TimingParams {
+        /// How many timing parameters there are.
+        pub const N_PARAMS: usize = [$(stringify!($name)),*].len();
+
+        impl TimingParams {
+            /// The parameters' names, in the table's order (that of
+            /// [`TimingParams::to_array`]).
+            pub const NAMES: [&'static str; N_PARAMS] = [$(stringify!($name)),*];
+
+            /// Physical bounds of each parameter, in [`TimingParams::NAMES`] order.
+            /// Lower bounds are positive: the joint fit works in log-odds.
+            pub const BOUNDS: [(f64, f64); N_PARAMS] = [$(($lo, $hi)),*];
+
+            /// First-principles defaults (`--calibration none`): typical fractions of
+            /// peak for well-tuned kernels and a host cost of the order a V1 engine
+            /// step takes, not fitted to anything. Decode and prefill attention get
+            /// lower figures than GEMMs: they are latency- and occupancy-bound at
+            /// serving batch sizes, the Triton kernel more so.
+            pub const FIRST_PRINCIPLES: TimingParams = TimingParams { $($name: $fp),* };
+
+            /// The values in the table's order.
+            pub fn to_array(&self) -> [f64; N_PARAMS] {
+                [$(self.$name),*]
+            }
+
+            /// The parameters from values in the table's order.
+            pub fn from_array(v: [f64; N_PARAMS]) -> TimingParams {
+                let [$($name),*] = v;
+                TimingParams { $($name),* }
+            }
+        }
+    };
+}
+
+timing_params! {
     /// Host time per engine step whatever the batch (scheduling, input
     /// preparation, CUDA-graph launch, output processing), ms.
-    pub host_step_ms: f64,
+    host_step_ms: (0.001, 20.0), 1.0;
     /// Host time per scheduled sequence per step (sampling, detokenizing,
     /// streaming the output), microseconds.
-    pub host_per_seq_us: f64,
+    host_per_seq_us: (0.01, 500.0), 20.0;
     /// Fraction of peak DRAM bandwidth the dense 16-bit GEMMs (cuBLAS)
     /// reach streaming their weights once per step.
-    pub weight_bw_eff: f64,
+    weight_bw_eff: (0.01, 1.0), 0.8;
     /// Fraction of peak DRAM bandwidth the dequantizing weight-only GEMMs
     /// (Marlin, AWQ, GPTQ, bitsandbytes) reach streaming theirs.
-    pub quant_weight_bw_eff: f64,
+    quant_weight_bw_eff: (0.01, 1.0), 0.7;
     /// Fraction of peak DRAM bandwidth the low-precision W x A GEMMs reach:
     /// fp8 (CUTLASS `scaled_mm`, which also quantizes the activations to
     /// fp8 every step) and NVFP4 (`vllm/model_executor/layers/quantization/
     /// fp8.py`, `modelopt.py`). Unfitted data leave it at the 16-bit value.
-    #[serde(default = "TimingParams::fp8_default")]
-    pub fp8_weight_bw_eff: f64,
+    fp8_weight_bw_eff: (0.01, 1.0), 0.8;
     /// Fraction of the tensor peak reached by decode GEMMs once they are compute-bound.
-    pub gemm_compute_eff: f64,
+    gemm_compute_eff: (0.01, 1.0), 0.5;
     /// Fraction of peak bandwidth reached reading and writing Mamba states.
-    pub state_bw_eff: f64,
+    state_bw_eff: (0.01, 1.0), 0.8;
     /// Fraction of peak bandwidth the FlashAttention-family decode kernels
     /// (FLASH_ATTN, FLASHINFER, the MLA kernels) reach reading KV.
-    pub attn_bw_eff_flash: f64,
+    attn_bw_eff_flash: (0.01, 1.0), 0.6;
     /// The same for the Triton attention kernel (TRITON_ATTN: the backend of
     /// the quantized per-token-head KV caches and of older GPUs).
-    pub attn_bw_eff_triton: f64,
+    attn_bw_eff_triton: (0.01, 1.0), 0.25;
     /// Sequences' worth of KV reading a step pays regardless of batch: the
     /// attention kernel's latency with few sequences (it reaches half its
     /// peak bandwidth at this many sequences).
-    pub attn_half_batch: f64,
+    attn_half_batch: (0.001, 64.0), 1.0;
     /// Fraction of the tensor peak reached by prefill GEMMs (linear layers, Mamba scan).
-    pub prefill_gemm_eff: f64,
+    prefill_gemm_eff: (0.01, 1.0), 0.6;
     /// Fraction of the tensor peak reached by the FlashAttention-family
     /// kernels' prefill attention (its quadratic part).
-    pub prefill_attn_eff_flash: f64,
+    prefill_attn_eff_flash: (0.01, 1.0), 0.4;
     /// The same for the Triton kernel.
-    pub prefill_attn_eff_triton: f64,
+    prefill_attn_eff_triton: (0.01, 1.0), 0.15;
     /// What the OpenAI server adds to a request before the engine sees it
     /// (HTTP, chat template, tokenization, the hop to the engine process):
     /// it delays the first token a client sees, ms. The server handles
@@ -64,140 +107,29 @@ pub struct TimingParams {
     /// against 40% taken in turn). Offline runs and the
     /// harness's matrix (whose TTFT is measured on the same path at every
     /// cell and fitted there) do not pay it.
-    pub serve_request_ms: f64,
+    serve_request_ms: (0.001, 500.0), 15.0;
     /// GPU time per layer a step pays whatever the bytes: the chain of small
     /// kernels around the GEMMs (norms, rotary, activation, residual adds,
     /// the attention kernel's launch) and the gaps between them, even inside
     /// a CUDA graph, microseconds.
-    pub layer_us: f64,
+    layer_us: (0.001, 200.0), 5.0;
     /// The shortest a dequantizing GEMM takes however few bytes it reads
     /// (Marlin-class kernels' fixed cost), microseconds.
-    pub quant_gemm_floor_us: f64,
+    quant_gemm_floor_us: (0.001, 200.0), 5.0;
     /// What launching one layer's kernels costs the host when a decode step
     /// runs eagerly rather than as a CUDA graph (`--enforce-eager`, or V0
     /// past `max_seq_len_to_capture`): the step takes at least that times
     /// the layers, microseconds.
-    pub eager_layer_us: f64,
+    eager_layer_us: (0.001, 500.0), 30.0;
+}
+
+impl Default for TimingParams {
+    fn default() -> TimingParams {
+        TimingParams::FIRST_PRINCIPLES
+    }
 }
 
 impl TimingParams {
-    pub const NAMES: [&'static str; N_PARAMS] = [
-        "host_step_ms",
-        "host_per_seq_us",
-        "weight_bw_eff",
-        "quant_weight_bw_eff",
-        "fp8_weight_bw_eff",
-        "gemm_compute_eff",
-        "state_bw_eff",
-        "attn_bw_eff_flash",
-        "attn_bw_eff_triton",
-        "attn_half_batch",
-        "prefill_gemm_eff",
-        "prefill_attn_eff_flash",
-        "prefill_attn_eff_triton",
-        "serve_request_ms",
-        "layer_us",
-        "quant_gemm_floor_us",
-        "eager_layer_us",
-    ];
-
-    /// Physical bounds of each parameter, in [`TimingParams::NAMES`] order.
-    /// Lower bounds are positive: the joint fit works in log-odds.
-    pub const BOUNDS: [(f64, f64); N_PARAMS] = [
-        (0.001, 20.0),
-        (0.01, 500.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.001, 64.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.01, 1.0),
-        (0.001, 500.0),
-        (0.001, 200.0),
-        (0.001, 200.0),
-        (0.001, 500.0),
-    ];
-
-    /// First-principles defaults (`--calibration none`): typical fractions of
-    /// peak for well-tuned kernels and a host cost of the order a V1 engine
-    /// step takes, not fitted to anything. Decode and prefill attention get
-    /// lower figures than GEMMs: they are latency- and occupancy-bound at
-    /// serving batch sizes, the Triton kernel more so.
-    pub const FIRST_PRINCIPLES: TimingParams = TimingParams {
-        host_step_ms: 1.0,
-        host_per_seq_us: 20.0,
-        weight_bw_eff: 0.8,
-        quant_weight_bw_eff: 0.7,
-        fp8_weight_bw_eff: 0.8,
-        gemm_compute_eff: 0.5,
-        state_bw_eff: 0.8,
-        attn_bw_eff_flash: 0.6,
-        attn_bw_eff_triton: 0.25,
-        attn_half_batch: 1.0,
-        prefill_gemm_eff: 0.6,
-        prefill_attn_eff_flash: 0.4,
-        prefill_attn_eff_triton: 0.15,
-        serve_request_ms: 15.0,
-        layer_us: 5.0,
-        quant_gemm_floor_us: 5.0,
-        eager_layer_us: 30.0,
-    };
-
-    pub fn to_array(&self) -> [f64; N_PARAMS] {
-        [
-            self.host_step_ms,
-            self.host_per_seq_us,
-            self.weight_bw_eff,
-            self.quant_weight_bw_eff,
-            self.fp8_weight_bw_eff,
-            self.gemm_compute_eff,
-            self.state_bw_eff,
-            self.attn_bw_eff_flash,
-            self.attn_bw_eff_triton,
-            self.attn_half_batch,
-            self.prefill_gemm_eff,
-            self.prefill_attn_eff_flash,
-            self.prefill_attn_eff_triton,
-            self.serve_request_ms,
-            self.layer_us,
-            self.quant_gemm_floor_us,
-            self.eager_layer_us,
-        ]
-    }
-
-    pub fn from_array(v: [f64; N_PARAMS]) -> TimingParams {
-        let [a, b, c, d, r, e, f, g, h, i, j, k, l, m, n, o, q] = v;
-        TimingParams {
-            host_step_ms: a,
-            host_per_seq_us: b,
-            weight_bw_eff: c,
-            quant_weight_bw_eff: d,
-            fp8_weight_bw_eff: r,
-            gemm_compute_eff: e,
-            state_bw_eff: f,
-            attn_bw_eff_flash: g,
-            attn_bw_eff_triton: h,
-            attn_half_batch: i,
-            prefill_gemm_eff: j,
-            prefill_attn_eff_flash: k,
-            prefill_attn_eff_triton: l,
-            serve_request_ms: m,
-            layer_us: n,
-            quant_gemm_floor_us: o,
-            eager_layer_us: q,
-        }
-    }
-
-    /// A calibration file written before the fp8 parameter existed.
-    fn fp8_default() -> f64 {
-        Self::FIRST_PRINCIPLES.fp8_weight_bw_eff
-    }
-
     /// Every parameter finite and inside its bounds.
     pub fn validate(&self, origin: &str) -> Result<()> {
         for ((name, v), (lo, hi)) in Self::NAMES.iter().zip(self.to_array()).zip(Self::BOUNDS) {
