@@ -218,6 +218,7 @@ fn cases() -> Vec<Case> {
         case("malformed `--hf-overrides`", &["capacity", "--hf-overrides", "{"], "--hf-overrides"),
         case("a launch line with an unclosed quote", &["capacity", "--vllm-command", "vllm serve 'qwen"], "--vllm-command"),
         case("a setup vLLM would not start (`capacity` too)", &["capacity", "--model", "qwen2.5-72b", "--gpu", "rtx3090"], "vLLM would not start"),
+        case("a model without a GPU (no silent default)", &["matrix", "--model", "llama-3.1-8b"], "no GPU given for Llama-3.1-8B"),
         case("`bench-serve --num-prompts` above its cap", &["bench-serve", "--num-prompts", "1000000000"], "--num-prompts"),
         case("a price above 1,000 USD per GPU-hour", &["rank", "--model", "qwen3-8b", "--context", "16k", "--concurrency", "8", "--price", "h100=5000"], "--price"),
         case("`rank` with nothing that serves the workload", &["rank", "--model", "qwen2.5-72b", "--context", "128K", "--concurrency", "8", "--gpus", "rtx3090", "--tp", "1"], "no configuration of the sweep serves"),
