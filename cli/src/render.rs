@@ -339,8 +339,10 @@ pub fn capacity(plan: &Plan, cap: &Capacity, format: Format) -> Result<String, E
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
-            "{} | {} on {} | vLLM {}\n\n",
-            cap.scenario, plan.model.name, plan.gpu.name, cap.vllm_version
+            "{} | {} | vLLM {}\n\n",
+            cap.scenario,
+            plan.setup_title(),
+            cap.vllm_version
         ));
     }
     out.push_str(&emit(&t, format)?);
@@ -720,9 +722,8 @@ pub fn calibration(
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
-            "Calibration of {} on {} ({} residuals, {} evaluations, {})\n\n",
-            plan.model.name,
-            plan.gpu.name,
+            "Calibration of {} ({} residuals, {} evaluations, {})\n\n",
+            plan.setup_title(),
             report.residuals,
             report.evaluations,
             report.termination
@@ -1456,9 +1457,8 @@ pub fn bench_serve(
     let mut out = head + &emit(&t, format)?;
     if format == Format::Table {
         out.push_str(&format!(
-            "\n{} on {}, vLLM {} `vllm serve` defaults unless flagged; calibration {}.\n",
-            plan.model.name,
-            plan.gpu.name,
+            "\n{}, vLLM {} `vllm serve` defaults unless flagged; calibration {}.\n",
+            plan.setup_title(),
             plan.engine.vllm_version,
             c.label()
         ));

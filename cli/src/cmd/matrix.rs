@@ -39,10 +39,7 @@ pub fn run(args: &MatrixArgs, warnings: &mut Vec<String>) -> Output {
     }
     let matrix = predictor.matrix();
     if let Some(path) = &args.svg {
-        let title = format!(
-            "{} on {}: total tok/s and TTFT",
-            plan.model.name, plan.gpu.name
-        );
+        let title = format!("{}: total tok/s and TTFT", plan.setup_title());
         write_file(path, &svg::matrix(&matrix, &title)?)?;
     }
     Ok((
