@@ -4,14 +4,19 @@
 //! classes, then say which parameters the data pin down, and cross-validate.
 //!
 //! The joint model is hierarchical. Each parameter has a shared value `u`
-//! (in log-odds of its bounds) and each GPU class with data a deviation
-//! `d_c`; a class uses `lo + (hi - lo) logistic(u + d_c)`. Two priors keep
-//! what the data do not determine at a physical value: every deviation is
-//! pulled to 0 with width [`CLASS_PRIOR_LOGODDS`], every shared value to the
-//! first-principles one with width [`SHARED_PRIOR_LOGODDS`]. A class with
-//! plenty of data moves away from the shared value where its data say so;
-//! one with none has no parameters of its own and uses the shared values
-//! ([`JointFit::params_for`]).
+//! (in log-odds of its bounds). A GPU-scope parameter (an efficiency or a
+//! kernel floor, [`Scope::Gpu`]) has a deviation `d_c` for each GPU class
+//! with data; an engine-scope one (the host's costs, [`Scope::Engine`]) a
+//! deviation `d_g` for each engine generation ([`EngineGeneration`]: V0 or
+//! V1) with data. A run uses `lo + (hi - lo) logistic(u + d)` with the
+//! deviation of its class or of its generation, so what an old release's
+//! host costs is not stored as a property of the GPU it was measured on.
+//! Two priors keep what the data do not determine at a physical value:
+//! every deviation is pulled to 0 with width [`CLASS_PRIOR_LOGODDS`], every
+//! shared value to the first-principles one with width
+//! [`SHARED_PRIOR_LOGODDS`]. A class or generation with plenty of data
+//! moves away from the shared value where its data say so; one with none
+//! uses the shared values ([`JointFit::params_for`]).
 //!
 //! Residuals are log ratios (predicted / measured), so every figure weighs
 //! the same whatever its scale: decode total tok/s and time between tokens
@@ -27,7 +32,9 @@ use crate::error::{Error, Result};
 use crate::matrix::{Phase, Predictor, Status};
 use crate::measured::MeasuredRow;
 use crate::serve::Workload;
-use crate::timing::{decode_cell, prefill_row, TimingParams, Work, N_PARAMS};
+use crate::timing::{
+    decode_cell, prefill_row, EngineGeneration, Scope, TimingParams, Work, N_PARAMS,
+};
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector, Dyn, Owned};
 use serde::Serialize;
@@ -129,6 +136,13 @@ pub struct Run {
 }
 
 impl Run {
+    /// The engine generation of its release (V1 when the release does
+    /// not parse).
+    pub fn engine(&self) -> EngineGeneration {
+        crate::version::VllmVersion::parse("", &self.vllm_version)
+            .map_or(EngineGeneration::V1, EngineGeneration::of)
+    }
+
     /// The workload regime of point `i`.
     fn regime_of(&self, i: usize) -> Regime {
         self.points
@@ -273,6 +287,9 @@ fn from_logodds(x: &[f64; N_PARAMS]) -> TimingParams {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassFit {
     pub class: String,
+    /// Its GPU-scope parameters ([`crate::timing::Scope::Gpu`]) with the
+    /// shared engine-scope values; [`JointFit::params_for`] combines it with
+    /// an engine generation's.
     pub params: TimingParams,
     /// The runs it was fitted on.
     pub runs: Vec<String>,
@@ -280,11 +297,24 @@ pub struct ClassFit {
     pub vllm_versions: Vec<String>,
 }
 
-/// A joint fit: the shared values and each class's parameters.
+/// One engine generation's fitted parameters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineFit {
+    pub engine: EngineGeneration,
+    /// Its engine-scope parameters ([`crate::timing::Scope::Engine`]) with
+    /// the shared GPU-scope values.
+    pub params: TimingParams,
+    /// The runs it was fitted on.
+    pub runs: Vec<String>,
+}
+
+/// A joint fit: the shared values, each GPU class's and each engine
+/// generation's parameters.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct JointFit {
     pub shared: TimingParams,
     pub classes: Vec<ClassFit>,
+    pub engines: Vec<EngineFit>,
     /// Half the sum of squared residuals (priors included) at the optimum.
     pub objective: f64,
     pub evaluations: usize,
@@ -292,29 +322,68 @@ pub struct JointFit {
 }
 
 impl JointFit {
-    /// The parameters a run or GPU of `class` uses: its class's own when
-    /// fitted, else the shared values, which are what the hierarchical model
-    /// expects of a class it has no data on. (Borrowing the nearest fitted
-    /// class instead predicted the left-out classes worse: leave-one-run-out
-    /// TPOT median 30% against 7% for the H100 run, 13% against 10% for the
-    /// RTX 3090 run, better only for the L4, 8% against 27%; measured
-    /// 2026-12-02 with `decodecalc calibrate` on the shipped corpus.)
-    /// Returns them and the class they come from (None: shared).
-    pub fn params_for(&self, class: &str) -> (TimingParams, Option<&str>) {
-        match self.classes.iter().find(|c| c.class == class) {
-            Some(c) => (c.params, Some(c.class.as_str())),
-            None => (self.shared, None),
+    /// The parameters a run or GPU of `class` on an `engine` release uses:
+    /// GPU-scope values from its class when fitted, engine-scope values
+    /// from its engine generation when fitted, the shared values otherwise
+    /// (what the hierarchical model expects of a class or generation it has
+    /// no data on). (Borrowing the nearest fitted class instead predicted
+    /// the left-out classes worse: leave-one-run-out TPOT median 30% against
+    /// 7% for the H100 run, 13% against 10% for the RTX 3090 run, better only
+    /// for the L4, 8% against 27%; measured 2026-12-02 with `decodecalc
+    /// calibrate` on the shipped corpus.) Returns them and the class they
+    /// come from (None: shared).
+    pub fn params_for(
+        &self,
+        class: &str,
+        engine: EngineGeneration,
+    ) -> (TimingParams, Option<&str>) {
+        let own = self.classes.iter().find(|c| c.class == class);
+        let gen = self.engines.iter().find(|e| e.engine == engine);
+        let gpu = own.map_or(&self.shared, |c| &c.params).to_array();
+        let host = gen.map_or(&self.shared, |e| &e.params).to_array();
+        let mut v = [0.0; N_PARAMS];
+        for (k, slot) in v.iter_mut().enumerate() {
+            let from = match TimingParams::SCOPES.get(k) {
+                Some(Scope::Engine) => &host,
+                _ => &gpu,
+            };
+            *slot = from.get(k).copied().unwrap_or(0.0);
         }
+        (TimingParams::from_array(v), own.map(|c| c.class.as_str()))
     }
 }
 
-/// The least-squares problem: runs, their classes, and the free variables
-/// `[shared (when free); one deviation vector per class]`.
+impl JointFit {
+    /// What a V0 release uses on `class`, when the fit had a V0 run.
+    pub fn v0_params(&self, class: &str) -> Option<TimingParams> {
+        self.engines
+            .iter()
+            .any(|e| e.engine == EngineGeneration::V0)
+            .then(|| self.params_for(class, EngineGeneration::V0).0)
+    }
+}
+
+/// A group of runs with deviations of their own: a GPU class (on the
+/// GPU-scope parameters) or an engine generation (on the engine-scope ones).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Group {
+    Class(usize),
+    Engine(usize),
+}
+
+/// The least-squares problem: runs, their classes and engine generations,
+/// and the free variables `[shared (when free); one deviation vector per
+/// class; one per engine generation]` (a class's deviations on the
+/// engine-scope parameters, and a generation's on the GPU-scope ones, are
+/// held at zero by their priors: no residual depends on them).
 struct Problem<'r> {
     runs: &'r [Run],
     classes: Vec<String>,
+    engines: Vec<EngineGeneration>,
     /// Class index of each run.
     run_class: Vec<usize>,
+    /// Engine-generation index of each run.
+    run_engine: Vec<usize>,
     shared_free: bool,
     /// Shared log-odds when they are held fixed.
     shared_fixed: [f64; N_PARAMS],
@@ -322,14 +391,29 @@ struct Problem<'r> {
     theta: DVector<f64>,
 }
 
+/// Whether a deviation of `group` moves parameter `k`.
+fn acts_on(group: Group, k: usize) -> bool {
+    matches!(
+        (group, TimingParams::SCOPES.get(k)),
+        (Group::Class(_), Some(Scope::Gpu)) | (Group::Engine(_), Some(Scope::Engine))
+    )
+}
+
 impl<'r> Problem<'r> {
     fn new(runs: &'r [Run], start: Option<&JointFit>, shared_free: bool) -> Problem<'r> {
         let mut classes: Vec<String> = runs.iter().map(|r| r.class.clone()).collect();
         classes.sort();
         classes.dedup();
+        let mut engines: Vec<EngineGeneration> = runs.iter().map(Run::engine).collect();
+        engines.sort();
+        engines.dedup();
         let run_class = runs
             .iter()
             .map(|r| classes.iter().position(|c| *c == r.class).unwrap_or(0))
+            .collect();
+        let run_engine = runs
+            .iter()
+            .map(|r| engines.iter().position(|e| *e == r.engine()).unwrap_or(0))
             .collect();
         let prior = logodds(&TimingParams::FIRST_PRINCIPLES);
         let shared = start.map_or(prior, |s| logodds(&s.shared));
@@ -337,21 +421,31 @@ impl<'r> Problem<'r> {
         if shared_free {
             theta.extend(shared);
         }
+        let deviation = |own: Option<[f64; N_PARAMS]>, theta: &mut Vec<f64>| {
+            for k in 0..N_PARAMS {
+                theta.push(own.map_or(0.0, |o| {
+                    o.get(k).copied().unwrap_or(0.0) - shared.get(k).copied().unwrap_or(0.0)
+                }));
+            }
+        };
         for c in &classes {
             let own = start
                 .and_then(|s| s.classes.iter().find(|x| x.class == *c))
                 .map(|x| logodds(&x.params));
-            for k in 0..N_PARAMS {
-                let d = own.map_or(0.0, |o| {
-                    o.get(k).copied().unwrap_or(0.0) - shared.get(k).copied().unwrap_or(0.0)
-                });
-                theta.push(d);
-            }
+            deviation(own, &mut theta);
+        }
+        for e in &engines {
+            let own = start
+                .and_then(|s| s.engines.iter().find(|x| x.engine == *e))
+                .map(|x| logodds(&x.params));
+            deviation(own, &mut theta);
         }
         Problem {
             runs,
             classes,
+            engines,
             run_class,
+            run_engine,
             shared_free,
             shared_fixed: shared,
             prior,
@@ -370,41 +464,84 @@ impl<'r> Problem<'r> {
         s
     }
 
-    fn offset(&self, class: usize) -> usize {
-        (if self.shared_free { N_PARAMS } else { 0 }) + class * N_PARAMS
+    fn shared_cols(&self) -> usize {
+        if self.shared_free {
+            N_PARAMS
+        } else {
+            0
+        }
     }
 
-    fn class_params(&self, theta: &DVector<f64>, class: usize) -> TimingParams {
-        let shared = self.shared(theta);
-        let off = self.offset(class);
-        let mut x = [0.0; N_PARAMS];
+    fn groups(&self) -> usize {
+        self.classes.len() + self.engines.len()
+    }
+
+    fn group(&self, g: usize) -> Group {
+        if g < self.classes.len() {
+            Group::Class(g)
+        } else {
+            Group::Engine(g - self.classes.len())
+        }
+    }
+
+    fn offset(&self, group: Group) -> usize {
+        let g = match group {
+            Group::Class(c) => c,
+            Group::Engine(e) => self.classes.len() + e,
+        };
+        self.shared_cols() + g * N_PARAMS
+    }
+
+    /// The log-odds of a group's parameters (shared plus its deviation on
+    /// the parameters it acts on).
+    fn group_logodds(&self, theta: &DVector<f64>, group: Group) -> [f64; N_PARAMS] {
+        let mut x = self.shared(theta);
+        let off = self.offset(group);
         for (k, slot) in x.iter_mut().enumerate() {
-            *slot =
-                shared.get(k).copied().unwrap_or(0.0) + theta.get(off + k).copied().unwrap_or(0.0);
+            if acts_on(group, k) {
+                *slot += theta.get(off + k).copied().unwrap_or(0.0);
+            }
+        }
+        x
+    }
+
+    /// The parameters of a run of `class` on engine `engine`.
+    fn run_params(&self, theta: &DVector<f64>, class: usize, engine: usize) -> TimingParams {
+        let mut x = self.shared(theta);
+        for group in [Group::Class(class), Group::Engine(engine)] {
+            let off = self.offset(group);
+            for (k, slot) in x.iter_mut().enumerate() {
+                if acts_on(group, k) {
+                    *slot += theta.get(off + k).copied().unwrap_or(0.0);
+                }
+            }
         }
         from_logodds(&x)
     }
 
-    /// Residuals of each run (by run) and of the priors.
-    fn residual_parts(
-        &self,
-        theta: &DVector<f64>,
-        only_class: Option<usize>,
-    ) -> Vec<Option<Vec<f64>>> {
-        let params: Vec<TimingParams> = (0..self.classes.len())
-            .map(|c| self.class_params(theta, c))
-            .collect();
-        self.runs
-            .iter()
-            .zip(&self.run_class)
-            .map(|(run, &c)| {
-                if only_class.is_some_and(|o| o != c) {
+    fn in_group(&self, run: usize, group: Group) -> bool {
+        match group {
+            Group::Class(c) => self.run_class.get(run) == Some(&c),
+            Group::Engine(e) => self.run_engine.get(run) == Some(&e),
+        }
+    }
+
+    /// Residuals of each run (by run; None for runs outside `only`).
+    fn residual_parts(&self, theta: &DVector<f64>, only: Option<Group>) -> Vec<Option<Vec<f64>>> {
+        (0..self.runs.len())
+            .map(|i| {
+                if only.is_some_and(|g| !self.in_group(i, g)) {
                     return None;
                 }
+                let (Some(run), Some(&c), Some(&e)) = (
+                    self.runs.get(i),
+                    self.run_class.get(i),
+                    self.run_engine.get(i),
+                ) else {
+                    return Some(Vec::new());
+                };
                 let mut out = Vec::new();
-                if let Some(p) = params.get(c) {
-                    run_residuals(run, p, &mut out);
-                }
+                run_residuals(run, &self.run_params(theta, c, e), &mut out);
                 Some(out)
             })
             .collect()
@@ -412,8 +549,8 @@ impl<'r> Problem<'r> {
 
     fn priors(&self, theta: &DVector<f64>) -> Vec<f64> {
         let mut out = Vec::new();
-        for c in 0..self.classes.len() {
-            let off = self.offset(c);
+        for g in 0..self.groups() {
+            let off = self.offset(self.group(g));
             for k in 0..N_PARAMS {
                 out.push(theta.get(off + k).copied().unwrap_or(0.0) / CLASS_PRIOR_LOGODDS);
             }
@@ -440,18 +577,20 @@ impl<'r> Problem<'r> {
 
     fn result(&self, objective: f64, evaluations: usize, termination: String) -> JointFit {
         let shared = from_logodds(&self.shared(&self.theta));
+        let runs_where = |keep: &dyn Fn(usize) -> bool| -> Vec<&Run> {
+            self.runs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| keep(*i))
+                .map(|(_, r)| r)
+                .collect()
+        };
         let classes = self
             .classes
             .iter()
             .enumerate()
             .map(|(c, name)| {
-                let runs: Vec<&Run> = self
-                    .runs
-                    .iter()
-                    .zip(&self.run_class)
-                    .filter(|(_, &rc)| rc == c)
-                    .map(|(r, _)| r)
-                    .collect();
+                let runs = runs_where(&|i| self.run_class.get(i) == Some(&c));
                 let mut versions: Vec<String> =
                     runs.iter().map(|r| r.vllm_version.clone()).collect();
                 // In release order (0.8.5 before 0.11.0).
@@ -459,15 +598,29 @@ impl<'r> Problem<'r> {
                 versions.dedup();
                 ClassFit {
                     class: name.clone(),
-                    params: self.class_params(&self.theta, c),
+                    params: from_logodds(&self.group_logodds(&self.theta, Group::Class(c))),
                     runs: runs.iter().map(|r| r.id.clone()).collect(),
                     vllm_versions: versions,
                 }
             })
             .collect();
+        let engines = self
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(e, &engine)| EngineFit {
+                engine,
+                params: from_logodds(&self.group_logodds(&self.theta, Group::Engine(e))),
+                runs: runs_where(&|i| self.run_engine.get(i) == Some(&e))
+                    .iter()
+                    .map(|r| r.id.clone())
+                    .collect(),
+            })
+            .collect();
         JointFit {
             shared,
             classes,
+            engines,
             objective,
             evaluations,
             termination,
@@ -496,7 +649,7 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Problem<'_> {
     }
 
     fn jacobian(&self) -> Option<DMatrix<f64>> {
-        // Central differences; a class's deviation moves only its runs'
+        // Central differences; a group's deviation moves only its runs'
         // residuals, so only those are recomputed; priors are analytic.
         let base = self.residual_parts(&self.theta, None);
         let lens: Vec<usize> = base
@@ -521,18 +674,24 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Problem<'_> {
         // moves; differences over a wider step average them out where a
         // tiny one would read a jump as a huge derivative.
         let h = 1e-2;
-        let shared_cols = if self.shared_free { N_PARAMS } else { 0 };
-        // Only the deviations are perturbed: a run's parameters are
-        // `u + d_c`, so its derivative by a shared `u_k` is its derivative by
-        // its class's `d_{c,k}` (the shared columns are filled from them).
-        for k in shared_cols..n {
-            let class = (k - shared_cols) / N_PARAMS;
+        let shared_cols = self.shared_cols();
+        // Only the deviations are perturbed: a run's parameter k is `u_k`
+        // plus the deviation of the one group (its class or its engine
+        // generation) that acts on k, so its derivative by a shared `u_k` is
+        // its derivative by that deviation (the shared columns are filled
+        // from them). Deviations that act on nothing have no data column.
+        for col in shared_cols..n {
+            let group = self.group((col - shared_cols) / N_PARAMS);
+            let k = (col - shared_cols) % N_PARAMS;
+            if !acts_on(group, k) {
+                continue;
+            }
             let mut plus = self.theta.clone();
             let mut minus = self.theta.clone();
-            *plus.get_mut(k)? += h;
-            *minus.get_mut(k)? -= h;
-            let a = self.residual_parts(&plus, Some(class));
-            let b = self.residual_parts(&minus, Some(class));
+            *plus.get_mut(col)? += h;
+            *minus.get_mut(col)? -= h;
+            let a = self.residual_parts(&plus, Some(group));
+            let b = self.residual_parts(&minus, Some(group));
             for (run, (ra, rb)) in a.iter().zip(&b).enumerate() {
                 let (Some(ra), Some(rb)) = (ra, rb) else {
                     continue;
@@ -543,17 +702,17 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Problem<'_> {
                 }
                 for (i, (x, y)) in ra.iter().zip(rb).enumerate() {
                     let d = (x - y) / (2.0 * h);
-                    *j.get_mut((start + i, k))? = d;
+                    *j.get_mut((start + i, col))? = d;
                     if self.shared_free {
-                        *j.get_mut((start + i, (k - shared_cols) % N_PARAMS))? = d;
+                        *j.get_mut((start + i, k))? = d;
                     }
                 }
             }
         }
-        // Priors: d_c / s_c, and (u - prior) / s_shared.
+        // Priors: d_g / s_g, and (u - prior) / s_shared.
         let mut row = n_data;
-        for c in 0..self.classes.len() {
-            let off = self.offset(c);
+        for g in 0..self.groups() {
+            let off = self.offset(self.group(g));
             for k in 0..N_PARAMS {
                 *j.get_mut((row, off + k))? = 1.0 / CLASS_PRIOR_LOGODDS;
                 row += 1;
@@ -630,6 +789,7 @@ pub fn fit_joint(runs: &[Run]) -> Result<JointFit> {
         let seed = JointFit {
             shared: p,
             classes: Vec::new(),
+            engines: Vec::new(),
             objective: 0.0,
             evaluations: 0,
             termination: String::new(),
@@ -730,7 +890,9 @@ pub fn fit(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<FitReport> {
     let Some(class) = joint.classes.first() else {
         return Err(Error::new("the fit did not run"));
     };
-    let params = class.params;
+    let params = runs
+        .first()
+        .map_or(class.params, |r| joint.params_for(&r.class, r.engine()).0);
     let mut res = Vec::new();
     for r in &runs {
         run_residuals(r, &params, &mut res);
@@ -865,7 +1027,7 @@ pub fn leave_one_out(
             });
             let p = fit_joint(std::slice::from_ref(&rest))
                 .ok()
-                .and_then(|f| f.classes.first().map(|c| c.params))
+                .map(|f| f.params_for(&rest.class, rest.engine()).0)
                 .unwrap_or(*fallback);
             (i, p)
         })
@@ -976,7 +1138,7 @@ pub fn cross_validate(runs: &[Run], hold_out: HoldOut) -> Vec<(TimingParams, Opt
         let Some(fit) = fit else { continue };
         for (slot, run) in out.iter_mut().zip(runs) {
             if unit_of(run, hold_out) == *unit {
-                let (p, from) = fit.params_for(&run.class);
+                let (p, from) = fit.params_for(&run.class, run.engine());
                 *slot = (p, from.map(str::to_string));
             }
         }
@@ -1151,7 +1313,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
         .collect();
     let mut reports = Vec::new();
     for (i, run) in runs.iter().enumerate() {
-        let (own, _) = fit.params_for(&run.class);
+        let (own, _) = fit.params_for(&run.class, run.engine());
         let in_sample = run_errors(run, &own);
         let fp = run_errors(run, &TimingParams::FIRST_PRINCIPLES);
         let params = |k: usize| held.get(k).and_then(|h| h.get(i));
@@ -1280,7 +1442,8 @@ pub fn calibration_files(
                 fitted_on,
                 runs: c.runs.clone(),
                 command: command.to_string(),
-                params: c.params,
+                params: report.fit.params_for(&c.class, EngineGeneration::V1).0,
+                v0_params: report.fit.v0_params(&c.class),
                 fit,
             }
         })
@@ -1301,7 +1464,8 @@ pub fn calibration_files(
         fitted_on: sources.to_vec(),
         runs: runs.iter().map(|r| r.id.clone()).collect(),
         command: command.to_string(),
-        params: report.fit.shared,
+        params: report.fit.params_for(SHARED, EngineGeneration::V1).0,
+        v0_params: report.fit.v0_params(SHARED),
         fit: FitSummary {
             runs: u32::try_from(runs.len()).unwrap_or(u32::MAX),
             figures: count(&report.overall),
@@ -1362,7 +1526,7 @@ pub fn held_out_report(fit: &JointFit, runs: &[Run]) -> HeldOutReport {
     let errors: Vec<(&Run, Vec<(Figure, f64)>)> = runs
         .iter()
         .map(|r| {
-            let (p, _) = fit.params_for(&r.class);
+            let (p, _) = fit.params_for(&r.class, r.engine());
             let e = run_errors(r, &p)
                 .into_iter()
                 .map(|(_, name, e)| (Figure::of(name), e))

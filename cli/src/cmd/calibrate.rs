@@ -161,6 +161,7 @@ fn calibration_file(
             .unwrap_or_else(|| plan.scenario_id.clone())],
         command: command_line(argv),
         params: report.params,
+        v0_params: None,
         fit,
     }
 }

@@ -21,7 +21,16 @@ pub struct CalibrationFile {
     pub runs: Vec<String>,
     /// The command that produced it.
     pub command: String,
+    /// The parameters a release of the V1 engine (0.8.0 on) uses: the
+    /// class's GPU-scope values with V1's engine-scope ones.
     pub params: TimingParams,
+    /// What the fit found for a release of the V0 engine (before 0.8.0):
+    /// the same GPU-scope values with V0's engine-scope ones
+    /// (`timing::EngineGeneration`). No release a prediction takes is V0
+    /// (`--vllm-version` starts at 0.10.0); it records what the corpus's V0
+    /// runs were fitted with. Absent where the fit had no V0 run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub v0_params: Option<TimingParams>,
     /// What the fit measured of itself: in-sample errors, and the error
     /// bands of predictions that held out a model family, a GPU or a class
     /// (`bands::FitSummary`).
@@ -33,6 +42,9 @@ impl CalibrationFile {
     pub fn parse(origin: &str, text: &str) -> Result<CalibrationFile> {
         let file: CalibrationFile = parse::toml(origin, text)?;
         file.params.validate(origin)?;
+        if let Some(p) = &file.v0_params {
+            p.validate(&format!("{origin}: [v0_params]"))?;
+        }
         if file.class != crate::calibrate::SHARED
             && crate::gpu::class_distance(&file.class, &file.class).is_none()
         {
@@ -336,6 +348,7 @@ mod tests {
                 runs: Vec::new(),
                 command: String::new(),
                 params: TimingParams::FIRST_PRINCIPLES,
+                v0_params: None,
                 fit,
             }),
             fitted_on_releases: None,

@@ -53,7 +53,7 @@ pub use machine::{
     AttnKernel, Machine, NativeLowPrecision, WeightKernel, ALLREDUCE_LATENCY_NVLINK_S,
     ALLREDUCE_LATENCY_PCIE_S, DEFAULT_LINK_GB_S, FAST_LINK_PREFIXES,
 };
-pub use params::{TimingParams, N_PARAMS};
+pub use params::{EngineGeneration, Scope, TimingParams, N_PARAMS};
 pub use schedule::Schedule;
 pub use step::{Batch, PrefillTerms, StepTerms, ACTIVATION_BYTES};
 pub use work::{ModelCost, MoeRead, Work};

@@ -6,12 +6,12 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 /// Declares the parameters from one table: each row its documentation,
-/// its name, its bounds `(lo, hi)` and its
-/// first-principles value. The struct, [`N_PARAMS`], the names, bounds,
+/// its name, its bounds `(lo, hi)`, its first-principles value and its
+/// [`Scope`]. The struct, [`N_PARAMS`], the names, bounds,
 /// first-principles values and the array forms are all generated from it,
 /// so a parameter is one row.
 macro_rules! timing_params {
-    ($( $(#[$meta:meta])* $name:ident: ($lo:expr, $hi:expr), $fp:expr; )*) => {
+    ($( $(#[$meta:meta])* $name:ident: ($lo:expr, $hi:expr), $fp:expr, $scope:ident; )*) => {
         /// The timing model's parameters: each an efficiency (a fraction of a peak)
         /// or a time, each with a physical meaning. Calibration fits them.
         ///
@@ -42,6 +42,10 @@ macro_rules! timing_params {
             /// serving batch sizes, the Triton kernel more so.
             pub const FIRST_PRINCIPLES: TimingParams = TimingParams { $($name: $fp),* };
 
+            /// What each parameter is a property of, in [`TimingParams::NAMES`]
+            /// order: the GPU's kernels, or the engine's host side.
+            pub const SCOPES: [Scope; N_PARAMS] = [$(Scope::$scope),*];
+
             /// The values in the table's order.
             pub fn to_array(&self) -> [f64; N_PARAMS] {
                 [$(self.$name),*]
@@ -56,45 +60,92 @@ macro_rules! timing_params {
     };
 }
 
+/// What a timing parameter is a property of: the calibration fits a
+/// GPU-scope parameter per GPU class and an engine-scope one per engine
+/// generation ([`EngineGeneration`]), so the host's per-step cost of an old
+/// release is not stored as a property of the GPU it was measured on
+/// (issue 24, cause 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// The GPU's kernels: bandwidth and compute efficiencies, kernel floors.
+    Gpu,
+    /// The engine's host side and the kernels it launches around the
+    /// GEMMs: per-step and per-sequence host cost, the API server's cost per
+    /// request, the per-layer chain of small kernels (fused by torch.compile
+    /// in V1, not in V0), eager launches.
+    Engine,
+}
+
+/// The engine generations whose host costs differ: V0 (releases before
+/// 0.8.0, [`crate::version::VllmVersion::v1_engine`]) runs scheduling,
+/// sampling and detokenizing in the step's loop with unfused per-layer
+/// kernels; V1 moves detokenizing out of the loop and compiles the layers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EngineGeneration {
+    V0,
+    V1,
+}
+
+impl EngineGeneration {
+    pub const ALL: [EngineGeneration; 2] = [EngineGeneration::V0, EngineGeneration::V1];
+
+    pub fn of(v: crate::version::VllmVersion) -> EngineGeneration {
+        if v.v1_engine() {
+            EngineGeneration::V1
+        } else {
+            EngineGeneration::V0
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            EngineGeneration::V0 => "v0",
+            EngineGeneration::V1 => "v1",
+        }
+    }
+}
+
 timing_params! {
     /// Host time per engine step whatever the batch (scheduling, input
     /// preparation, CUDA-graph launch, output processing), ms.
-    host_step_ms: (0.001, 20.0), 1.0;
+    host_step_ms: (0.001, 20.0), 1.0, Engine;
     /// Host time per scheduled sequence per step (sampling, detokenizing,
     /// streaming the output), microseconds.
-    host_per_seq_us: (0.01, 500.0), 20.0;
+    host_per_seq_us: (0.01, 500.0), 20.0, Engine;
     /// Fraction of peak DRAM bandwidth the dense 16-bit GEMMs (cuBLAS)
     /// reach streaming their weights once per step.
-    weight_bw_eff: (0.01, 1.0), 0.8;
+    weight_bw_eff: (0.01, 1.0), 0.8, Gpu;
     /// Fraction of peak DRAM bandwidth the dequantizing weight-only GEMMs
     /// (Marlin, AWQ, GPTQ, bitsandbytes) reach streaming theirs.
-    quant_weight_bw_eff: (0.01, 1.0), 0.7;
+    quant_weight_bw_eff: (0.01, 1.0), 0.7, Gpu;
     /// Fraction of peak DRAM bandwidth the low-precision W x A GEMMs reach:
     /// fp8 (CUTLASS `scaled_mm`, which also quantizes the activations to
     /// fp8 every step) and NVFP4 (`vllm/model_executor/layers/quantization/
     /// fp8.py`, `modelopt.py`). Unfitted data leave it at the 16-bit value.
-    fp8_weight_bw_eff: (0.01, 1.0), 0.8;
+    fp8_weight_bw_eff: (0.01, 1.0), 0.8, Gpu;
     /// Fraction of the tensor peak reached by decode GEMMs once they are compute-bound.
-    gemm_compute_eff: (0.01, 1.0), 0.5;
+    gemm_compute_eff: (0.01, 1.0), 0.5, Gpu;
     /// Fraction of peak bandwidth reached reading and writing Mamba states.
-    state_bw_eff: (0.01, 1.0), 0.8;
+    state_bw_eff: (0.01, 1.0), 0.8, Gpu;
     /// Fraction of peak bandwidth the FlashAttention-family decode kernels
     /// (FLASH_ATTN, FLASHINFER, the MLA kernels) reach reading KV.
-    attn_bw_eff_flash: (0.01, 1.0), 0.6;
+    attn_bw_eff_flash: (0.01, 1.0), 0.6, Gpu;
     /// The same for the Triton attention kernel (TRITON_ATTN: the backend of
     /// the quantized per-token-head KV caches and of older GPUs).
-    attn_bw_eff_triton: (0.01, 1.0), 0.25;
+    attn_bw_eff_triton: (0.01, 1.0), 0.25, Gpu;
     /// Sequences' worth of KV reading a step pays regardless of batch: the
     /// attention kernel's latency with few sequences (it reaches half its
     /// peak bandwidth at this many sequences).
-    attn_half_batch: (0.001, 64.0), 1.0;
+    attn_half_batch: (0.001, 64.0), 1.0, Gpu;
     /// Fraction of the tensor peak reached by prefill GEMMs (linear layers, Mamba scan).
-    prefill_gemm_eff: (0.01, 1.0), 0.6;
+    prefill_gemm_eff: (0.01, 1.0), 0.6, Gpu;
     /// Fraction of the tensor peak reached by the FlashAttention-family
     /// kernels' prefill attention (its quadratic part).
-    prefill_attn_eff_flash: (0.01, 1.0), 0.4;
+    prefill_attn_eff_flash: (0.01, 1.0), 0.4, Gpu;
     /// The same for the Triton kernel.
-    prefill_attn_eff_triton: (0.01, 1.0), 0.15;
+    prefill_attn_eff_triton: (0.01, 1.0), 0.15, Gpu;
     /// What the OpenAI server adds to a request before the engine sees it
     /// (HTTP, chat template, tokenization, the hop to the engine process):
     /// it delays the first token a client sees, ms. The server handles
@@ -107,20 +158,23 @@ timing_params! {
     /// against 40% taken in turn). Offline runs and the
     /// harness's matrix (whose TTFT is measured on the same path at every
     /// cell and fitted there) do not pay it.
-    serve_request_ms: (0.001, 500.0), 15.0;
+    serve_request_ms: (0.001, 500.0), 15.0, Engine;
     /// GPU time per layer a step pays whatever the bytes: the chain of small
     /// kernels around the GEMMs (norms, rotary, activation, residual adds,
     /// the attention kernel's launch) and the gaps between them, even inside
-    /// a CUDA graph, microseconds.
-    layer_us: (0.001, 200.0), 5.0;
+    /// a CUDA graph, microseconds. An engine property: how many kernels
+    /// that chain has is set by the release (V1 compiles and fuses them,
+    /// V0 launched each), and a small kernel's latency differs little
+    /// between GPUs.
+    layer_us: (0.001, 200.0), 5.0, Engine;
     /// The shortest a dequantizing GEMM takes however few bytes it reads
     /// (Marlin-class kernels' fixed cost), microseconds.
-    quant_gemm_floor_us: (0.001, 200.0), 5.0;
+    quant_gemm_floor_us: (0.001, 200.0), 5.0, Gpu;
     /// What launching one layer's kernels costs the host when a decode step
     /// runs eagerly rather than as a CUDA graph (`--enforce-eager`, or V0
     /// past `max_seq_len_to_capture`): the step takes at least that times
     /// the layers, microseconds.
-    eager_layer_us: (0.001, 500.0), 30.0;
+    eager_layer_us: (0.001, 500.0), 30.0, Engine;
 }
 
 impl Default for TimingParams {

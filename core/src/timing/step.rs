@@ -144,6 +144,26 @@ impl Work {
             .map_or(p.gemm_compute_eff, |g| g.compute_eff)
     }
 
+    /// The prefill GEMMs' compute efficiency: a prefill chunk's GEMMs are
+    /// the same kernels over more rows, so where the GPU has measured
+    /// kernel figures their compute-bound efficiency is the 16-bit
+    /// kernel's, as for decode. The fitted one stands in where no table
+    /// measured the kernel: a GPU without figures, and the dequantizing
+    /// weight-only GEMMs (Marlin, AWQ, GPTQ), which the tables do not time
+    /// at prefill sizes. (Fitted per class for every model, it absorbed what
+    /// serving runs' TTFT carries besides the GEMMs: 0.33 to 0.90 across
+    /// classes whose measured bf16 GEMMs reach 0.65 to 0.84.)
+    fn prefill_gemm_eff(&self, p: &TimingParams) -> f64 {
+        if self.model.quant_weight_bytes > 0 {
+            return p.prefill_gemm_eff;
+        }
+        self.machine
+            .kernels
+            .as_ref()
+            .and_then(|k| k.gemm(super::GemmFormat::Bf16))
+            .map_or(p.prefill_gemm_eff, |g| g.compute_eff)
+    }
+
     /// Decode attention over `seqs` sequences reading `kv_bytes` in all:
     /// with the GPU's measured FlashAttention-family kernel, one call per
     /// attention layer (floor, per-sequence cost, KV over bandwidth); else
@@ -188,7 +208,7 @@ impl Work {
         let compute_s = b.decode_seqs * (self.model.decode_flops_per_token - experts)
             / (peak * self.gemm_compute_eff(p))
             + b.prefill_tokens * (self.model.prefill_flops_per_token - experts)
-                / (peak * p.prefill_gemm_eff);
+                / (peak * self.prefill_gemm_eff(p));
         let kernel = self.machine.attention_kernel;
         let decode_attention_s = self.decode_attention_s(p, b.decode_seqs, b.decode_kv_bytes);
         let prefill_attention_s =

@@ -101,15 +101,17 @@ fn qwen3_8b_on_an_a100_with_vllm_0_19_is_inside_the_a100_band() {
             ("median_itl_ms", Figure::Tpot),
         ],
     );
-    // TTFT is short by the chat endpoint's cost: the A100 runs are offline,
-    // so the server's per-request cost is the shared value, fitted on
-    // H100 and RTX 4090 runs of the completions endpoint.
+    // TTFT: the A100 runs are offline, so the server's per-request cost is
+    // the V1 engine's, fitted on the V1 serving runs (H100, RTX 4090, L4).
+    // Fitted per GPU class it was the shared value and TTFT came out more
+    // than 25% short at the p99; as the V1 engine's, mean -3.6%, p99 -7.4%.
+    assert!(got("mean_ttft_ms").abs() < 10.0, "{}", got("mean_ttft_ms"));
+    assert!(got("p99_ttft_ms").abs() < 15.0, "{}", got("p99_ttft_ms"));
     // The arrivals are the tool's own Poisson draws (seed 0), so the run
     // lasts as long as measured (request throughput +0.2%; it was +1.1%
     // with evenly spaced arrivals). The tails are still short: the engine
     // model has no step-to-step jitter, and measured ITL's spread (std
     // 2.59 ms against 0.22 ms predicted) is mostly that.
-    assert!(got("p99_ttft_ms") < -25.0, "{}", got("p99_ttft_ms"));
     assert!(got("p99_itl_ms") < -30.0, "{}", got("p99_itl_ms"));
 }
 
