@@ -1234,17 +1234,41 @@ pub fn joint(
             report.runs.len(),
             report.classes.len()
         ));
+        use decodecalc_core::timing::{Scope, TimingParams};
+        let values = |p: &TimingParams, keep: &dyn Fn(usize, &str) -> bool| {
+            TimingParams::NAMES
+                .iter()
+                .zip(p.to_array())
+                .enumerate()
+                .filter(|(k, (n, _))| keep(*k, n))
+                .map(|(_, (n, v))| format!("  {n:<24} {v:.4}\n"))
+                .collect::<String>()
+        };
+        out.push_str("\n[shared] what a class or engine generation without its own value uses\n");
+        out.push_str(&values(&report.fit.shared, &|_, _| true));
+        for e in &report.fit.engines {
+            out.push_str(&format!(
+                "\n[engine {}] {} runs: the host's costs\n",
+                e.engine.name(),
+                e.runs.len()
+            ));
+            out.push_str(&values(&e.params, &|k, _| {
+                TimingParams::SCOPES.get(k) == Some(&Scope::Engine)
+            }));
+        }
         for c in &report.fit.classes {
             out.push_str(&format!(
-                "\n[{}] fitted on vLLM {}\n",
+                "\n[{}] fitted on vLLM {}: ",
                 c.class,
                 c.vllm_versions.join(", ")
             ));
-            for (n, v) in decodecalc_core::timing::TimingParams::NAMES
-                .iter()
-                .zip(c.params.to_array())
-            {
-                out.push_str(&format!("  {n:<24} {v:.4}\n"));
+            if c.free.is_empty() {
+                out.push_str(
+                    "its runs pin no kernel parameter of their own; it uses the shared values\n",
+                );
+            } else {
+                out.push_str("the kernel parameters its runs pin down\n");
+                out.push_str(&values(&c.params, &|_, n| c.free.contains(&n)));
             }
         }
     }

@@ -295,6 +295,10 @@ pub struct ClassFit {
     pub runs: Vec<String>,
     /// vLLM releases of those runs.
     pub vllm_versions: Vec<String>,
+    /// The GPU-scope parameters it fits on its own (those its runs pin
+    /// down, [`MAX_CLASS_PARAMS`] at most); the others are the shared
+    /// values. Empty in a one-class fit, where the shared values are its own.
+    pub free: Vec<&'static str>,
 }
 
 /// One engine generation's fitted parameters.
@@ -389,6 +393,9 @@ struct Problem<'r> {
     shared_fixed: [f64; N_PARAMS],
     prior: [f64; N_PARAMS],
     theta: DVector<f64>,
+    /// The GPU-scope parameters each class may deviate on (by class
+    /// index; None: all of them).
+    class_free: Option<Vec<Vec<usize>>>,
 }
 
 /// Whether a deviation of `group` moves parameter `k`.
@@ -450,7 +457,45 @@ impl<'r> Problem<'r> {
             shared_fixed: shared,
             prior,
             theta: DVector::from_vec(theta),
+            class_free: None,
         }
+    }
+
+    /// The same problem with each class deviating only on the parameters
+    /// `free` names for it (by class name); the others' deviations are
+    /// held at zero.
+    fn with_class_free(mut self, free: &[(String, Vec<usize>)]) -> Problem<'r> {
+        let per_class: Vec<Vec<usize>> = self
+            .classes
+            .iter()
+            .map(|c| {
+                free.iter()
+                    .find(|(name, _)| name == c)
+                    .map(|(_, ks)| ks.clone())
+                    .unwrap_or_default()
+            })
+            .collect();
+        for (c, ks) in per_class.iter().enumerate() {
+            let off = self.offset(Group::Class(c));
+            for k in 0..N_PARAMS {
+                if !ks.contains(&k) {
+                    if let Some(x) = self.theta.get_mut(off + k) {
+                        *x = 0.0;
+                    }
+                }
+            }
+        }
+        self.class_free = Some(per_class);
+        self
+    }
+
+    /// Whether a deviation of `group` on parameter `k` is a free variable.
+    fn free(&self, group: Group, k: usize) -> bool {
+        acts_on(group, k)
+            && match (group, &self.class_free) {
+                (Group::Class(c), Some(free)) => free.get(c).is_some_and(|ks| ks.contains(&k)),
+                _ => true,
+            }
     }
 
     fn shared(&self, theta: &DVector<f64>) -> [f64; N_PARAMS] {
@@ -601,6 +646,7 @@ impl<'r> Problem<'r> {
                     params: from_logodds(&self.group_logodds(&self.theta, Group::Class(c))),
                     runs: runs.iter().map(|r| r.id.clone()).collect(),
                     vllm_versions: versions,
+                    free: Vec::new(),
                 }
             })
             .collect();
@@ -683,7 +729,7 @@ impl LeastSquaresProblem<f64, Dyn, Dyn> for Problem<'_> {
         for col in shared_cols..n {
             let group = self.group((col - shared_cols) / N_PARAMS);
             let k = (col - shared_cols) % N_PARAMS;
-            if !acts_on(group, k) {
+            if !self.free(group, k) {
                 continue;
             }
             let mut plus = self.theta.clone();
@@ -799,7 +845,69 @@ pub fn fit_joint(runs: &[Run]) -> Result<JointFit> {
             best = Some(fit);
         }
     }
-    best.ok_or_else(|| Error::new("the fit did not run"))
+    let best = best.ok_or_else(|| Error::new("the fit did not run"))?;
+    if best.classes.len() < 2 {
+        // One class: its deviation and the shared value are one parameter.
+        return Ok(best);
+    }
+    // Second pass: each class deviates only where its own runs pin the
+    // parameter down, at most MAX_CLASS_PARAMS of them; the rest take the
+    // shared values the other classes' data set. Started from the first
+    // pass, which saw these runs and no others.
+    let free = class_free_params(runs, &best);
+    let mut fit = solve(Problem::new(runs, Some(&best), true).with_class_free(&free));
+    for c in &mut fit.classes {
+        c.free = free
+            .iter()
+            .find(|(name, _)| *name == c.class)
+            .map(|(_, ks)| {
+                ks.iter()
+                    .filter_map(|&k| TimingParams::NAMES.get(k).copied())
+                    .collect()
+            })
+            .unwrap_or_default();
+    }
+    Ok(fit)
+}
+
+/// The most GPU-scope parameters a class fits on its own in a joint fit.
+pub const MAX_CLASS_PARAMS: usize = 6;
+
+/// Each class's GPU-scope parameters its own runs pin down (by
+/// [`parameter_reports`] on them at `fit`'s values, the engine-scope ones
+/// taken as known: all runs of the engine generation set them), the best determined
+/// first (smallest standard error against the value), at most
+/// [`MAX_CLASS_PARAMS`].
+fn class_free_params(runs: &[Run], fit: &JointFit) -> Vec<(String, Vec<usize>)> {
+    fit.classes
+        .iter()
+        .map(|c| {
+            let mine: Vec<Run> = runs
+                .iter()
+                .filter(|r| r.class == c.class)
+                .cloned()
+                .collect();
+            let engine = mine.first().map_or(EngineGeneration::V1, Run::engine);
+            let (p, _) = fit.params_for(&c.class, engine);
+            let gpu = |k: usize| TimingParams::SCOPES.get(k) == Some(&Scope::Gpu);
+            let mut pinned: Vec<(usize, f64)> = parameter_reports_over(&mine, &p, &gpu)
+                .iter()
+                .enumerate()
+                .filter(|(k, r)| r.pinned_down && TimingParams::SCOPES.get(*k) == Some(&Scope::Gpu))
+                .map(|(k, r)| {
+                    (
+                        k,
+                        r.std_error.unwrap_or(f64::MAX) / r.value.abs().max(1e-12),
+                    )
+                })
+                .collect();
+            pinned.sort_by(|a, b| a.1.total_cmp(&b.1));
+            pinned.truncate(MAX_CLASS_PARAMS);
+            let mut ks: Vec<usize> = pinned.into_iter().map(|x| x.0).collect();
+            ks.sort_unstable();
+            (c.class.clone(), ks)
+        })
+        .collect()
 }
 
 /// Errors of a run's figures under `p`, percent, by figure name.
@@ -910,6 +1018,17 @@ pub fn fit(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<FitReport> {
 /// Standard errors from `s^2 (J^T J)^-1` with J in the natural parameters,
 /// over the data residuals of `runs` (all of one class).
 pub fn parameter_reports(runs: &[Run], params: &TimingParams) -> Vec<ParamReport> {
+    parameter_reports_over(runs, params, &|_| true)
+}
+
+/// [`parameter_reports`] with only the parameters `fitted` keeps free: the
+/// others count as known (their standard errors are not estimated), so
+/// what another group's data set does not blur what these runs pin.
+fn parameter_reports_over(
+    runs: &[Run],
+    params: &TimingParams,
+    fitted: &dyn Fn(usize) -> bool,
+) -> Vec<ParamReport> {
     let v = params.to_array();
     let eval = |p: &TimingParams| {
         let mut out = Vec::new();
@@ -951,7 +1070,7 @@ pub fn parameter_reports(runs: &[Run], params: &TimingParams) -> Vec<ParamReport
         .map(|k| j.column(k).iter().any(|x| x.abs() > 1e-9))
         .collect();
     let idx: Vec<usize> = (0..N_PARAMS)
-        .filter(|k| moved.get(*k) == Some(&true))
+        .filter(|k| moved.get(*k) == Some(&true) && fitted(*k))
         .collect();
     let sub = DMatrix::from_fn(base.len(), idx.len(), |r, c| {
         idx.get(c)

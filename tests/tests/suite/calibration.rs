@@ -5,9 +5,11 @@
 
 #![allow(clippy::cast_possible_truncation)]
 
+use approx::assert_relative_eq;
 use decodecalc_core::bands::{Figure, HoldOut};
 use decodecalc_core::calibrate::{
     fit_joint, joint_report, run_errors, JointReport, Observed, ServeMeasured, CV_HOLD_OUTS,
+    MAX_CLASS_PARAMS,
 };
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::CalibrationFile;
@@ -149,14 +151,15 @@ fn leave_gpu_out_and_leave_family_out_errors() {
 }
 
 // With the host's costs fitted per engine generation instead of per GPU
-// class (2026-12-05): leave-GPU-out median 16.1% -> 18.5% and p90 50.7% ->
-// 36.3%, leave-family-out 16.3% -> 15.0% and 35.8% -> 35.0%. The A100's
+// class, and a class free only on the kernel parameters its runs pin down
+// (2026-12-05): leave-GPU-out median 16.1% -> 18.1% and p90 50.7% ->
+// 39.2%, leave-family-out 16.3% -> 14.3% and 35.8% -> 36.4%. The A100's
 // Qwen2.5 runs are the corpus's only V0 runs, so holding the A100 out
 // leaves the V0 host costs unmeasured.
 const BAR_GPU_MEDIAN: f64 = 19.0;
-const BAR_GPU_P90: f64 = 37.0;
+const BAR_GPU_P90: f64 = 40.0;
 const BAR_FAMILY_MEDIAN: f64 = 15.5;
-const BAR_FAMILY_P90: f64 = 35.5;
+const BAR_FAMILY_P90: f64 = 37.0;
 
 /// aiconfigurator's runs (H100, H200, B200; gpt-oss-120b, Qwen3-32B,
 /// Qwen3-235B; vLLM 0.11-0.18), which no fit sees, predicted with the joint
@@ -219,10 +222,13 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     );
     assert!(tpot.stats.p90_abs_pct <= 50.0, "{}", tpot.stats.p90_abs_pct);
     // TTFT of closed loops of equal requests: lock-step waves (65% median)
-    // no more.
+    // no more. 38.2% since a class fits only the kernel parameters its own
+    // runs pin down (35.0% when the Hopper class fitted its prefill
+    // attention to its runs' TTFT, which the identifiability report does not
+    // count as pinned).
     let ttft = overall(Figure::Ttft);
     assert!(
-        ttft.stats.median_abs_pct <= 37.0,
+        ttft.stats.median_abs_pct <= 39.0,
         "{}",
         ttft.stats.median_abs_pct
     );
@@ -391,4 +397,47 @@ fn engine_scope_parameters_belong_to_the_engine_generation() {
         v0.layer_us,
         first.params.layer_us
     );
+}
+
+/// A class deviates from the shared values only on the kernel (GPU-scope)
+/// parameters its own runs pin down, at most `MAX_CLASS_PARAMS` of them
+/// (issue 24: a class fitted on one run had absorbed that run's quirks in
+/// 17 parameters). The classes whose kernels the measured tables cover and
+/// whose runs use no dequantizing kernel (L4, RTX 4090, Hopper) pin none.
+#[test]
+fn a_class_fits_only_the_kernel_parameters_its_runs_pin_down() {
+    let fit = &report().fit;
+    let shared = fit.shared.to_array();
+    for c in &fit.classes {
+        assert!(
+            c.free.len() <= MAX_CLASS_PARAMS,
+            "{}: {:?}",
+            c.class,
+            c.free
+        );
+        for (k, (name, v)) in TimingParams::NAMES
+            .iter()
+            .zip(c.params.to_array())
+            .enumerate()
+        {
+            let gpu = TimingParams::SCOPES[k] == Scope::Gpu;
+            assert!(!c.free.contains(name) || gpu, "{}: {name}", c.class);
+            if gpu && !c.free.contains(name) {
+                assert_relative_eq!(v, shared[k], max_relative = 1e-9);
+            }
+        }
+    }
+    let free = |class: &str| {
+        fit.classes
+            .iter()
+            .find(|c| c.class == class)
+            .unwrap()
+            .free
+            .clone()
+    };
+    for class in ["ada-datacenter", "ada-geforce", "hopper"] {
+        assert!(free(class).is_empty(), "{class}: {:?}", free(class));
+    }
+    assert!(free("ampere-datacenter").contains(&"quant_gemm_floor_us"));
+    assert!(free("ampere-geforce").contains(&"attn_bw_eff_triton"));
 }
