@@ -1019,7 +1019,7 @@ pub fn solved_setting(
             "cell",
             format!("{} x {}", format_tokens(a.context_tokens), a.concurrency),
         ),
-        ("workload", plan.harness.workload.name().to_string()),
+        ("workload", a.workload.name().to_string()),
         (name, value),
     ];
     for s in &a.suggestions {

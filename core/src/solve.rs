@@ -80,6 +80,17 @@ pub struct SmallestSetting {
     pub value: Option<f64>,
     /// What it would take otherwise (more VRAM, another KV dtype, more GPUs).
     pub suggestions: Vec<String>,
+    /// The workload it was sized for ([`sizing_workload`]).
+    pub workload: Workload,
+}
+
+/// The workload a smallest setting is sized for: the one asked for, else
+/// distinct prompts, since a setting sized for one shared, cached prompt
+/// would not serve separate ones. The one home of that rule: the CLI's
+/// `solve --for max-model-len | gpu-memory-utilization` and the page's plan
+/// panel both take it from here.
+pub fn sizing_workload(requested: Option<Workload>) -> Workload {
+    requested.unwrap_or(Workload::Distinct)
 }
 
 /// The largest `x` in `[0, hi]` with `pred(x)`, for `pred` true on a prefix
@@ -296,6 +307,7 @@ pub fn smallest_max_model_len(
         vllm_version: plan.engine.vllm_version.to_string(),
         context_tokens: ctx,
         concurrency: c,
+        workload: plan.harness.workload,
         value,
         suggestions,
     })
@@ -324,6 +336,7 @@ pub fn smallest_utilization(
             vllm_version: plan.engine.vllm_version.to_string(),
             context_tokens: ctx,
             concurrency: c,
+            workload: plan.harness.workload,
             value: None,
             suggestions: what_it_would_take(plan, ctx, c, speed)?,
         })
@@ -347,6 +360,7 @@ pub fn smallest_utilization(
         vllm_version: plan.engine.vllm_version.to_string(),
         context_tokens: ctx,
         concurrency: c,
+        workload: plan.harness.workload,
         value: Some(u.min(1.0)),
         suggestions: Vec::new(),
     })

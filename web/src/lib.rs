@@ -18,8 +18,8 @@ use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::rank::{Question, Ranked, Workload, RANKED_TP_SIZES};
 use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
 use decodecalc_core::solve::{
-    smallest_max_model_len, smallest_utilization, MaxConcurrency, MaxContext, SmallestSetting,
-    SpeedTarget,
+    sizing_workload, smallest_max_model_len, smallest_utilization, MaxConcurrency, MaxContext,
+    SmallestSetting, SpeedTarget,
 };
 use decodecalc_core::Error;
 use std::collections::BTreeMap;
@@ -373,13 +373,17 @@ fn answers(state: &Inputs, plan: &Plan, predictor: &Predictor) -> Option<Result<
         } else {
             None
         };
+        // The smallest settings are sized for core's sizing workload, as
+        // `decodecalc solve` sizes them.
+        let mut sizing = plan.clone();
+        sizing.harness.workload = sizing_workload(request.harness.workload);
         Ok(Answers {
             context_tokens: ctx,
             concurrency: c,
             max_context: predictor.max_context(c, speed),
             max_concurrency: predictor.max_concurrency(ctx, speed),
-            utilization: smallest_utilization(plan, ctx, c, speed)?,
-            max_model_len: smallest_max_model_len(plan, ctx, c, speed)?,
+            utilization: smallest_utilization(&sizing, ctx, c, speed)?,
+            max_model_len: smallest_max_model_len(&sizing, ctx, c, speed)?,
             ranking,
         })
     })())
@@ -714,5 +718,28 @@ mod tests {
         s.fields.insert("gpu-memory-utilization".into(), "2".into());
         let e = compute(&s.inputs()).unwrap_err();
         assert_eq!(e.field, Some("gpu-memory-utilization"));
+    }
+
+    /// The plan panel sizes its smallest settings as `decodecalc solve`
+    /// does (`solve::sizing_workload`): for distinct prompts unless the
+    /// workload field says otherwise, while the grid keeps the measured
+    /// run's harness workload. `decodecalc solve --for
+    /// gpu-memory-utilization --context 32K --concurrency 16` answers
+    /// 0.71698 (workload distinct), 0.69437 with `--workload harness`.
+    #[test]
+    fn the_plan_panel_sizes_settings_as_solve_does() {
+        use decodecalc_core::harness::Workload as Prompts;
+        let mut s = State::default();
+        s.fields.insert("plan-context".into(), "32K".into());
+        s.fields.insert("plan-concurrency".into(), "16".into());
+        let out = compute(&s.inputs()).unwrap();
+        assert_eq!(out.plan.harness.workload, Prompts::Harness);
+        let a = out.answers.unwrap().unwrap();
+        assert_eq!(a.utilization.workload, Prompts::Distinct);
+        assert!((a.utilization.value.unwrap() - 0.71698).abs() < 1e-4);
+        s.fields.insert("workload".into(), "harness".into());
+        let a = compute(&s.inputs()).unwrap().answers.unwrap().unwrap();
+        assert_eq!(a.max_model_len.workload, Prompts::Harness);
+        assert!((a.utilization.value.unwrap() - 0.69437).abs() < 1e-4);
     }
 }

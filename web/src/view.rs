@@ -1352,7 +1352,7 @@ fn plan_panel(o: &Output, dispatch: &Dispatch) -> Html {
         .map(|x| format!(r#" data-valid-max-context="{x}""#))
         .unwrap_or_default();
     let answers = format!(
-        r#"<div><h2>Plan for {ctx} x {n}</h2><table id="plan-answers"{valid_ctx} data-valid-max-concurrency="{}"><tr><th>largest context for {n} requests, distinct prompts</th><td>{}</td></tr><tr><th>largest context for {n} requests, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>most requests at {ctx}, distinct prompts</th><td>{}</td></tr><tr><th>most requests at {ctx}, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>smallest --gpu-memory-utilization</th><td>{}</td></tr><tr><th>smallest --max-model-len</th><td>{}</td></tr></table></div>"#,
+        r#"<div><h2>Plan for {ctx} x {n}</h2><table id="plan-answers"{valid_ctx} data-valid-max-concurrency="{}"><tr><th>largest context for {n} requests, distinct prompts</th><td>{}</td></tr><tr><th>largest context for {n} requests, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>most requests at {ctx}, distinct prompts</th><td>{}</td></tr><tr><th>most requests at {ctx}, one shared cached prompt (engine / harness / valid)</th><td>{} / {} / {}</td></tr><tr><th>smallest --gpu-memory-utilization, workload {}</th><td>{}</td></tr><tr><th>smallest --max-model-len, workload {}</th><td>{}</td></tr></table></div>"#,
         mn.valid_max_concurrency,
         tok(mc.distinct_max_context_tokens),
         tok(mc.engine_max_context_tokens),
@@ -1362,7 +1362,9 @@ fn plan_panel(o: &Output, dispatch: &Dispatch) -> Html {
         mn.engine_max_concurrency,
         mn.harness_max_concurrency,
         mn.valid_max_concurrency,
+        a.utilization.workload.name(),
         setting(&a.utilization, 4),
+        a.max_model_len.workload.name(),
         setting(&a.max_model_len, 0),
     );
     let ranking = match &a.ranking {

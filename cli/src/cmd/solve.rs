@@ -6,11 +6,10 @@ use crate::args::{context, speed, CommonArgs};
 use crate::files::Fs;
 use crate::render;
 use clap::{Args, ValueEnum};
-use decodecalc_core::harness::Workload;
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::scenario::{Capacity, Plan, Request};
 use decodecalc_core::solve::{
-    alternatives, smallest_max_model_len, smallest_utilization, SpeedTarget,
+    alternatives, sizing_workload, smallest_max_model_len, smallest_utilization, SpeedTarget,
 };
 use decodecalc_core::Error;
 
@@ -90,15 +89,12 @@ pub fn run(args: &SolveArgs, warnings: &mut Vec<String>) -> Output {
         }
         SolveFor::MaxConcurrency => max_concurrency(args, &plan, &capacity, speed)?,
         SolveFor::MaxModelLen | SolveFor::GpuMemoryUtilization => {
-            // One answer: for distinct prompts unless --workload says
-            // otherwise (a setting sized for one shared, cached prompt
-            // would not serve separate ones).
+            // One answer, for the workload core's sizing rule names.
             let mut request = request;
             let mut plan = plan;
-            if request.harness.workload.is_none() {
-                request.harness.workload = Some(Workload::Distinct);
-                plan.harness.workload = Workload::Distinct;
-            }
+            let workload = sizing_workload(request.harness.workload);
+            request.harness.workload = Some(workload);
+            plan.harness.workload = workload;
             smallest_setting(args, &request, &plan, speed)?
         }
     };
