@@ -5,7 +5,7 @@ use crate::cmd::presets::PresetsArgs;
 use crate::table::Table;
 use decodecalc_core::allocator::RunningLimit;
 use decodecalc_core::breakdown::{grouped, grouped_f, Amount, BreakdownRow};
-use decodecalc_core::calibrate::{prompt_relation, FitReport};
+use decodecalc_core::calibrate::{prompt_relation, FitReport, NotPinned};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Cell, Matrix, Phase, Predictor};
@@ -713,9 +713,17 @@ pub fn calibration(
             format!("{:.4}", p.value),
             p.std_error.map_or("-".into(), |e| format!("{e:.4}")),
             format!("[{}, {}]", p.lower, p.upper),
-            match &p.note {
+            match p.why_not {
                 None => "yes".into(),
-                Some(n) => format!("no: {n}"),
+                Some(NotPinned::Unmoved) => {
+                    "no: no measured figure depends on it: it stays at its prior".into()
+                }
+                Some(NotPinned::AtBound { bound }) => {
+                    format!("no: at its bound ({bound}): the data push it there rather than pin it")
+                }
+                Some(NotPinned::Loose) => {
+                    "no: the data leave it loose (standard error over half its value)".into()
+                }
             },
         ]);
     }

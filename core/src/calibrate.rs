@@ -975,8 +975,20 @@ pub struct ParamReport {
     /// Whether the data determine it: inside its bounds and a standard
     /// error under half its value.
     pub pinned_down: bool,
-    /// Why not, when not.
-    pub note: Option<String>,
+    /// Why not, when not (the CLI words it).
+    pub why_not: Option<NotPinned>,
+}
+
+/// Why the data do not determine a parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum NotPinned {
+    /// No measured figure depends on it: it stays at its prior.
+    Unmoved,
+    /// The data push it to this bound rather than pin it.
+    AtBound { bound: f64 },
+    /// Its standard error is over half its value.
+    Loose,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -1094,15 +1106,14 @@ fn parameter_reports_over(
             let at_bound = value - lower < edge || upper - value < edge;
             let unmoved = moved.get(k) == Some(&false);
             let loose = std_error.is_none_or(|e| e > 0.5 * value.abs());
-            let note = if unmoved {
-                Some("no measured figure depends on it: it stays at its prior".to_string())
+            let why_not = if unmoved {
+                Some(NotPinned::Unmoved)
             } else if at_bound {
-                Some(format!(
-                    "at its bound ({}): the data push it there rather than pin it",
-                    if value - lower < edge { lower } else { upper }
-                ))
+                Some(NotPinned::AtBound {
+                    bound: if value - lower < edge { lower } else { upper },
+                })
             } else if loose {
-                Some("the data leave it loose (standard error over half its value)".to_string())
+                Some(NotPinned::Loose)
             } else {
                 None
             };
@@ -1112,8 +1123,8 @@ fn parameter_reports_over(
                 lower,
                 upper,
                 std_error,
-                pinned_down: note.is_none(),
-                note,
+                pinned_down: why_not.is_none(),
+                why_not,
             }
         })
         .collect()

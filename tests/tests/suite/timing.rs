@@ -10,7 +10,7 @@
 //! `tests/tests/suite/calibration.rs`; held-out benchmark runs are
 //! `tests/tests/suite/held_out.rs`.)
 
-use decodecalc_core::calibrate::{fit, prompt_relation};
+use decodecalc_core::calibrate::{fit, prompt_relation, NotPinned};
 use decodecalc_core::compare::{compare, compare_cross_validated};
 use decodecalc_core::matrix::{Phase, Predictor};
 use decodecalc_core::measured::parse_measured;
@@ -80,11 +80,7 @@ fn the_reference_run_pins_what_it_measures_and_nothing_else() {
     let untouched: Vec<&str> = report
         .parameters
         .iter()
-        .filter(|p| {
-            p.note
-                .as_deref()
-                .is_some_and(|n| n.starts_with("no measured figure"))
-        })
+        .filter(|p| p.why_not == Some(NotPinned::Unmoved))
         .map(|p| p.name)
         .collect();
     eprintln!("untouched: {untouched:?}");
