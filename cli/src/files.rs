@@ -15,8 +15,40 @@ pub struct Fs;
 /// Every file this run has read, so that no output is written onto one.
 static INPUTS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
 
+/// The real `config.json` corpus (`data/hub/`, sources in its SOURCES.md),
+/// embedded: a Hub repo id it holds is read offline when the local Hub cache
+/// lacks it. Files are `{org}--{name}.json`, with a ModelOpt
+/// `{org}--{name}.hf_quant_config.json` beside some.
+static HUB_CORPUS: include_dir::Dir<'static> =
+    include_dir::include_dir!("$CARGO_MANIFEST_DIR/../data/hub");
+
+/// How a path into [`HUB_CORPUS`] starts: no file system path does, so the
+/// two never meet, and errors name the file as the repository has it.
+const HUB_CORPUS_PREFIX: &str = "embedded:data/hub/";
+
+/// The embedded corpus's file at `path`, if `path` names one.
+fn corpus_file(path: &str) -> Option<&'static str> {
+    HUB_CORPUS
+        .get_file(path.strip_prefix(HUB_CORPUS_PREFIX)?)?
+        .contents_utf8()
+}
+
+/// The embedded corpus's config of Hub repo `repo` (`org/name`), as a path
+/// [`Fs::read`] reads.
+pub fn corpus_config(repo: &str) -> Option<String> {
+    let path = format!("{HUB_CORPUS_PREFIX}{}.json", repo.replace('/', "--"));
+    corpus_file(&path).map(|_| path)
+}
+
 impl World for Fs {
     fn entry(&self, path: &str) -> Entry {
+        if path.starts_with(HUB_CORPUS_PREFIX) {
+            return if corpus_file(path).is_some() {
+                Entry::File
+            } else {
+                Entry::Missing
+            };
+        }
         match std::fs::metadata(path) {
             Err(_) => Entry::Missing,
             Ok(m) if m.is_file() => Entry::File,
@@ -27,6 +59,11 @@ impl World for Fs {
 
     fn read(&self, path: &str) -> Result<String, String> {
         use std::io::Read;
+        if path.starts_with(HUB_CORPUS_PREFIX) {
+            return corpus_file(path)
+                .map(str::to_string)
+                .ok_or_else(|| format!("`{path}` is not in the embedded config corpus"));
+        }
         let limit = decodecalc_core::parse::MAX_INPUT_BYTES;
         // A FIFO would block (even on open), a device (/dev/zero) never end:
         // regular files only, checked before opening.
@@ -58,8 +95,12 @@ impl World for Fs {
         })
     }
 
+    /// The local Hub cache's snapshot first (what the user downloaded is
+    /// the revision they serve), else the embedded corpus's config.
     fn hub_snapshot(&self, repo: &str) -> Option<String> {
-        hub_snapshot_in(&hub_cache()?, repo)
+        hub_cache()
+            .and_then(|root| hub_snapshot_in(&root, repo))
+            .or_else(|| corpus_config(repo))
     }
 }
 

@@ -6,7 +6,7 @@
 //! `architectures` names to readers; the supported list that errors and docs
 //! print is derived from it. Field names and layer layouts follow each
 //! family's published config.json (the corpus in
-//! `tests/fixtures/configs/real/`, sources listed there) and vLLM 0.32's
+//! `data/hub/`, sources listed there) and vLLM 0.32's
 //! model code (`vllm/model_executor/models/<family>.py`, cited per reader).
 
 mod dense;

@@ -14,10 +14,10 @@ pub trait World {
         Entry::Missing
     }
 
-    /// The folder of a Hugging Face Hub repo's files (`org/name`) in the
-    /// local Hub cache, if the world has one and holds the repo: a path
-    /// [`World::read`] reads `config.json` under. None: no cache, or the
-    /// repo is not in it (the page has none).
+    /// Where a Hugging Face Hub repo's (`org/name`) config is: its folder
+    /// in the local Hub cache (a path [`World::read`] reads `config.json`
+    /// under), or a config file the world holds for it (the CLI embeds a
+    /// corpus of real configs). None: the world has neither (the page).
     fn hub_snapshot(&self, _repo: &str) -> Option<String> {
         None
     }
@@ -112,6 +112,7 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
     let snapshot = (world.entry(name) == Entry::Missing && is_hub_repo(name))
         .then(|| world.hub_snapshot(name))
         .flatten();
+    let repo = snapshot.as_ref().map(|_| name);
     let name = snapshot.as_deref().unwrap_or(name);
     // A config.json by any name, or a folder holding one; a FIFO or a
     // device is read as itself, so the error says what it is.
@@ -127,6 +128,12 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
                 if let Some(q) = hf_quant_beside(world, &path)? {
                     m.quant = q;
                 }
+            }
+            // A model named by its Hub repo goes by it, wherever its
+            // config came from.
+            if let Some(repo) = repo {
+                m.id = repo.to_string();
+                m.name = repo.to_string();
             }
             Ok(m)
         }

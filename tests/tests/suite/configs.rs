@@ -189,7 +189,7 @@ fn bitsandbytes_checkpoints_hold_half_a_byte_plus_their_absmaxes() {
     // Llama-3.1-8B's config with the quantization_config an unsloth
     // "bnb-4bit" checkpoint carries (nf4, double quantization).
     let path = format!(
-        "{}/fixtures/configs/real/meta-llama--Llama-3.1-8B-Instruct.json",
+        "{}/../data/hub/meta-llama--Llama-3.1-8B-Instruct.json",
         env!("CARGO_MANIFEST_DIR")
     );
     let mut v: serde_json::Value =

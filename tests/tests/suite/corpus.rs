@@ -1,4 +1,4 @@
-//! The corpus of real config.json files (`tests/fixtures/configs/real/`,
+//! The corpus of real config.json files (`data/hub/`,
 //! copied verbatim from public sources; provenance in SOURCES.md there):
 //! every file loads or is refused with a specific reason, every supported
 //! architecture is covered, and parameter counts match the published totals.
@@ -9,7 +9,7 @@ use decodecalc_tests::Fs;
 use std::path::PathBuf;
 
 fn corpus_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/configs/real")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../data/hub")
 }
 
 /// Every config.json of the corpus (not the ModelOpt `hf_quant_config.json`s).

@@ -1,6 +1,6 @@
 //! The attention block size and Mamba page padding vLLM 0.32 logs for each
 //! hybrid family, worked by hand from the real config.json files
-//! (`tests/fixtures/configs/real/`) with vLLM's rule
+//! (`data/hub/`) with vLLM's rule
 //! (`vllm/platforms/interface.py`, `_align_hybrid_block_size`):
 //! N = 16 * ceil(state / (16 * attention bytes per token)) for the 16-token
 //! kernel block, the Mamba page padded to N * attention bytes per token, and
@@ -12,9 +12,13 @@ use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::model::Model;
 use decodecalc_core::scenario::loaded_from_config_json;
 
-/// A config.json of `tests/fixtures/configs/` (`real/...` for the corpus).
+/// A config.json of `tests/fixtures/configs/`, or of the real corpus
+/// (`data/hub/`) for `real/...`.
 fn load(rel: &str) -> Model {
-    let path = format!("{}/fixtures/configs/{rel}", env!("CARGO_MANIFEST_DIR"));
+    let path = match rel.strip_prefix("real/") {
+        Some(file) => format!("{}/../data/hub/{file}", env!("CARGO_MANIFEST_DIR")),
+        None => format!("{}/fixtures/configs/{rel}", env!("CARGO_MANIFEST_DIR")),
+    };
     let text = std::fs::read_to_string(&path).unwrap();
     loaded_from_config_json(rel, &text)
         .unwrap_or_else(|e| panic!("{e}"))

@@ -47,7 +47,7 @@ const SUBSTITUTES: [(&str, &str, Option<&str>, &str); 3] = [
 fn model_for(repo: &str) -> (String, Option<String>) {
     let file = |r: &str| {
         repo_root()
-            .join("tests/fixtures/configs/real")
+            .join("data/hub")
             .join(format!("{}.json", r.replace('/', "--")))
     };
     if file(repo).exists() {

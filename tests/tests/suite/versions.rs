@@ -57,7 +57,7 @@ fn fixed() -> EngineSettings {
     }
 }
 
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/configs/real/");
+const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/hub/");
 
 fn real(name: &str) -> String {
     format!("{REAL}{name}.json")
