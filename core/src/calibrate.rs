@@ -355,9 +355,7 @@ impl JointFit {
         }
         (TimingParams::from_array(v), own.map(|c| c.class.as_str()))
     }
-}
 
-impl JointFit {
     /// What a V0 release uses on `class`, when the fit had a V0 run.
     pub fn v0_params(&self, class: &str) -> Option<TimingParams> {
         self.engines
@@ -537,30 +535,29 @@ impl<'r> Problem<'r> {
         self.shared_cols() + g * N_PARAMS
     }
 
-    /// The log-odds of a group's parameters (shared plus its deviation on
-    /// the parameters it acts on).
-    fn group_logodds(&self, theta: &DVector<f64>, group: Group) -> [f64; N_PARAMS] {
-        let mut x = self.shared(theta);
+    /// Adds `group`'s deviations to the log-odds `x` on the parameters it
+    /// acts on.
+    fn add_deviation(&self, theta: &DVector<f64>, group: Group, x: &mut [f64; N_PARAMS]) {
         let off = self.offset(group);
         for (k, slot) in x.iter_mut().enumerate() {
             if acts_on(group, k) {
                 *slot += theta.get(off + k).copied().unwrap_or(0.0);
             }
         }
+    }
+
+    /// The log-odds of a group's parameters (shared plus its deviation on
+    /// the parameters it acts on).
+    fn group_logodds(&self, theta: &DVector<f64>, group: Group) -> [f64; N_PARAMS] {
+        let mut x = self.shared(theta);
+        self.add_deviation(theta, group, &mut x);
         x
     }
 
     /// The parameters of a run of `class` on engine `engine`.
     fn run_params(&self, theta: &DVector<f64>, class: usize, engine: usize) -> TimingParams {
-        let mut x = self.shared(theta);
-        for group in [Group::Class(class), Group::Engine(engine)] {
-            let off = self.offset(group);
-            for (k, slot) in x.iter_mut().enumerate() {
-                if acts_on(group, k) {
-                    *slot += theta.get(off + k).copied().unwrap_or(0.0);
-                }
-            }
-        }
+        let mut x = self.group_logodds(theta, Group::Class(class));
+        self.add_deviation(theta, Group::Engine(engine), &mut x);
         from_logodds(&x)
     }
 
@@ -893,7 +890,7 @@ fn class_free_params(runs: &[Run], fit: &JointFit) -> Vec<(String, Vec<usize>)> 
             let mut pinned: Vec<(usize, f64)> = parameter_reports_over(&mine, &p, &gpu)
                 .iter()
                 .enumerate()
-                .filter(|(k, r)| r.pinned_down && TimingParams::SCOPES.get(*k) == Some(&Scope::Gpu))
+                .filter(|(k, r)| r.pinned_down && gpu(*k))
                 .map(|(k, r)| {
                     (
                         k,
