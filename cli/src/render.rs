@@ -5,7 +5,6 @@ use crate::cmd::presets::PresetsArgs;
 use crate::table::Table;
 use decodecalc_core::allocator::RunningLimit;
 use decodecalc_core::breakdown::{grouped, grouped_f, Amount, BreakdownRow};
-use decodecalc_core::calibrate::{prompt_relation, FitReport, NotPinned};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Cell, Matrix, Phase, Predictor};
@@ -15,6 +14,7 @@ use decodecalc_core::scenario::{Capacity, Plan};
 use decodecalc_core::timing::{prefill_row, DecodeTiming};
 use decodecalc_core::units::{format_tokens, gib, mib, MIB};
 use decodecalc_core::Error;
+use decodecalc_fit::{prompt_relation, FitReport, NotPinned};
 use serde::Serialize;
 
 fn json<T: Serialize>(value: &T) -> Result<String, Error> {
@@ -1162,11 +1162,8 @@ pub fn ranked(
 /// its held-out errors (leave-model-family-out, leave-GPU-out,
 /// leave-class-out: every refit cold); then time per output token by
 /// class and workload regime, the bands predictions carry.
-pub fn joint(
-    report: &decodecalc_core::calibrate::JointReport,
-    format: Format,
-) -> Result<String, Error> {
-    use decodecalc_core::calibrate::GroupReport;
+pub fn joint(report: &decodecalc_fit::JointReport, format: Format) -> Result<String, Error> {
+    use decodecalc_fit::GroupReport;
     if format == Format::Json {
         return json(report);
     }
@@ -1285,10 +1282,7 @@ pub fn joint(
 
 /// Runs no fit saw, predicted with the joint fit: errors by GPU and by
 /// model family.
-pub fn held_out(
-    report: &decodecalc_core::calibrate::HeldOutReport,
-    format: Format,
-) -> Result<String, Error> {
+pub fn held_out(report: &decodecalc_fit::HeldOutReport, format: Format) -> Result<String, Error> {
     if format == Format::Json {
         return json(report);
     }
@@ -1330,7 +1324,7 @@ pub fn held_out(
 /// The joint report's time-per-output-token errors by class and workload
 /// regime under leave-family-out and leave-GPU-out: what a prediction's
 /// band is taken from.
-fn regime_table(report: &decodecalc_core::calibrate::JointReport) -> Table {
+fn regime_table(report: &decodecalc_fit::JointReport) -> Table {
     use decodecalc_core::bands::{Figure, Regime, MIN_REGIME_FIGURES};
     let mut t = Table::new(&[
         ("GPU class", false),

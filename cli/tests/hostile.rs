@@ -129,7 +129,7 @@ fn gpu_file(field: &str, value: &str) -> File {
 
 /// A runs file (`data/runs` format) of `n` one-point runs.
 fn many_runs(n: u64) -> String {
-    let mut t = decodecalc_core::runs::COLUMNS.join(",");
+    let mut t = decodecalc_fit::runs::COLUMNS.join(",");
     t.push('\n');
     for i in 0..n {
         t.push_str(&format!("r{i},p,0.11.0,qwen2.5-0.5b,a100-80gb,1,4096,0.9,offline,{},128,1,1,300,,,,,,,,made up,\n", 16 + i));

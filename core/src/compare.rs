@@ -2,7 +2,6 @@
 //! predicted figures with signed errors; a summary of absolute percentage
 //! errors per metric; optionally the same for leave-one-out predictions.
 
-use crate::calibrate::{fit, leave_one_out};
 use crate::error::{Error, Result};
 use crate::matrix::{Cell, Phase, Predictor, Status};
 use crate::measured::MeasuredRow;
@@ -197,19 +196,10 @@ pub fn compare(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<Comparison
     Ok(comparison(predictor, rows, None))
 }
 
-/// [`compare`], and refit leaving each cell out and compare those
-/// predictions too. A function of its own so that a caller which never
-/// cross-validates (the web page) links no fit.
-pub fn compare_cross_validated(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<Comparison> {
-    check_rows(predictor, rows)?;
-    let full = fit(predictor, rows)?;
-    let loo = leave_one_out(predictor, rows, &full.params);
-    Ok(comparison(predictor, rows, Some(&loo)))
-}
-
-/// The comparison of checked `rows`, with the leave-one-out refits' params
-/// when there are any.
-fn comparison(
+/// The comparison of checked `rows` ([`check_rows`]), with the leave-one-out
+/// refits' params when there are any (`decodecalc_fit::compare`, which the
+/// page, fitting nothing, does not link).
+pub fn comparison(
     predictor: &Predictor,
     rows: &[MeasuredRow],
     loo: Option<&[(usize, TimingParams)]>,

@@ -10,7 +10,7 @@ use std::ops::RangeBounds;
 
 /// What the header must hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Header {
+pub enum Header {
     /// Every column, in any order, other columns besides.
     AnyOrder,
     /// Exactly the columns, in their order.
@@ -18,11 +18,11 @@ pub(crate) enum Header {
 }
 
 /// The rows after the header.
-pub(crate) type Records<'a> = csv::StringRecordsIntoIter<&'a [u8]>;
+pub type Records<'a> = csv::StringRecordsIntoIter<&'a [u8]>;
 
 /// Where each of a file's columns is in its header.
 #[derive(Debug)]
-pub(crate) struct Columns<'a> {
+pub struct Columns<'a> {
     origin: &'a str,
     names: &'a [&'a str],
     /// The header position of each of `names`.
@@ -34,7 +34,7 @@ pub(crate) struct Columns<'a> {
 impl<'a> Columns<'a> {
     /// Read the header of `text` (named `origin` in errors) and find `names`
     /// in it; the rows follow.
-    pub(crate) fn read(
+    pub fn read(
         origin: &'a str,
         text: &'a str,
         names: &'a [&'a str],
@@ -94,10 +94,7 @@ impl<'a> Columns<'a> {
 
     /// The rows of `records` (what [`Columns::read`] returned), each with its
     /// line; a row with another number of fields than the header is an error.
-    pub(crate) fn rows<'c>(
-        &'c self,
-        records: Records<'c>,
-    ) -> impl Iterator<Item = Result<Row<'c>>> + 'c {
+    pub fn rows<'c>(&'c self, records: Records<'c>) -> impl Iterator<Item = Result<Row<'c>>> + 'c {
         records.enumerate().map(move |(i, rec)| {
             let line = i + 2;
             let rec = rec.map_err(|e| {
@@ -113,7 +110,7 @@ impl<'a> Columns<'a> {
     }
 
     /// The error for a file with a header and no rows.
-    pub(crate) fn no_rows(&self, hint: &str) -> Error {
+    pub fn no_rows(&self, hint: &str) -> Error {
         Error::new(format!("{}: no rows", self.origin)).with_hint(hint)
     }
 }
@@ -121,7 +118,7 @@ impl<'a> Columns<'a> {
 /// One row of a file, its fields read by column (the position of the
 /// column in the `names` given to [`Columns::read`]).
 #[derive(Debug)]
-pub(crate) struct Row<'c> {
+pub struct Row<'c> {
     columns: &'c Columns<'c>,
     line: usize,
     rec: csv::StringRecord,
@@ -129,30 +126,30 @@ pub(crate) struct Row<'c> {
 
 impl Row<'_> {
     /// The field of column `col`, trimmed; empty where the row has none.
-    pub(crate) fn get(&self, col: usize) -> &str {
+    pub fn get(&self, col: usize) -> &str {
         let at = self.columns.index.get(col).copied().unwrap_or(usize::MAX);
         self.rec.get(at).unwrap_or("").trim()
     }
 
     /// `file.csv:LINE`.
-    pub(crate) fn source(&self) -> String {
+    pub fn source(&self) -> String {
         format!("{}:{}", self.columns.origin, self.line)
     }
 
     /// `file.csv:LINE: column `name``, where a field's value is read elsewhere.
-    pub(crate) fn column(&self, col: usize) -> String {
+    pub fn column(&self, col: usize) -> String {
         let name = self.columns.names.get(col).copied().unwrap_or("?");
         format!("{}: column `{name}`", self.source())
     }
 
     /// The error for column `col`'s field, with what would be valid.
-    pub(crate) fn bad(&self, col: usize, valid: &str) -> Error {
+    pub fn bad(&self, col: usize, valid: &str) -> Error {
         Error::new(format!("{} has `{}`", self.column(col), self.get(col))).with_hint(valid)
     }
 
     /// Column `col`'s number, None when empty; a number outside `range` (or
     /// not a number) is an error with the hint `valid`.
-    pub(crate) fn number<T>(
+    pub fn number<T>(
         &self,
         col: usize,
         range: impl RangeBounds<T>,
@@ -172,7 +169,7 @@ impl Row<'_> {
     }
 
     /// Column `col`'s field, which must not be empty.
-    pub(crate) fn text(&self, col: usize) -> Result<String> {
+    pub fn text(&self, col: usize) -> Result<String> {
         match self.get(col) {
             "" => Err(self.bad(col, "a value")),
             t => Ok(t.to_string()),
@@ -180,7 +177,7 @@ impl Row<'_> {
     }
 
     /// Column `col`'s field, None when empty.
-    pub(crate) fn opt_text(&self, col: usize) -> Option<String> {
+    pub fn opt_text(&self, col: usize) -> Option<String> {
         match self.get(col) {
             "" => None,
             t => Some(t.to_string()),
@@ -188,12 +185,7 @@ impl Row<'_> {
     }
 
     /// The value of the word in column `col`, one of `words`.
-    pub(crate) fn one_of<T: Copy>(
-        &self,
-        col: usize,
-        words: &[(&str, T)],
-        valid: &str,
-    ) -> Result<T> {
+    pub fn one_of<T: Copy>(&self, col: usize, words: &[(&str, T)], valid: &str) -> Result<T> {
         let t = self.get(col);
         words
             .iter()

@@ -81,16 +81,10 @@ const NO_FLOAT16: [(&str, &str); 5] = [
     ("Plamo2", "plamo2"),
 ];
 
-/// Whether a GPU computes in bfloat16. vLLM's CUDA platform lists bfloat16
-/// among its `supported_dtypes` from compute capability 8.0 (Ampere) on
-/// (vllm/platforms/cuda.py); earlier cards (Volta, Turing) get float16 and
-/// float32 only. GPU presets carry no compute capability, so this reads the
-/// calibration class: volta, turing and pascal classes lack bfloat16.
+/// Whether a GPU computes in bfloat16 (its architecture's row of
+/// `gpu::Arch::info`: compute capability 8.0 on, vllm/platforms/cuda.py).
 pub fn gpu_supports_bf16(gpu: &crate::gpu::Gpu) -> bool {
-    !gpu.calibration_class.as_deref().is_some_and(|c| {
-        let c = c.to_ascii_lowercase();
-        c.starts_with("volta") || c.starts_with("turing") || c.starts_with("pascal")
-    })
+    gpu.arch.info().bf16
 }
 
 impl ServeDtype {

@@ -33,9 +33,9 @@ pub struct Gpu {
     /// with a buffer of this size during vLLM's profile run.
     #[serde(default)]
     pub l2_cache_bytes: Option<u64>,
-    /// Link between GPUs of one server (`pcie4`, `nvlink4`, ...), for tensor parallelism.
+    /// Link between GPUs of one server, for tensor parallelism.
     #[serde(default)]
-    pub interconnect: Option<String>,
+    pub interconnect: Option<Link>,
     /// Per-GPU unidirectional interconnect bandwidth, GB/s.
     #[serde(default)]
     pub interconnect_gb_s: Option<f64>,
@@ -44,10 +44,12 @@ pub struct Gpu {
     /// custom all-reduce cannot run and NCCL does even at 2 GPUs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p2p: Option<bool>,
-    /// The family whose kernels behave alike (`ampere-geforce`, `hopper`, ...):
-    /// an uncalibrated GPU borrows the nearest family's calibration.
-    #[serde(default)]
-    pub calibration_class: Option<String>,
+    /// The chip's architecture (`sm86`, `sm90`, `gfx942`, ...): what it
+    /// computes natively ([`ARCHS`]).
+    pub arch: Arch,
+    /// Which line of boards it is; with `arch`, its calibration class
+    /// ([`Gpu::calibration_class`]).
+    pub segment: Segment,
     /// Where the figures come from. Empty in the web page's embedded
     /// presets (core/build.rs: the page shows no provenance).
     pub source: String,
@@ -60,6 +62,144 @@ pub struct Gpu {
     /// own bandwidth and peak).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub kernels_from: Option<String>,
+}
+
+/// A GPU architecture: an NVIDIA compute capability (`sm_XY`) or an AMD
+/// instruction set (`gfxNNN`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Arch {
+    Sm70,
+    Sm75,
+    Sm80,
+    Sm86,
+    Sm89,
+    Sm90,
+    Sm100,
+    Sm103,
+    Sm120,
+    Sm121,
+    Gfx942,
+    Gfx950,
+}
+
+/// What an architecture computes natively, and the calibration classes of
+/// its boards: a row of [`Arch::info`]'s table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArchInfo {
+    /// The architecture's name (`Ampere`, `Hopper`, `CDNA3`, ...).
+    pub name: &'static str,
+    /// Kernel generation, counted from Volta (0): Turing 1, Ampere 2, Ada 3,
+    /// Hopper 4, Blackwell 5; CDNA3 sits with Hopper, CDNA4 with Blackwell.
+    pub generation: u32,
+    /// bfloat16 arithmetic: vLLM's CUDA platform lists bfloat16 among its
+    /// supported dtypes from compute capability 8.0 on
+    /// (vllm/platforms/cuda.py); ROCm's CDNA chips have it.
+    pub bf16: bool,
+    /// FP8 tensor cores (Ada, Hopper, Blackwell, CDNA3 on): FP8 weights run
+    /// native GEMMs, not a weight-only dequantizing kernel.
+    pub fp8: bool,
+    /// FP4 tensor cores (Blackwell, CDNA4): NVFP4 / MXFP4 weights run native GEMMs.
+    pub fp4: bool,
+    /// Calibration class of its GeForce and workstation boards, and of its
+    /// data-centre boards ([`CALIBRATION_CLASSES`]).
+    pub class_geforce: &'static str,
+    pub class_datacenter: &'static str,
+}
+
+/// Every architecture a preset or a GPU file may name.
+pub const ARCHS: [Arch; 12] = [
+    Arch::Sm70,
+    Arch::Sm75,
+    Arch::Sm80,
+    Arch::Sm86,
+    Arch::Sm89,
+    Arch::Sm90,
+    Arch::Sm100,
+    Arch::Sm103,
+    Arch::Sm120,
+    Arch::Sm121,
+    Arch::Gfx942,
+    Arch::Gfx950,
+];
+
+impl Arch {
+    /// The table of capabilities: one row per architecture (the match is
+    /// exhaustive, so a new architecture cannot miss its row), one column
+    /// per field of [`ArchInfo`].
+    pub const fn info(self) -> ArchInfo {
+        const NONE: (bool, bool, bool) = (false, false, false);
+        const BF16: (bool, bool, bool) = (true, false, false);
+        const FP8: (bool, bool, bool) = (true, true, false);
+        const FP4: (bool, bool, bool) = (true, true, true);
+        #[rustfmt::skip]
+        let (name, generation, bf16_fp8_fp4, classes) = match self {
+            // arch          name                gen  bf16/fp8/fp4  class of GeForce/workstation boards, of data-centre boards
+            Arch::Sm70 =>   ("Volta",            0,   NONE, ("volta-datacenter", "volta-datacenter")),
+            Arch::Sm75 =>   ("Turing",           1,   NONE, ("turing-datacenter", "turing-datacenter")),
+            Arch::Sm80 =>   ("Ampere",           2,   BF16, ("ampere-datacenter", "ampere-datacenter")),
+            Arch::Sm86 =>   ("Ampere",           2,   BF16, ("ampere-geforce", "ampere-datacenter")),
+            Arch::Sm89 =>   ("Ada",              3,   FP8,  ("ada-geforce", "ada-datacenter")),
+            Arch::Sm90 =>   ("Hopper",           4,   FP8,  ("hopper", "hopper")),
+            Arch::Sm100 =>  ("Blackwell",        5,   FP4,  ("blackwell-datacenter", "blackwell-datacenter")),
+            Arch::Sm103 =>  ("Blackwell Ultra",  5,   FP4,  ("blackwell-datacenter", "blackwell-datacenter")),
+            Arch::Sm120 =>  ("Blackwell",        5,   FP4,  ("blackwell-geforce", "blackwell-geforce")),
+            Arch::Sm121 =>  ("Blackwell (GB10)", 5,   FP4,  ("blackwell-geforce", "blackwell-geforce")),
+            Arch::Gfx942 => ("CDNA3",            4,   FP8,  ("cdna3", "cdna3")),
+            Arch::Gfx950 => ("CDNA4",            5,   FP4,  ("cdna4", "cdna4")),
+        };
+        ArchInfo {
+            name,
+            generation,
+            bf16: bf16_fp8_fp4.0,
+            fp8: bf16_fp8_fp4.1,
+            fp4: bf16_fp8_fp4.2,
+            class_geforce: classes.0,
+            class_datacenter: classes.1,
+        }
+    }
+}
+
+/// The line of boards a GPU belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Segment {
+    Geforce,
+    Workstation,
+    Datacenter,
+}
+
+/// The link between the GPUs of one server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Link {
+    Pcie3,
+    Pcie4,
+    Pcie5,
+    Nvlink2,
+    Nvlink3,
+    Nvlink4,
+    Nvlink5,
+    /// AMD's Infinity Fabric: all GPUs of the server directly connected.
+    InfinityFabric,
+    /// A network port between machines (DGX Spark's ConnectX-7).
+    Connectx7,
+}
+
+impl Link {
+    /// NVLink of any generation or Infinity Fabric: every GPU directly
+    /// connected to every other.
+    pub fn is_fast(self) -> bool {
+        matches!(
+            self,
+            Link::Nvlink2 | Link::Nvlink3 | Link::Nvlink4 | Link::Nvlink5 | Link::InfinityFabric
+        )
+    }
+
+    /// NVSwitch multicast (NVLS): Hopper and Blackwell SXM (NVLink 4 and 5).
+    pub fn has_multicast(self) -> bool {
+        matches!(self, Link::Nvlink4 | Link::Nvlink5)
+    }
 }
 
 /// Calibration classes in order of kernel generation, with their segment;
@@ -90,18 +230,14 @@ pub fn class_distance(a: &str, b: &str) -> Option<u32> {
 }
 
 impl Gpu {
-    /// Reject a calibration class that is not one of [`CALIBRATION_CLASSES`].
-    fn validate_class(&self) -> Result<()> {
-        match &self.calibration_class {
-            Some(c) if class_distance(c, c).is_none() => {
-                let names: Vec<&str> = CALIBRATION_CLASSES.iter().map(|x| x.0).collect();
-                Err(Error::field(
-                    "gpu.calibration_class",
-                    c,
-                    format!("one of {}", names.join(", ")),
-                ))
-            }
-            _ => Ok(()),
+    /// The family whose kernels behave alike (`ampere-geforce`, `hopper`,
+    /// ...), from its architecture and segment: an uncalibrated GPU borrows
+    /// the nearest family's calibration.
+    pub fn calibration_class(&self) -> &'static str {
+        let info = self.arch.info();
+        match self.segment {
+            Segment::Datacenter => info.class_datacenter,
+            Segment::Geforce | Segment::Workstation => info.class_geforce,
         }
     }
 
@@ -158,12 +294,12 @@ impl Gpu {
         if let Some(k) = &self.kernels {
             k.validate("gpu")?;
         }
-        self.validate_class()
+        Ok(())
     }
 
     /// The link between its GPUs, as a kind.
     pub fn link(&self) -> crate::timing::LinkKind {
-        crate::timing::LinkKind::of(self.interconnect.as_deref())
+        crate::timing::LinkKind::of(self.interconnect)
     }
 
     /// The all-reduce constants of `implementation` on this GPU: its own
@@ -210,5 +346,32 @@ impl Gpu {
         let from = self.kernels_from.as_deref()?;
         let other = crate::presets::gpu(from).ok()?;
         Some((other.kernels?, Some(from.to_string())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The architecture table and the class table agree: each board line of
+    /// an architecture lands in a known class of the same generation.
+    #[test]
+    fn every_architecture_names_classes_of_its_generation() {
+        for arch in ARCHS {
+            let info = arch.info();
+            for class in [info.class_geforce, info.class_datacenter] {
+                let row = CALIBRATION_CLASSES.iter().find(|c| c.0 == class);
+                assert_eq!(row.map(|c| c.2), Some(info.generation), "{arch:?}: {class}");
+            }
+            // Capabilities only accumulate: fp4 implies fp8 implies bf16.
+            assert!(!info.fp4 || info.fp8, "{arch:?}");
+            assert!(!info.fp8 || info.bf16, "{arch:?}");
+        }
+        // A data-centre GA102 (A10, A40) is calibrated with the A100s, the
+        // same chip on a GeForce or workstation board with the RTX 3090.
+        assert_eq!(Arch::Sm86.info().class_datacenter, "ampere-datacenter");
+        assert_eq!(Arch::Sm86.info().class_geforce, "ampere-geforce");
+        assert!(!Arch::Sm75.info().bf16 && Arch::Sm80.info().bf16);
+        assert!(!Arch::Sm86.info().fp8 && Arch::Sm89.info().fp8 && !Arch::Sm90.info().fp4);
     }
 }

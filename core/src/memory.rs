@@ -198,13 +198,12 @@ pub fn tp_comm_bytes(engine: &EngineArgs, gpu: &Gpu) -> u64 {
     if tp <= 1 {
         return 0;
     }
-    let link = gpu.interconnect.as_deref().unwrap_or("pcie4");
-    let fast_link = link.starts_with("nvlink") || link.starts_with("infinity");
-    // NVSwitch multicast: Hopper and Blackwell SXM (NVLink 4 and 5).
-    let multicast = link == "nvlink4" || link == "nvlink5";
+    let link = gpu.interconnect.unwrap_or(crate::gpu::Link::Pcie4);
+    let fast_link = link.is_fast();
+    let multicast = link.has_multicast();
     let (ring, p2p) = if fast_link {
         constants::NVLINK_CHANNELS
-    } else if link == "pcie5" {
+    } else if link == crate::gpu::Link::Pcie5 {
         constants::PCIE5_CHANNELS
     } else {
         constants::PCIE4_CHANNELS
@@ -416,7 +415,7 @@ impl NonKvEstimate {
         // Alive at both moments: cuBLAS's workspace, the fused-MoE workspace
         // (Triton experts; MXFP4's monolithic kernel has none), and on every
         // stage but the first the hidden state and residual received.
-        let cublas = if gpu.calibration_class.as_deref() == Some("hopper") {
+        let cublas = if gpu.arch == crate::gpu::Arch::Sm90 {
             constants::CUBLAS_WORKSPACE_HOPPER_BYTES
         } else {
             constants::CUBLAS_WORKSPACE_BYTES

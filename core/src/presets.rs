@@ -20,7 +20,7 @@ pub enum Kind {
     Prices,
     /// Published vLLM start-up logs (CSV), the checks of the capacity model.
     StartupLogs,
-    /// Measured serving runs (`runs::parse_csv`), the timing model's corpus.
+    /// Measured serving runs (`decodecalc_fit::runs::parse_csv`), the timing model's corpus.
     Runs,
     /// Measured per-kernel latencies (`data/kernels/*.csv`, from
     /// aiconfigurator's tables): what the timing model's kernel constants

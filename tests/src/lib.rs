@@ -91,16 +91,16 @@ pub fn reference() -> (Plan, Capacity) {
 /// rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32` builds them: the public
 /// serving runs (`data/runs/public-decode-speed.csv`, read from disk) and the
 /// reference harness run.
-pub fn corpus_runs() -> Vec<decodecalc_core::calibrate::Run> {
+pub fn corpus_runs() -> Vec<decodecalc_fit::Run> {
     let path = data_dir().join("runs").join("public-decode-speed.csv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let rows = decodecalc_core::runs::parse_csv("data/runs/public-decode-speed.csv", &text)
+    let rows = decodecalc_fit::runs::parse_csv("data/runs/public-decode-speed.csv", &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut runs = decodecalc_core::runs::build(&NoFiles, &rows).unwrap_or_else(|e| panic!("{e}"));
+    let mut runs = decodecalc_fit::runs::build(&NoFiles, &rows).unwrap_or_else(|e| panic!("{e}"));
     let (plan, cap) = reference();
     let predictor = decodecalc_core::matrix::Predictor::new(&plan, &cap, plan.calibration.params)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut reference = decodecalc_core::calibrate::harness_run(&predictor, &reference_measured());
+    let mut reference = decodecalc_fit::harness_run(&predictor, &reference_measured());
     reference.source = "data/measured/rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv".into();
     runs.push(reference);
     runs
@@ -108,12 +108,12 @@ pub fn corpus_runs() -> Vec<decodecalc_core::calibrate::Run> {
 
 /// The runs of aiconfigurator's silicon sample that no fit uses
 /// (`data/runs/aiconfigurator-silicon-vllm.csv`), read from disk.
-pub fn held_out_runs() -> Vec<decodecalc_core::calibrate::Run> {
+pub fn held_out_runs() -> Vec<decodecalc_fit::Run> {
     let path = data_dir()
         .join("runs")
         .join("aiconfigurator-silicon-vllm.csv");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let rows = decodecalc_core::runs::parse_csv("data/runs/aiconfigurator-silicon-vllm.csv", &text)
+    let rows = decodecalc_fit::runs::parse_csv("data/runs/aiconfigurator-silicon-vllm.csv", &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    decodecalc_core::runs::build(&NoFiles, &rows).unwrap_or_else(|e| panic!("{e}"))
+    decodecalc_fit::runs::build(&NoFiles, &rows).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -6,13 +6,14 @@ use crate::args::{CommonArgs, Format};
 use crate::files::{is_runs_file, measured_rows, write_file, Fs};
 use crate::render;
 use clap::Args;
-use decodecalc_core::calibrate::{fit, FitReport, Run};
-use decodecalc_core::compare::{check_rows, compare_cross_validated, Comparison};
+use decodecalc_core::compare::{check_rows, Comparison};
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{load_text, CalibrationFile, Plan};
 use decodecalc_core::Error;
+use decodecalc_fit::compare::compare_cross_validated;
+use decodecalc_fit::{fit, FitReport, Run};
 
 /// The `Examples:` of `decodecalc calibrate --help` (run by cli/tests/cmd/calibrate.md).
 pub const EXAMPLES: &str = "\
@@ -72,13 +73,8 @@ fn joint(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> O
         sources.push(origin);
         runs.append(&mut r);
     }
-    let report = decodecalc_core::calibrate::joint_report(&runs)?;
-    let files = decodecalc_core::calibrate::calibration_files(
-        &report,
-        &runs,
-        &sources,
-        &command_line(argv),
-    );
+    let report = decodecalc_fit::joint_report(&runs)?;
+    let files = decodecalc_fit::calibration_files(&report, &runs, &sources, &command_line(argv));
     if let Some(dir) = &args.out_dir {
         for f in &files {
             write_file(&format!("{dir}/{}.toml", f.id), &f.to_toml()?)?;
@@ -91,7 +87,7 @@ fn joint(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> O
         held.append(&mut r);
     }
     if !held.is_empty() {
-        let h = decodecalc_core::calibrate::held_out_report(&report.fit, &held);
+        let h = decodecalc_fit::held_out_report(&report.fit, &held);
         out.push_str(&render::held_out(&h, args.common.format())?);
     }
     Ok((out, 0))
@@ -140,11 +136,7 @@ fn calibration_file(
     let fit = comparison.fit_summary();
     CalibrationFile {
         id: id.to_string(),
-        class: plan
-            .gpu
-            .calibration_class
-            .clone()
-            .unwrap_or_else(|| "ampere-geforce".to_string()),
+        class: plan.gpu.calibration_class().to_string(),
         gpus: vec![plan.gpu.id.clone()],
         vllm_versions: vec![decodecalc_core::VLLM_VERSION.to_string()],
         description: format!(
@@ -193,8 +185,8 @@ fn measured_runs(
         .trim_start_matches('\u{feff}')
         .starts_with("run,point,")
     {
-        let rows = decodecalc_core::runs::parse_csv(&origin, &text)?;
-        return Ok((origin, decodecalc_core::runs::build(&Fs, &rows)?));
+        let rows = decodecalc_fit::runs::parse_csv(&origin, &text)?;
+        return Ok((origin, decodecalc_fit::runs::build(&Fs, &rows)?));
     }
     if text
         .trim_start_matches('\u{feff}')
@@ -208,7 +200,7 @@ fn measured_runs(
         let capacity = plan.capacity()?;
         return Ok((
             origin,
-            vec![decodecalc_core::bench_serve::as_run(
+            vec![decodecalc_fit::runs::of_bench_result(
                 &plan, &capacity, &result,
             )?],
         ));
@@ -223,7 +215,7 @@ fn measured_runs(
     let capacity = plan.capacity()?;
     let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
     check_rows(&predictor, &rows)?;
-    let mut run = decodecalc_core::calibrate::harness_run(&predictor, &rows);
+    let mut run = decodecalc_fit::harness_run(&predictor, &rows);
     run.source = origin.clone();
     Ok((origin, vec![run]))
 }

@@ -3,6 +3,10 @@
 use super::*;
 use crate::bands::{Figure, HoldOut, Regime};
 
+/// The id and class of the shared-values calibration: what a GPU class
+/// without runs of its own uses.
+pub const SHARED: &str = "shared";
+
 /// A calibration file (`data/calibrations/*.toml`), as `decodecalc calibrate` writes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -45,9 +49,7 @@ impl CalibrationFile {
         if let Some(p) = &file.v0_params {
             p.validate(&format!("{origin}: [v0_params]"))?;
         }
-        if file.class != crate::calibrate::SHARED
-            && crate::gpu::class_distance(&file.class, &file.class).is_none()
-        {
+        if file.class != SHARED && crate::gpu::class_distance(&file.class, &file.class).is_none() {
             let names: Vec<&str> = crate::gpu::CALIBRATION_CLASSES
                 .iter()
                 .map(|x| x.0)
@@ -242,7 +244,7 @@ impl Calibration {
 }
 
 /// The embedded calibration for `gpu`: fitted on it or on its class, else
-/// the joint fit's shared values (`calibrate::SHARED`). Returns the
+/// the joint fit's shared values ([`SHARED`]). Returns the
 /// id and, when it was fitted for another class, a note saying which class's
 /// parameters are borrowed.
 pub fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
@@ -256,15 +258,15 @@ pub fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
         };
         let (distance, note) = if c.gpus.contains(&gpu.id) {
             (0, None)
-        } else if gpu.calibration_class.as_deref() == Some(c.class.as_str()) {
+        } else if gpu.calibration_class() == c.class {
             (1, None)
-        } else if c.class == crate::calibrate::SHARED {
+        } else if c.class == SHARED {
             (
                 2,
                 Some(format!(
                     "no calibration fitted for {}'s class ({}): the joint fit's shared values are borrowed",
                     gpu.id,
-                    gpu.calibration_class.as_deref().unwrap_or("none")
+                    gpu.calibration_class()
                 )),
             )
         } else {

@@ -35,10 +35,11 @@ pub enum LinkKind {
 impl LinkKind {
     /// The kind of a GPU preset's `interconnect` (`nvlink4`, `pcie5`,
     /// `infinity-fabric`, ...); none named: PCIe.
-    pub fn of(interconnect: Option<&str>) -> LinkKind {
-        match interconnect {
-            Some(i) if i.starts_with("nvlink") || i.starts_with("infinity") => LinkKind::NvLink,
-            _ => LinkKind::Pcie,
+    pub fn of(interconnect: Option<crate::gpu::Link>) -> LinkKind {
+        if interconnect.is_some_and(crate::gpu::Link::is_fast) {
+            LinkKind::NvLink
+        } else {
+            LinkKind::Pcie
         }
     }
 

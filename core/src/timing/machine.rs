@@ -39,10 +39,7 @@ impl AttnKernel {
                 | KvCacheDtype::Int8PerTokenHead
                 | KvCacheDtype::Int4PerTokenHead
         );
-        let pre_ampere = gpu
-            .calibration_class
-            .as_deref()
-            .is_some_and(|c| c.starts_with("volta") || c.starts_with("turing"));
+        let pre_ampere = gpu.arch.info().generation < 2;
         if quantized_per_token_head || pre_ampere {
             AttnKernel::Triton
         } else {
@@ -61,12 +58,6 @@ pub const ALLREDUCE_LATENCY_NVLINK_S: f64 = 8e-6;
 /// Per-GPU link bandwidth assumed when a GPU preset names none: PCIe 4.0 x16,
 /// GB/s one way.
 pub const DEFAULT_LINK_GB_S: f64 = 32.0;
-
-/// How the `interconnect` of a GPU preset names the links that take
-/// [`ALLREDUCE_LATENCY_NVLINK_S`] (`nvlink2` .. `nvlink5`, AMD's
-/// `infinity-fabric`); any other link (`pcie3`, `pcie4`, ...) takes
-/// [`ALLREDUCE_LATENCY_PCIE_S`].
-pub const FAST_LINK_PREFIXES: [&str; 2] = ["nvlink", "infinity"];
 
 /// How a linear layer's weights are read each step, which sets the
 /// bandwidth the kernel reaches (docs/reference/vllm-decode-kernels.md).
@@ -95,25 +86,12 @@ pub struct NativeLowPrecision {
 }
 
 impl NativeLowPrecision {
-    /// From the GPU's kernel generation (its calibration class); a GPU of
-    /// no class is taken to be recent.
+    /// From the GPU's architecture (`gpu::Arch::info`).
     pub fn of(gpu: &Gpu) -> NativeLowPrecision {
-        let generation = gpu.calibration_class.as_deref().and_then(|c| {
-            crate::gpu::CALIBRATION_CLASSES
-                .iter()
-                .find(|x| x.0 == c)
-                .map(|x| x.2)
-        });
-        match generation {
-            // Volta 0, Turing 1, Ampere 2, Ada 3, Hopper and CDNA3 4, Blackwell and CDNA4 5.
-            Some(g) => NativeLowPrecision {
-                fp8: g >= 3,
-                fp4: g >= 5,
-            },
-            None => NativeLowPrecision {
-                fp8: true,
-                fp4: true,
-            },
+        let arch = gpu.arch.info();
+        NativeLowPrecision {
+            fp8: arch.fp8,
+            fp4: arch.fp4,
         }
     }
 }
@@ -179,10 +157,7 @@ pub struct Machine {
 impl Machine {
     /// `gpu` as `engine` runs it: its attention backend and parallel sizes.
     pub fn of(gpu: &Gpu, engine: &EngineArgs) -> Machine {
-        let fast_link = gpu
-            .interconnect
-            .as_deref()
-            .is_some_and(|i| FAST_LINK_PREFIXES.iter().any(|p| i.starts_with(p)));
+        let fast_link = gpu.interconnect.is_some_and(crate::gpu::Link::is_fast);
         let link_gb_s = gpu.interconnect_gb_s.unwrap_or(DEFAULT_LINK_GB_S);
         let kernels = gpu.kernel_figures();
         Machine {

@@ -51,7 +51,7 @@ pub use kernels::{
 };
 pub use machine::{
     AttnKernel, Machine, NativeLowPrecision, WeightKernel, ALLREDUCE_LATENCY_NVLINK_S,
-    ALLREDUCE_LATENCY_PCIE_S, DEFAULT_LINK_GB_S, FAST_LINK_PREFIXES,
+    ALLREDUCE_LATENCY_PCIE_S, DEFAULT_LINK_GB_S,
 };
 pub use params::{EngineGeneration, Scope, TimingParams, N_PARAMS};
 pub use schedule::Schedule;

@@ -7,14 +7,14 @@
 
 use approx::assert_relative_eq;
 use decodecalc_core::bands::{Figure, HoldOut};
-use decodecalc_core::calibrate::{
-    fit_joint, joint_report, run_errors, JointReport, Observed, ServeMeasured, CV_HOLD_OUTS,
-    MAX_CLASS_PARAMS,
-};
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::CalibrationFile;
 use decodecalc_core::serve::simulate;
 use decodecalc_core::timing::{EngineGeneration, Scope, TimingParams};
+use decodecalc_fit::{
+    fit_joint, joint_report, run_errors, JointReport, Observed, ServeMeasured, CV_HOLD_OUTS,
+    MAX_CLASS_PARAMS,
+};
 
 use decodecalc_tests::corpus_runs;
 use std::sync::OnceLock;
@@ -77,7 +77,7 @@ fn leave_out_refits_start_cold() {
         (HoldOut::LeaveGpuOut, 1, "l4"),
         (HoldOut::LeaveFamilyOut, 0, "Qwen3ForCausalLM"),
     ] {
-        let held = |x: &decodecalc_core::calibrate::Run| match hold_out {
+        let held = |x: &decodecalc_fit::Run| match hold_out {
             HoldOut::LeaveGpuOut => x.gpu == unit,
             _ => x.family == unit,
         };
@@ -167,8 +167,7 @@ const BAR_FAMILY_P90: f64 = 37.0;
 #[test]
 fn runs_no_fit_saw_are_predicted_within_the_bars() {
     let r = report();
-    let held =
-        decodecalc_core::calibrate::held_out_report(&r.fit, &decodecalc_tests::held_out_runs());
+    let held = decodecalc_fit::held_out_report(&r.fit, &decodecalc_tests::held_out_runs());
     let overall = |figure: Figure| {
         held.overall
             .figures
@@ -346,7 +345,7 @@ fn the_fit_recovers_known_parameters_from_synthetic_runs() {
     }
     // And the synthetic figures come back to within 0.5%.
     for run in &runs {
-        for e in decodecalc_core::calibrate::run_errors(run, &got) {
+        for e in decodecalc_fit::run_errors(run, &got) {
             assert!(e.2.abs() < 0.5, "{}: {} {:+.2}%", run.id, e.1, e.2);
         }
     }

@@ -233,7 +233,7 @@ fn utilization_outside_zero_one_is_rejected() {
 fn zero_or_negative_memory_is_rejected() {
     let gpu = |mem: &str| {
         format!(
-            "id = \"g\"\nname = \"G\"\nmemory_bytes = {mem}\nbandwidth_gb_s = 900.0\nfp16_tflops = 70.0\ntdp_w = 300.0\nsource = \"test\"\n"
+            "id = \"g\"\nname = \"G\"\nmemory_bytes = {mem}\nbandwidth_gb_s = 900.0\nfp16_tflops = 70.0\ntdp_w = 300.0\narch = \"sm86\"\nsegment = \"geforce\"\nsource = \"test\"\n"
         )
     };
     let p = scratch_file("zero-gpu.toml", &gpu("0"))

@@ -111,7 +111,7 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
         // The catalog reaches down to 10 GB cards (RTX 3080, T4, V100 16GB).
         assert!(gpu.memory_bytes > 8 << 30, "{id}");
         assert!(
-            gpu.calibration_class.is_some() && gpu.interconnect_gb_s.is_some(),
+            gpu.interconnect.is_some() && gpu.interconnect_gb_s.is_some(),
             "{id}"
         );
         let plan = Request {
@@ -124,7 +124,7 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
         // Every output names the calibration: its class's where one was
         // fitted, else the shared values, saying they are borrowed.
         let label = plan.calibration.label();
-        let class = gpu.calibration_class.clone().unwrap();
+        let class = gpu.calibration_class();
         if [
             "ampere-geforce",
             "ampere-datacenter",
@@ -132,7 +132,7 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
             "ada-datacenter",
             "ada-geforce",
         ]
-        .contains(&class.as_str())
+        .contains(&class)
         {
             // Its own class (with the releases it was fitted on when they
             // are not the modelled 0.32).

@@ -386,7 +386,10 @@ fn tensor_parallel_non_torch_memory_matches_the_logs() {
     }
     .resolve(&NoFiles)
     .unwrap();
-    assert_eq!(pcie.gpu.interconnect.as_deref(), Some("pcie4"));
+    assert_eq!(
+        pcie.gpu.interconnect,
+        Some(decodecalc_core::gpu::Link::Pcie4)
+    );
     assert_eq!(pcie.estimate.tp_comm_bytes, 0);
     // TP 2 KV cache: logged 1,044,688 tokens; predicted 1,044,128 (-0.05%).
     let tp2 = capacity(&["--model", "llama-3.1-8b", "--tensor-parallel-size", "2"]);

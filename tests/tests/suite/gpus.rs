@@ -44,7 +44,7 @@ fn every_gpu_file_loads_with_a_cited_source_and_a_known_class() {
         assert_eq!(gpu.id, *id);
         assert_eq!(*id, id.to_ascii_lowercase(), "ids are lowercase");
         assert!(!id.contains(['_', ' ']), "{id}: ids use dashes");
-        let class = gpu.calibration_class.as_deref().unwrap();
+        let class = gpu.calibration_class();
         assert_eq!(class_distance(class, class), Some(0), "{id}: {class}");
         assert!(gpu.interconnect.is_some() && gpu.interconnect_gb_s.is_some());
         assert!(
@@ -301,19 +301,12 @@ fn kernel_figures_are_measured_or_borrowed_within_the_architecture() {
                 "{}: {from} has no kernels",
                 gpu.id
             );
-            let (a, b) = (
-                gpu.calibration_class.as_deref().unwrap(),
-                source.calibration_class.as_deref().unwrap(),
+            let (a, b) = (gpu.arch.info(), source.arch.info());
+            assert_eq!(
+                a.generation, b.generation,
+                "{}: {} borrows {from}'s {}",
+                gpu.id, a.name, b.name
             );
-            let same_generation = decodecalc_core::gpu::CALIBRATION_CLASSES
-                .iter()
-                .find(|c| c.0 == a)
-                .map(|c| c.2)
-                == decodecalc_core::gpu::CALIBRATION_CLASSES
-                    .iter()
-                    .find(|c| c.0 == b)
-                    .map(|c| c.2);
-            assert!(same_generation, "{}: {a} borrows {from}'s {b}", gpu.id);
             assert!(gpu.kernel_figures().unwrap().1.as_deref() == Some(from.as_str()));
         }
     }

@@ -10,13 +10,14 @@
 //! `tests/tests/suite/calibration.rs`; held-out benchmark runs are
 //! `tests/tests/suite/held_out.rs`.)
 
-use decodecalc_core::calibrate::{fit, prompt_relation, NotPinned};
-use decodecalc_core::compare::{compare, compare_cross_validated};
+use decodecalc_core::compare::compare;
 use decodecalc_core::matrix::{Phase, Predictor};
 use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{CalibrationFile, NoFiles, Request};
 use decodecalc_core::timing::TimingParams;
+use decodecalc_fit::compare::compare_cross_validated;
+use decodecalc_fit::{fit, prompt_relation, NotPinned};
 use decodecalc_tests::{reference, reference_measured};
 
 /// In-sample (the calibration was fitted on these cells) and leave one
@@ -188,7 +189,7 @@ fn every_calibration_preset_parses_within_bounds_and_names_real_gpus() {
         assert_eq!(c.id, c.class);
         for g in &c.gpus {
             let gpu = presets::gpu(g).unwrap();
-            assert_eq!(gpu.calibration_class.as_deref(), Some(c.class.as_str()));
+            assert_eq!(gpu.calibration_class(), c.class);
         }
         let hold_outs: &[decodecalc_core::bands::HoldOut] = if id == "shared" {
             &[decodecalc_core::bands::HoldOut::LeaveClassOut]
@@ -411,7 +412,10 @@ fn vllm_picks_its_custom_all_reduce_only_where_it_can_run() {
     assert_eq!(pick("rtx3090", 2, 8192.0), AllReduceImpl::Custom);
     assert_eq!(pick("h100-sxm", 6, 8192.0), AllReduceImpl::Custom);
     assert_eq!(pick("h100-sxm", 3, 8192.0), AllReduceImpl::Nccl);
-    assert_eq!(LinkKind::of(Some("infinity-fabric")), LinkKind::NvLink);
+    assert_eq!(
+        LinkKind::of(Some(decodecalc_core::gpu::Link::InfinityFabric)),
+        LinkKind::NvLink
+    );
 }
 
 /// The presets' all-reduce constants against the measured tables: vLLM's

@@ -9,21 +9,21 @@
 //! mean_ttft_ms,median_ttft_ms,hf_overrides,request_rate,quantization,
 //! source,notes` (`hf_overrides`: vLLM's `--hf-overrides` JSON, or empty;
 //! `request_rate`: the benchmark's `--request-rate`, empty for inf, its
-//! arrivals drawn as the tool draws them, `crate::arrivals`;
+//! arrivals drawn as the tool draws them, `decodecalc_core::arrivals`;
 //! `quantization`: vLLM's `--quantization`, or empty for the checkpoint's
 //! own). `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
 //! output tokens over its wall time) or `serve` (`vllm bench serve` or
 //! `benchmark_serving.py`; `max_concurrency` empty for no limit); measured
 //! figures may be empty.
 
-use crate::calibrate::{Observed, Run, ServeMeasured};
-use crate::csv_columns::{Columns, Header, Row};
-use crate::engine::EngineSettings;
-use crate::error::{Error, Result};
-use crate::scenario::{Request, World};
-use crate::serve::{Arrival, Workload};
-use crate::timing::Work;
-use crate::version::{batch_defaults, UsageContext, VllmVersion};
+use crate::{Observed, Run, ServeMeasured};
+use decodecalc_core::csv_columns::{Columns, Header, Row};
+use decodecalc_core::engine::EngineSettings;
+use decodecalc_core::error::{Error, Result};
+use decodecalc_core::scenario::{Capacity, Plan, Request, World};
+use decodecalc_core::serve::{Arrival, Workload};
+use decodecalc_core::timing::Work;
+use decodecalc_core::version::{batch_defaults, UsageContext, VllmVersion};
 use std::ops::Bound;
 
 pub const COLUMNS: [&str; 23] = [
@@ -174,14 +174,14 @@ fn run_row(row: &Row) -> Result<RunRow> {
             "offline or serve",
         )?,
         input_tokens: need(9, 1 << 26)?,
-        output_tokens: need(10, crate::serve::MAX_OUTPUT_TOKENS)?,
-        max_concurrency: match count(11, crate::engine::MAX_CONCURRENCY)? {
+        output_tokens: need(10, decodecalc_core::serve::MAX_OUTPUT_TOKENS)?,
+        max_concurrency: match count(11, decodecalc_core::engine::MAX_CONCURRENCY)? {
             None if row.get(8) == "offline" => {
                 return Err(row.bad(11, "an offline run's batch size, a whole number"))
             }
             c => c,
         },
-        num_prompts: need(12, crate::serve::MAX_PROMPTS)?,
+        num_prompts: need(12, decodecalc_core::serve::MAX_PROMPTS)?,
         measured: ServeMeasured {
             output_tok_s: figure(13)?,
             mean_tpot_ms: figure(14)?,
@@ -255,7 +255,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
             None => Error::new(message),
         }
     };
-    let gpu = crate::presets::gpu(&first.gpu).map_err(context)?;
+    let gpu = decodecalc_core::presets::gpu(&first.gpu).map_err(context)?;
     let version = first.vllm_version;
     let usage = if first.offline {
         UsageContext::Offline
@@ -305,7 +305,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
                 label: r.point.clone(),
                 workload,
                 lengths: Vec::new(),
-                max_running: crate::bench_serve::max_running(&plan, &cap, &workload),
+                max_running: decodecalc_core::bench_serve::max_running(&plan, &cap, &workload),
                 measured: r.measured,
             }
         })
@@ -318,14 +318,50 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
         id: first.run.clone(),
         gpu: gpu.id.clone(),
         source: file.to_string(),
-        class: gpu
-            .calibration_class
-            .clone()
-            .unwrap_or_else(|| gpu.id.clone()),
+        class: gpu.calibration_class().to_string(),
         family: plan.model.model.architecture.clone(),
         vllm_version: version.to_string(),
         work,
         harness: None,
         points: observed,
+    })
+}
+
+/// A `--save-result` file as a run for the joint calibration, on the setup
+/// `plan` gives (the file does not say which model, GPU or flags).
+pub fn of_bench_result(
+    plan: &Plan,
+    cap: &Capacity,
+    result: &decodecalc_core::bench_serve::BenchResult,
+) -> Result<Run> {
+    if let Some(e) = cap.startup_error() {
+        return Err(e);
+    }
+    let mut w = result.workload();
+    w.arrival = w.arrival.for_release(plan.engine.vllm_version);
+    let work = Work::of_plan(plan, cap);
+    let measured = ServeMeasured {
+        output_tok_s: result.output_throughput,
+        mean_tpot_ms: result.tpot.mean_ms,
+        median_itl_ms: result.itl.median_ms,
+        mean_ttft_ms: result.ttft.mean_ms,
+        median_ttft_ms: result.ttft.median_ms,
+    };
+    Ok(Run {
+        id: result.origin.clone(),
+        gpu: plan.gpu.id.clone(),
+        source: result.origin.clone(),
+        class: plan.gpu.calibration_class().to_string(),
+        family: plan.model.model.architecture.clone(),
+        vllm_version: decodecalc_core::VLLM_VERSION.to_string(),
+        work,
+        harness: None,
+        points: vec![Observed::Serve {
+            label: result.origin.clone(),
+            workload: w,
+            lengths: result.lengths.clone(),
+            max_running: decodecalc_core::bench_serve::max_running(plan, cap, &w),
+            measured,
+        }],
     })
 }
