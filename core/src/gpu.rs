@@ -101,6 +101,11 @@ pub struct ArchInfo {
     pub fp8: bool,
     /// FP4 tensor cores (Blackwell, CDNA4): NVFP4 / MXFP4 weights run native GEMMs.
     pub fp4: bool,
+    /// FlashAttention's kernels: vLLM's FLASH_ATTN backend supports compute
+    /// capability 8.0 on (`supports_compute_capability`,
+    /// vllm/v1/attention/backends/flash_attn.py); ROCm has its own flash
+    /// kernels. Without them vLLM picks the Triton attention backend.
+    pub flash_attention: bool,
     /// Calibration class of its GeForce and workstation boards, and of its
     /// data-centre boards ([`CALIBRATION_CLASSES`]).
     pub class_geforce: &'static str,
@@ -133,20 +138,20 @@ impl Arch {
         const FP8: (bool, bool, bool) = (true, true, false);
         const FP4: (bool, bool, bool) = (true, true, true);
         #[rustfmt::skip]
-        let (name, generation, bf16_fp8_fp4, classes) = match self {
-            // arch          name                gen  bf16/fp8/fp4  class of GeForce/workstation boards, of data-centre boards
-            Arch::Sm70 =>   ("Volta",            0,   NONE, ("volta-datacenter", "volta-datacenter")),
-            Arch::Sm75 =>   ("Turing",           1,   NONE, ("turing-datacenter", "turing-datacenter")),
-            Arch::Sm80 =>   ("Ampere",           2,   BF16, ("ampere-datacenter", "ampere-datacenter")),
-            Arch::Sm86 =>   ("Ampere",           2,   BF16, ("ampere-geforce", "ampere-datacenter")),
-            Arch::Sm89 =>   ("Ada",              3,   FP8,  ("ada-geforce", "ada-datacenter")),
-            Arch::Sm90 =>   ("Hopper",           4,   FP8,  ("hopper", "hopper")),
-            Arch::Sm100 =>  ("Blackwell",        5,   FP4,  ("blackwell-datacenter", "blackwell-datacenter")),
-            Arch::Sm103 =>  ("Blackwell Ultra",  5,   FP4,  ("blackwell-datacenter", "blackwell-datacenter")),
-            Arch::Sm120 =>  ("Blackwell",        5,   FP4,  ("blackwell-geforce", "blackwell-geforce")),
-            Arch::Sm121 =>  ("Blackwell (GB10)", 5,   FP4,  ("blackwell-geforce", "blackwell-geforce")),
-            Arch::Gfx942 => ("CDNA3",            4,   FP8,  ("cdna3", "cdna3")),
-            Arch::Gfx950 => ("CDNA4",            5,   FP4,  ("cdna4", "cdna4")),
+        let (name, generation, bf16_fp8_fp4, flash_attention, classes) = match self {
+            // arch          name                gen  bf16/fp8/fp4  flash  class of GeForce/workstation boards, of data-centre boards
+            Arch::Sm70 =>   ("Volta",            0,   NONE,         false, ("volta-datacenter", "volta-datacenter")),
+            Arch::Sm75 =>   ("Turing",           1,   NONE,         false, ("turing-datacenter", "turing-datacenter")),
+            Arch::Sm80 =>   ("Ampere",           2,   BF16,         true,  ("ampere-datacenter", "ampere-datacenter")),
+            Arch::Sm86 =>   ("Ampere",           2,   BF16,         true,  ("ampere-geforce", "ampere-datacenter")),
+            Arch::Sm89 =>   ("Ada",              3,   FP8,          true,  ("ada-geforce", "ada-datacenter")),
+            Arch::Sm90 =>   ("Hopper",           4,   FP8,          true,  ("hopper", "hopper")),
+            Arch::Sm100 =>  ("Blackwell",        5,   FP4,          true,  ("blackwell-datacenter", "blackwell-datacenter")),
+            Arch::Sm103 =>  ("Blackwell Ultra",  5,   FP4,          true,  ("blackwell-datacenter", "blackwell-datacenter")),
+            Arch::Sm120 =>  ("Blackwell",        5,   FP4,          true,  ("blackwell-geforce", "blackwell-geforce")),
+            Arch::Sm121 =>  ("Blackwell (GB10)", 5,   FP4,          true,  ("blackwell-geforce", "blackwell-geforce")),
+            Arch::Gfx942 => ("CDNA3",            4,   FP8,          true,  ("cdna3", "cdna3")),
+            Arch::Gfx950 => ("CDNA4",            5,   FP4,          true,  ("cdna4", "cdna4")),
         };
         ArchInfo {
             name,
@@ -154,6 +159,7 @@ impl Arch {
             bf16: bf16_fp8_fp4.0,
             fp8: bf16_fp8_fp4.1,
             fp4: bf16_fp8_fp4.2,
+            flash_attention,
             class_geforce: classes.0,
             class_datacenter: classes.1,
         }

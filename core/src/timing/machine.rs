@@ -39,8 +39,7 @@ impl AttnKernel {
                 | KvCacheDtype::Int8PerTokenHead
                 | KvCacheDtype::Int4PerTokenHead
         );
-        let pre_ampere = gpu.arch.info().generation < 2;
-        if quantized_per_token_head || pre_ampere {
+        if quantized_per_token_head || !gpu.arch.info().flash_attention {
             AttnKernel::Triton
         } else {
             AttnKernel::Flash
@@ -185,5 +184,29 @@ impl Machine {
             kernels: kernels.as_ref().map(|k| k.0.clone()),
             kernels_from: kernels.and_then(|k| k.1),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// vLLM 0.32's backend choice as the architecture table gives it:
+    /// FlashAttention from compute capability 8.0, Triton before it and for
+    /// the per-token-head quantized caches everywhere.
+    #[test]
+    fn the_attention_kernel_follows_the_architecture() {
+        let gpu = |id: &str| crate::presets::gpu(id).unwrap();
+        let pick = |id: &str, kv| AttnKernel::select(None, kv, &gpu(id));
+        assert_eq!(pick("v100-16gb", KvCacheDtype::Auto), AttnKernel::Triton);
+        assert_eq!(pick("t4", KvCacheDtype::Auto), AttnKernel::Triton);
+        assert_eq!(pick("a100-80gb", KvCacheDtype::Auto), AttnKernel::Flash);
+        assert_eq!(pick("rtx3090", KvCacheDtype::Fp8), AttnKernel::Flash);
+        assert_eq!(
+            pick("h100-sxm", KvCacheDtype::Int4PerTokenHead),
+            AttnKernel::Triton
+        );
+        let forced = AttnKernel::select(Some("FLASH_ATTN"), KvCacheDtype::Auto, &gpu("t4"));
+        assert_eq!(forced, AttnKernel::Flash);
     }
 }
