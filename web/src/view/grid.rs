@@ -1,0 +1,370 @@
+//! The decode grid, its prefill row, a cell's details and the status
+//! marks.
+
+use super::*;
+
+pub(super) fn prefill_row(o: &Output) -> Html {
+    let rows: Vec<&Cell> = o
+        .matrix
+        .cells
+        .iter()
+        .filter(|c| c.phase == Phase::Prefill)
+        .collect();
+    if rows.is_empty() {
+        return html! {};
+    }
+    let mut t =
+        String::from(r#"<section><h2>Prefill</h2><table id="prefill"><tr><th>context</th>"#);
+    for c in &rows {
+        let _ = write!(t, "<th>{}</th>", format_tokens(c.context_tokens));
+    }
+    t.push_str("</tr><tr><th>prompt tok/s</th>");
+    for c in &rows {
+        let _ = write!(
+            t,
+            r#"<td data-context="{}" data-prefill-tok-s="{}">{}<div class="small">{}</div></td>"#,
+            c.context_tokens,
+            c.total_tok_s.map(json_number).unwrap_or_default(),
+            c.total_tok_s.map(|v| grouped_f(v, 0)).unwrap_or_default(),
+            c.ttft_cold_ms
+                .map(|v| format!("{} ms TTFT cold", grouped_f(v, 0)))
+                .unwrap_or_default(),
+        );
+    }
+    t.push_str("</tr></table></section>");
+    raw(t)
+}
+
+pub(super) fn fill(c: &Cell, max_total: f64) -> String {
+    match (c.status, c.total_tok_s) {
+        (Status::OverCapacity, _) | (_, None) => "background-color:#e5e5e5".into(),
+        (status, Some(t)) => {
+            let x = (t / max_total.max(1e-9)).clamp(0.0, 1.0);
+            let hue = if status == Status::Queued {
+                40.0
+            } else {
+                140.0
+            };
+            format!("background-color:hsl({hue},60%,{:.0}%)", 92.0 - 45.0 * x)
+        }
+    }
+}
+
+/// The decode cells and the largest total tok/s among them.
+pub(super) fn decode_cells(o: &Output) -> (Vec<&Cell>, f64) {
+    let decode: Vec<&Cell> = o
+        .matrix
+        .cells
+        .iter()
+        .filter(|c| c.phase == Phase::Decode)
+        .collect();
+    let max_total = decode
+        .iter()
+        .filter_map(|c| c.total_tok_s)
+        .fold(0.0, f64::max);
+    (decode, max_total)
+}
+
+/// A cell's status as a symbol and a word, so it reads without its colour.
+pub(super) fn status_mark(s: Status) -> (&'static str, &'static str) {
+    match s {
+        Status::Valid => ("\u{2713}", "runs"),
+        Status::Queued => ("\u{25f7}", "queued"),
+        Status::OverCapacity => ("\u{2715}", "over capacity"),
+    }
+}
+
+/// What the legend says each status means.
+pub(super) fn status_meaning(s: Status) -> &'static str {
+    match s {
+        Status::Valid => "all requests run at once",
+        Status::Queued => "some requests wait for a free slot",
+        Status::OverCapacity => {
+            "the harness skips the cell: C x (context + max_tokens) > the KV cache's tokens"
+        }
+    }
+}
+
+/// The measured run's cell at (context, concurrency), when one is compared.
+pub(super) fn compared(o: &Output, ctx: u64, n: u64) -> Option<&CellComparison> {
+    o.comparison
+        .as_ref()
+        .and_then(|c| c.as_ref().ok())
+        .and_then(|c| {
+            c.cells
+                .iter()
+                .find(|x| x.phase == Phase::Decode && x.context_tokens == ctx && x.concurrency == n)
+        })
+}
+
+/// One decode cell as markup text: predicted (and measured) figures, its
+/// status as colour, pattern and text, and its place in data attributes
+/// (which the grid's listeners read, [`cell_of`]).
+pub(super) fn grid_cell(t: &mut String, c: &Cell, o: &Output, max_total: f64) {
+    let (ctx, n) = (c.context_tokens, c.concurrency);
+    let cmp = compared(o, ctx, n);
+    let (symbol, word) = status_mark(c.status);
+    let attr = |name: &str, v: Option<f64>| {
+        v.map(|v| format!(r#" {name}="{}""#, json_number(v)))
+            .unwrap_or_default()
+    };
+    let _ = write!(
+        t,
+        r#"<td class="cell" tabindex="0" style="{}" title="{}" aria-label="{} x {n}: {word}" data-context="{ctx}" data-concurrency="{n}" data-status="{}"{}{}{}{}><span class="st">{}</span>"#,
+        fill(c, max_total),
+        esc(&tooltip(c)),
+        format_tokens(ctx),
+        c.status.name(),
+        attr("data-total-tok-s", c.total_tok_s),
+        attr(
+            "data-measured-total-tok-s",
+            cmp.and_then(|x| x.measured.total_tok_s)
+        ),
+        attr("data-error-pct", cmp.and_then(|x| x.error_pct.total_tok_s)),
+        attr(
+            "data-band-pct",
+            c.error_band
+                .and_then(|b| b.throughput)
+                .map(|b| b.median_abs_pct)
+        ),
+        if c.status == Status::Valid {
+            symbol.to_string()
+        } else {
+            format!("{symbol} {word}")
+        },
+    );
+    if let (false, Some(tps)) = (c.status == Status::OverCapacity, c.total_tok_s) {
+        let _ = write!(
+            t,
+            r#"<span class="tps">{}</span><div class="small band">{}</div><div class="small ttft">{}</div>"#,
+            grouped_f(tps, 1),
+            // The held-out band of this cell's throughput (its p90).
+            c.error_band
+                .and_then(|b| b.throughput)
+                .map(|b| format!("±{:.0}% (p90 held out)", b.p90_abs_pct))
+                .unwrap_or_default(),
+            // Which TTFT (cached or cold) the grid's title says.
+            c.ttft_seen(o.matrix.workload)
+                .map(|(v, _)| format!("{} ms TTFT", grouped_f(v, 0)))
+                .unwrap_or_default()
+        );
+    }
+    if let Some(x) = cmp {
+        let _ = match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
+            (Some(m), Some(e)) => write!(
+                t,
+                r#"<div class="small cmp">measured {m:.1}</div><div class="small err">error {e:+.1}%</div>"#
+            ),
+            _ => write!(
+                t,
+                r#"<div class="small cmp">measured {}</div>"#,
+                status_mark(x.measured_status).0
+            ),
+        };
+    }
+    t.push_str("</td>");
+}
+
+/// The grid cell an event happened in, as (context, concurrency): the
+/// nearest `td.cell` around its target, by its data attributes.
+pub(super) fn cell_of(e: &Event) -> Option<(u64, u64)> {
+    let el: web_sys::Element = e.target()?.dyn_into().ok()?;
+    let td = el.closest("td.cell").ok()??;
+    let number = |name: &str| td.get_attribute(name)?.parse().ok();
+    Some((number("data-context")?, number("data-concurrency")?))
+}
+
+/// The decode grid: its table is markup text (it changes only when the
+/// figures do, so a cell keeps its focus across renders), and four
+/// listeners on its wrapper serve every cell: hover and focus show a cell's
+/// details, a click, Enter or Space also ask the plan panel about it
+/// (`Action::Activate`).
+pub(super) fn grid(o: &Output, dispatch: &Dispatch) -> Html {
+    let h = &o.plan.harness;
+    let (decode, max_total) = decode_cells(o);
+    let compared_ok = matches!(o.comparison, Some(Ok(_)));
+    let ttft = match o.matrix.workload {
+        decodecalc_core::harness::Workload::Harness => "TTFT with the prompt cached",
+        decodecalc_core::harness::Workload::Distinct => "TTFT cold (each prompt prefilled whole)",
+    };
+    let title = if compared_ok {
+        format!("Sustained decode: total tok/s predicted, measured, error; {ttft}")
+    } else {
+        format!("Sustained decode: total tok/s; {ttft}")
+    };
+    let mut t = String::from(
+        r#"<table id="matrix"><thead><tr><th title="rows: context; columns: simultaneous requests">context \ requests</th>"#,
+    );
+    for c in &h.concurrency {
+        let _ = write!(t, "<th>{c}</th>");
+    }
+    t.push_str("</tr></thead><tbody>");
+    for &ctx in &h.contexts_tokens {
+        let _ = write!(t, "<tr><th>{}</th>", format_tokens(ctx));
+        for c in h.concurrency.iter().filter_map(|&n| {
+            decode
+                .iter()
+                .find(|c| c.context_tokens == ctx && c.concurrency == n)
+        }) {
+            grid_cell(&mut t, c, o, max_total);
+        }
+        t.push_str("</tr>");
+    }
+    t.push_str("</tbody></table>");
+    let on = |activate: bool| {
+        let d = dispatch.clone();
+        move |e: &Event| {
+            if let Some((ctx, n)) = cell_of(e) {
+                d.dispatch(if activate {
+                    Action::Activate(ctx, n)
+                } else {
+                    Action::Focus(ctx, n)
+                });
+            }
+        }
+    };
+    let (show, activate) = (on(false), on(true));
+    let hover = {
+        let show = show.clone();
+        Callback::from(move |e: MouseEvent| show(&e))
+    };
+    let focus = Callback::from(move |e: FocusEvent| show(&e));
+    let click = {
+        let activate = activate.clone();
+        Callback::from(move |e: MouseEvent| activate(&e))
+    };
+    let key = Callback::from(move |e: KeyboardEvent| {
+        if e.key() == "Enter" || e.key() == " " {
+            e.prevent_default();
+            activate(&e);
+        }
+    });
+    let mut legend = String::from(r#"<p class="legend" id="status-legend">"#);
+    for s in [Status::Valid, Status::Queued, Status::OverCapacity] {
+        let (symbol, word) = status_mark(s);
+        let _ = write!(
+            legend,
+            r#"<span data-status="{}"><span class="sw"></span> {symbol} {word}: {} </span>"#,
+            s.name(),
+            status_meaning(s)
+        );
+    }
+    legend.push_str("</p>");
+    html! {
+        <section>
+            <h2>{ title }</h2>
+            <div class="grid" onmouseover={hover} onfocusin={focus} onclick={click} onkeydown={key}>
+                { raw(t) }
+            </div>
+            { raw(legend) }
+            { compare_line(o) }
+        </section>
+    }
+}
+
+/// One sentence under the grid: the measured run compared and core's mean
+/// absolute percentage error per metric.
+pub(super) fn compare_line(o: &Output) -> Html {
+    let Some(Ok(c)) = &o.comparison else {
+        return html! {};
+    };
+    let m = &c.summary.metrics;
+    let part = |what: &str, x: &Metric| format!("{what} {:.2}% ({} cells)", x.mape_pct, x.n);
+    let name = o.measured_name.as_deref().unwrap_or("the measured run");
+    raw(format!(
+        r#"<p id="compare-line" class="note">{}</p>"#,
+        esc(&format!("Each cell: predicted (bold), measured, and the error of the prediction (predicted / measured - 1). Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
+            part("total tok/s", &m.total_tok_s), part("per-request tok/s", &m.per_request_tok_s),
+            part("time between tokens", &m.tbt_ms), part("TTFT", &m.ttft_ms),
+            c.summary.status_agreement, c.summary.cells))
+    ))
+}
+
+pub(super) fn tooltip(c: &Cell) -> String {
+    let mut lines = vec![format!(
+        "{} x {}: {}",
+        format_tokens(c.context_tokens),
+        c.concurrency,
+        c.status.name()
+    )];
+    if let (Some(p), Some(t)) = (c.per_request_tok_s, c.tbt_ms) {
+        lines.push(format!(
+            "per request {p:.1} tok/s, {t:.1} ms between tokens"
+        ));
+    }
+    if let Some(b) = c.error_band {
+        let part = |what: &str, x: Option<decodecalc_core::scenario::Band>| {
+            x.map(|x| {
+                format!(
+                    "{what} +-{:.0}% median, +-{:.0}% p90",
+                    x.median_abs_pct, x.p90_abs_pct
+                )
+            })
+        };
+        let parts: Vec<String> = [part("tok/s", b.throughput), part("between tokens", b.tpot)]
+            .into_iter()
+            .flatten()
+            .collect();
+        lines.push(format!(
+            "error band ({}): {}",
+            b.regime.label(),
+            parts.join(", ")
+        ));
+    }
+    lines.push(format!(
+        "{} of {} requests run at once",
+        c.running_requests, c.concurrency
+    ));
+    lines.push(format!(
+        "KV blocks needed {} of {} free; harness needs {} tokens of {}",
+        grouped(c.blocks_needed),
+        grouped(c.usable_blocks),
+        grouped(c.harness_tokens_needed),
+        grouped(c.harness_budget_tokens)
+    ));
+    lines.join("\n")
+}
+
+pub(super) fn details(o: &Output, state: &State) -> Html {
+    let Some((ctx, n)) = state.focused else {
+        return raw(r#"<p id="cell-details" class="note">Hover over, click or focus a cell (Tab to it, Enter) for its details.</p>"#.to_string());
+    };
+    let Some(c) = o
+        .matrix
+        .cells
+        .iter()
+        .find(|c| c.phase == Phase::Decode && c.context_tokens == ctx && c.concurrency == n)
+    else {
+        return html! {};
+    };
+    let why = if c.status == Status::OverCapacity {
+        format!(
+            "Over capacity by the harness rule: it needs {} x ({} + max_tokens) = {} tokens, the server's KV cache holds {}. The engine itself would run {} of the {} at once ({} blocks needed, {} free).",
+            c.concurrency,
+            grouped(c.context_tokens),
+            grouped(c.harness_tokens_needed),
+            grouped(c.harness_budget_tokens),
+            c.engine_running_requests,
+            c.concurrency,
+            grouped(c.blocks_needed),
+            grouped(c.usable_blocks)
+        )
+    } else {
+        format!(
+            "{} of {} requests run ({} blocks each + {} shared, {} free). Per request {:.1} tok/s, {:.1} ms between tokens, TTFT {} ms cold (own prompt), {} ms cached (prompt in the prefix cache).",
+            c.running_requests,
+            c.concurrency,
+            grouped(c.blocks_per_request),
+            grouped(c.shared_blocks),
+            grouped(c.usable_blocks),
+            c.per_request_tok_s.unwrap_or(0.0),
+            c.tbt_ms.unwrap_or(0.0),
+            c.ttft_cold_ms.map_or("-".into(), |v| grouped_f(v, 0)),
+            c.ttft_cached_ms.map_or("-".into(), |v| grouped_f(v, 0)),
+        )
+    };
+    raw(format!(
+        r#"<p id="cell-details">{} x {n}: {why}</p>"#,
+        format_tokens(ctx)
+    ))
+}
