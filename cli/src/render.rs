@@ -7,7 +7,7 @@ use decodecalc_core::allocator::RunningLimit;
 use decodecalc_core::breakdown::{grouped, grouped_f, Amount, BreakdownRow};
 use decodecalc_core::compare::{Comparison, Metric, Metrics};
 use decodecalc_core::harness::check_model_len;
-use decodecalc_core::matrix::{Cell, Matrix, Phase, Predictor};
+use decodecalc_core::matrix::{Cell, Matrix, Phase, Predictor, Status};
 use decodecalc_core::measured::MeasuredRow;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{Capacity, Plan};
@@ -60,15 +60,6 @@ fn band_cell(b: Option<&decodecalc_core::scenario::Band>) -> String {
 }
 
 /// The status as the table says it: the harness's rule by name.
-fn status_words(s: decodecalc_core::matrix::Status) -> &'static str {
-    use decodecalc_core::matrix::Status;
-    match s {
-        Status::Valid => "valid",
-        Status::Queued => "queued",
-        Status::OverCapacity => "over capacity",
-    }
-}
-
 /// The engine's own verdict on a decode cell: "all" run at once, or how many.
 fn engine_words(c: &Cell) -> String {
     if c.engine_running_requests >= c.concurrency {
@@ -96,15 +87,17 @@ fn matrix_header(plan: &Plan, cap: &Capacity, m: &Matrix) -> String {
 /// The lines under a matrix: what each status and column means here.
 fn matrix_legend(plan: &Plan, cap: &Capacity, m: &Matrix) -> String {
     use decodecalc_core::harness::Workload;
-    let out = grouped(plan.harness.max_tokens);
-    let kv = grouped(cap.kv_cache_tokens);
+    let meaning = |s: Status| {
+        format!(
+            "{}: {}\n",
+            s.word(),
+            s.meaning(plan.harness.max_tokens, cap.kv_cache_tokens)
+        )
+    };
     let rule = match m.workload {
-        Workload::Harness => format!(
-            "over capacity: skipped by the harness rule C x (context + max_tokens {out}) > KV cache {kv} tokens (context 0 exempt up to max_num_seqs)\nEngine runs: how many of the C requests vLLM itself would run at once, whatever the harness decides\n"
-        ),
-        Workload::Distinct => format!(
-            "queued: the KV cache ({kv} tokens) cannot hold every request's prompt plus {out} output tokens at once, so some wait\n"
-        ),
+        Workload::Harness => meaning(Status::OverCapacity)
+            + "Engine runs: how many of the C requests vLLM itself would run at once, whatever the harness decides\n",
+        Workload::Distinct => meaning(Status::Queued),
     };
     format!(
         "\n{rule}TTFT cold: every prompt prefilled whole (distinct prompts); TTFT cached: the prompt already in the prefix cache (the harness's, after its scout)\n± : 90% of held-out figures fall within this of the prediction (bands below)\n"
@@ -260,7 +253,7 @@ fn matrix_compact(m: &Matrix) -> String {
         let mut row = vec![
             format_tokens(c.context_tokens),
             c.concurrency.to_string(),
-            status_words(c.status).into(),
+            c.status.word().into(),
             engine_words(c),
         ];
         row.extend(speed_cells(c, opt_grouped));

@@ -15,22 +15,6 @@ fn err(e: impl std::fmt::Display) -> Error {
     Error::new(format!("cannot draw the SVG: {e}"))
 }
 
-/// A colour from light to dark green by `x` in [0, 1] (amber for queued).
-fn fill(x: f64, queued: bool) -> RGBColor {
-    // A channel from a float already clamped to [0, 255].
-    let ch = |v: f64| u8::try_from(v.clamp(0.0, 255.0).round() as i64).unwrap_or(0);
-    let x = x.clamp(0.0, 1.0);
-    if queued {
-        RGBColor(245, ch(200.0 - 60.0 * x), 90)
-    } else {
-        RGBColor(
-            ch(235.0 - 150.0 * x),
-            ch(245.0 - 85.0 * x),
-            ch(235.0 - 150.0 * x),
-        )
-    }
-}
-
 /// The decode grid: rows contexts, columns concurrency; each cell coloured
 /// by status and throughput, with total tok/s and TTFT written in.
 pub fn matrix(m: &Matrix, title: &str) -> Result<String, Error> {
@@ -90,10 +74,8 @@ pub fn matrix(m: &Matrix, title: &str) -> Result<String, Error> {
                 else {
                     continue;
                 };
-                let color = match (cell.status, cell.total_tok_s) {
-                    (Status::OverCapacity, _) | (_, None) => RGBColor(225, 225, 225),
-                    (s, Some(t)) => fill(t / max, s == Status::Queued),
-                };
+                let (r, g, b) = cell.status.heat_rgb(cell.total_tok_s, max);
+                let color = RGBColor(r, g, b);
                 root.draw(&Rectangle::new(
                     [(x, y), (x + cw - 2, y + ch - 2)],
                     color.filled(),

@@ -45,6 +45,66 @@ impl Status {
         }
     }
 
+    /// The status in words, as tables, the grid and the legends show it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Queued => "queued",
+            Status::OverCapacity => "over capacity",
+        }
+    }
+
+    /// A symbol for the status, so a cell reads without its colour.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Status::Valid => "\u{2713}",
+            Status::Queued => "\u{25f7}",
+            Status::OverCapacity => "\u{2715}",
+        }
+    }
+
+    /// What the status means on a grid whose requests ask for `max_tokens`
+    /// output tokens from a KV cache of `kv_cache_tokens`: the legend of the
+    /// CLI's matrix and of the page's grid.
+    pub fn meaning(self, max_tokens: u64, kv_cache_tokens: u64) -> String {
+        let (out, kv) = (
+            crate::breakdown::grouped(max_tokens),
+            crate::breakdown::grouped(kv_cache_tokens),
+        );
+        match self {
+            Status::Valid => "all requests run at once".into(),
+            Status::Queued => format!(
+                "the KV cache ({kv} tokens) cannot hold every request's prompt plus {out} output tokens at once, so some wait"
+            ),
+            Status::OverCapacity => format!(
+                "skipped by the harness rule C x (context + max_tokens {out}) > KV cache {kv} tokens (context 0 exempt up to max_num_seqs)"
+            ),
+        }
+    }
+
+    /// The heat map's colour of a decode cell with this status and
+    /// `total_tok_s` out of the grid's largest `max_total_tok_s`, as RGB:
+    /// light to dark green by throughput, amber when some requests queue,
+    /// grey when the cell is not run. The CLI's SVG and the page's grid
+    /// both paint with it.
+    pub fn heat_rgb(self, total_tok_s: Option<f64>, max_total_tok_s: f64) -> (u8, u8, u8) {
+        let Some(t) = total_tok_s.filter(|_| self != Status::OverCapacity) else {
+            return (225, 225, 225);
+        };
+        let x = (t / max_total_tok_s.max(1e-9)).clamp(0.0, 1.0);
+        let ch = |v: f64| crate::units::saturating_u64(v.clamp(0.0, 255.0).round());
+        let ch = |v: f64| u8::try_from(ch(v)).unwrap_or(u8::MAX);
+        if self == Status::Queued {
+            (245, ch(200.0 - 60.0 * x), 90)
+        } else {
+            (
+                ch(235.0 - 150.0 * x),
+                ch(245.0 - 85.0 * x),
+                ch(235.0 - 150.0 * x),
+            )
+        }
+    }
+
     pub fn parse(text: &str) -> Option<Status> {
         match text {
             "valid" => Some(Status::Valid),
@@ -360,4 +420,35 @@ impl<'a> Predictor<'a> {
 /// Compute every cell of a plan with its calibration.
 pub fn matrix(plan: &Plan, capacity: &Capacity) -> Result<Matrix> {
     Ok(Predictor::new(plan, capacity, plan.calibration.params)?.matrix())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One colour rule for the CLI's SVG and the page's grid: darker with
+    /// throughput, amber when queued, grey (whatever the figure) when not run.
+    #[test]
+    fn the_heat_map_darkens_with_throughput_and_greys_skipped_cells() {
+        let lum = |(r, g, b): (u8, u8, u8)| u32::from(r) + u32::from(g) + u32::from(b);
+        for s in [Status::Valid, Status::Queued] {
+            let shades: Vec<u32> = [0.0, 250.0, 500.0, 1000.0, 2000.0]
+                .iter()
+                .map(|&t| lum(s.heat_rgb(Some(t), 1000.0)))
+                .collect();
+            assert!(shades.windows(2).all(|w| w[1] <= w[0]), "{s:?}: {shades:?}");
+            // Past the grid's largest figure the colour stops darkening.
+            assert_eq!(shades[3], shades[4]);
+        }
+        let (r, g, b) = Status::Queued.heat_rgb(Some(500.0), 1000.0);
+        assert!(r > g && g > b, "amber: {r},{g},{b}");
+        let grey = (225, 225, 225);
+        assert_eq!(Status::OverCapacity.heat_rgb(Some(900.0), 1000.0), grey);
+        assert_eq!(Status::Valid.heat_rgb(None, 1000.0), grey);
+        // A grid whose largest figure is 0 paints without dividing by it.
+        assert_eq!(Status::Valid.heat_rgb(Some(0.0), 0.0), (235, 245, 235));
+        assert!(Status::OverCapacity
+            .meaning(512, 20_000)
+            .contains("max_tokens 512) > KV cache 20,000 tokens"));
+    }
 }

@@ -35,19 +35,10 @@ pub(super) fn prefill_row(o: &Output) -> Html {
     raw(t)
 }
 
+/// The cell's background: core's heat-map colour (`Status::heat_rgb`).
 pub(super) fn fill(c: &Cell, max_total: f64) -> String {
-    match (c.status, c.total_tok_s) {
-        (Status::OverCapacity, _) | (_, None) => "background-color:#e5e5e5".into(),
-        (status, Some(t)) => {
-            let x = (t / max_total.max(1e-9)).clamp(0.0, 1.0);
-            let hue = if status == Status::Queued {
-                40.0
-            } else {
-                140.0
-            };
-            format!("background-color:hsl({hue},60%,{:.0}%)", 92.0 - 45.0 * x)
-        }
-    }
+    let (r, g, b) = c.status.heat_rgb(c.total_tok_s, max_total);
+    format!("background-color:rgb({r},{g},{b})")
 }
 
 /// The decode cells and the largest total tok/s among them.
@@ -63,26 +54,6 @@ pub(super) fn decode_cells(o: &Output) -> (Vec<&Cell>, f64) {
         .filter_map(|c| c.total_tok_s)
         .fold(0.0, f64::max);
     (decode, max_total)
-}
-
-/// A cell's status as a symbol and a word, so it reads without its colour.
-pub(super) fn status_mark(s: Status) -> (&'static str, &'static str) {
-    match s {
-        Status::Valid => ("\u{2713}", "runs"),
-        Status::Queued => ("\u{25f7}", "queued"),
-        Status::OverCapacity => ("\u{2715}", "over capacity"),
-    }
-}
-
-/// What the legend says each status means.
-pub(super) fn status_meaning(s: Status) -> &'static str {
-    match s {
-        Status::Valid => "all requests run at once",
-        Status::Queued => "some requests wait for a free slot",
-        Status::OverCapacity => {
-            "the harness skips the cell: C x (context + max_tokens) > the KV cache's tokens"
-        }
-    }
 }
 
 /// The measured run's cell at (context, concurrency), when one is compared.
@@ -103,7 +74,7 @@ pub(super) fn compared(o: &Output, ctx: u64, n: u64) -> Option<&CellComparison> 
 pub(super) fn grid_cell(t: &mut String, c: &Cell, o: &Output, max_total: f64) {
     let (ctx, n) = (c.context_tokens, c.concurrency);
     let cmp = compared(o, ctx, n);
-    let (symbol, word) = status_mark(c.status);
+    let (symbol, word) = (c.status.symbol(), c.status.word());
     let attr = |name: &str, v: Option<f64>| {
         v.map(|v| format!(r#" {name}="{}""#, json_number(v)))
             .unwrap_or_default()
@@ -158,7 +129,7 @@ pub(super) fn grid_cell(t: &mut String, c: &Cell, o: &Output, max_total: f64) {
             _ => write!(
                 t,
                 r#"<div class="small cmp">measured {}</div>"#,
-                status_mark(x.measured_status).0
+                x.measured_status.symbol()
             ),
         };
     }
@@ -241,12 +212,18 @@ pub(super) fn grid(o: &Output, dispatch: &Dispatch) -> Html {
     });
     let mut legend = String::from(r#"<p class="legend" id="status-legend">"#);
     for s in [Status::Valid, Status::Queued, Status::OverCapacity] {
-        let (symbol, word) = status_mark(s);
         let _ = write!(
             legend,
-            r#"<span data-status="{}"><span class="sw"></span> {symbol} {word}: {} </span>"#,
+            r#"<span data-status="{}"><span class="sw" style="{}"></span> {} {}: {} </span>"#,
             s.name(),
-            status_meaning(s)
+            // The swatch: the status's colour at 60% of the largest throughput.
+            {
+                let (r, g, b) = s.heat_rgb(Some(0.6), 1.0);
+                format!("background-color:rgb({r},{g},{b})")
+            },
+            s.symbol(),
+            s.word(),
+            esc(&s.meaning(o.plan.harness.max_tokens, o.capacity.kv_cache_tokens))
         );
     }
     legend.push_str("</p>");
