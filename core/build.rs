@@ -8,8 +8,8 @@
 //! left out: a model's `notes` (how the preset was made; optional), the
 //! `source` of a GPU or a model (where each figure comes from) and a
 //! calibration's `description`, `command`, `fitted_on` and `runs` (how it
-//! was made) and a model config's keys no code reads
-//! (`UNREAD_CONFIG_KEYS`); the required ones are kept empty. The page shows
+//! was made); the required ones are kept empty. A model's `[config]` is
+//! kept whole, so the page reads exactly what the CLI reads. The page shows
 //! none of them; the CLI, which embeds the TOML files, has them all. A
 //! calibration's `[fit]` (`bands::FitSummary`) is kept whole: it is typed,
 //! and the page prints its bands.
@@ -20,30 +20,6 @@
 #![allow(clippy::disallowed_methods, clippy::disallowed_macros)]
 
 use std::path::Path;
-
-/// config.json keys core never reads (no `core/src` file names them).
-const UNREAD_CONFIG_KEYS: &[&str] = &[
-    "attention_dropout",
-    "bos_token_id",
-    "eos_token_id",
-    "pad_token_id",
-    "hidden_act",
-    "hidden_dropout",
-    "initializer_range",
-    "layer_norm_epsilon",
-    "output_router_logits",
-    "rms_norm_eps",
-    "rope_theta",
-    "router_aux_loss_coef",
-    "transformers_version",
-    "use_cache",
-];
-
-fn strip_unread(config: &mut toml::Table) {
-    for key in UNREAD_CONFIG_KEYS {
-        config.remove(*key);
-    }
-}
 
 fn convert(dir: &Path, out: &Path) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
@@ -67,15 +43,6 @@ fn convert(dir: &Path, out: &Path) -> Result<(), String> {
             };
             if let Some(table) = value.as_table_mut() {
                 table.remove("notes");
-                // A model's config.json keys that no code reads (token ids,
-                // initialisation, dropout, norm epsilons, rope base): the
-                // model is read from the keys it names (core/src/config).
-                if let Some(toml::Value::Table(config)) = table.get_mut("config") {
-                    strip_unread(config);
-                    if let Some(toml::Value::Table(text)) = config.get_mut("text_config") {
-                        strip_unread(text);
-                    }
-                }
                 for key in prose {
                     if let Some(v) = table.get_mut(*key) {
                         *v = match v {

@@ -106,25 +106,17 @@ pub fn parse_human_int(text: &str) -> Option<i64> {
     }
 }
 
-/// The one reader of a decimal number (`0.9`, `-1.5e3`, `.5`, `+2`, `7.`),
-/// correctly rounded, so `f64::from_str`'s value for every finite number it
-/// reads (a property test holds the two equal); `None` for anything else,
-/// `inf`, `nan` and numbers beyond f64's range among them.
-///
-/// It goes through serde_json's correctly rounded reader (the
-/// `float_roundtrip` feature) rather than `f64::from_str`: the web page then
-/// links one decimal-to-float algorithm, not two (std's carries a 20 KB
-/// table of powers of five).
+/// The one reader of a decimal number (`0.9`, `-1.5e3`, `.5`, `+2`, `7.`):
+/// digits with an optional sign, point and exponent, read by
+/// `f64::from_str`; `None` for anything else, `inf`, `nan`, hexadecimal
+/// and numbers beyond f64's range among them (which `from_str` would take
+/// or turn into infinities).
 pub fn parse_f64(text: &str) -> Option<f64> {
     let t = text.trim();
-    let (sign, t) = match t.as_bytes().first() {
-        Some(b'-') => ("-", &t[1..]),
-        Some(b'+') => ("", &t[1..]),
-        _ => ("", t),
-    };
-    let (mantissa, exponent) = match t.find(['e', 'E']) {
-        Some(i) => (&t[..i], Some(&t[i + 1..])),
-        None => (t, None),
+    let unsigned = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(i) => (unsigned.get(..i)?, unsigned.get(i + 1..)),
+        None => (unsigned, None),
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     let exp_ok = exponent.is_none_or(|e| {
@@ -134,24 +126,7 @@ pub fn parse_f64(text: &str) -> Option<f64> {
     if int.is_empty() && frac.is_empty() || !ascii_digits(int) || !ascii_digits(frac) || !exp_ok {
         return None;
     }
-    // JSON's grammar: no leading zeros, a digit on each side of the point.
-    let int = int.trim_start_matches('0');
-    let mut json = String::with_capacity(t.len() + 3);
-    json.push_str(sign);
-    json.push_str(if int.is_empty() { "0" } else { int });
-    if !frac.is_empty() {
-        json.push('.');
-        json.push_str(frac);
-    }
-    if let Some(e) = exponent {
-        json.push('e');
-        json.push_str(e);
-    }
-    // Read as a JSON value, the reader every JSON input already goes through.
-    serde_json::from_str::<serde_json::Value>(&json)
-        .ok()?
-        .as_f64()
-        .filter(|v| v.is_finite())
+    t.parse::<f64>().ok().filter(|v| v.is_finite())
 }
 
 /// A number as read from text: decimals through [`parse_f64`], counts by
@@ -172,21 +147,11 @@ impl FromText for u64 {
     }
 }
 
-/// Insert `x` into the sorted, duplicate-free `v` where it belongs, unless
-/// it is there: a small set kept in order without a sort (each element type
-/// sorted costs the web page's module about 1 KB of gzipped code).
-pub fn insert_sorted<T: Ord>(v: &mut Vec<T>, x: T) {
-    if let Err(at) = v.binary_search(&x) {
-        v.insert(at, x);
-    }
-}
-
-/// The items as a sorted, duplicate-free list, by [`insert_sorted`].
+/// The items as a sorted, duplicate-free list.
 pub fn sorted_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
-    let mut v = Vec::new();
-    for x in items {
-        insert_sorted(&mut v, x);
-    }
+    let mut v: Vec<T> = items.into_iter().collect();
+    v.sort_unstable();
+    v.dedup();
     v
 }
 

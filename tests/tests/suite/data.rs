@@ -150,38 +150,3 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
         }
     }
 }
-
-/// The page's presets leave out the config.json keys core/build.rs lists
-/// as read by no code (`UNREAD_CONFIG_KEYS`); every model preset resolves
-/// to the same model and weight quantization without them.
-#[test]
-fn the_config_keys_the_page_leaves_out_change_no_model() {
-    let build = std::fs::read_to_string(data_dir().join("../core/build.rs")).unwrap();
-    let list = build
-        .split("const UNREAD_CONFIG_KEYS: &[&str] = &[")
-        .nth(1)
-        .and_then(|rest| rest.split("];").next())
-        .unwrap();
-    let keys: Vec<&str> = list.split('"').skip(1).step_by(2).collect();
-    assert!(keys.len() >= 10 && keys.contains(&"rope_theta"), "{keys:?}");
-    let mut stripped_any = 0;
-    for file in presets::FILES
-        .iter()
-        .filter(|f| f.path.starts_with("data/models/"))
-    {
-        let full = ModelFile::parse(file.path, file.text).unwrap();
-        let mut lean = full.clone();
-        if let Some(config) = lean.config.as_mut() {
-            for key in &keys {
-                stripped_any += usize::from(config.remove(*key).is_some());
-                if let Some(serde_json::Value::Object(text)) = config.get_mut("text_config") {
-                    text.remove(*key);
-                }
-            }
-        }
-        let (a, b) = (full.load(file.path).unwrap(), lean.load(file.path).unwrap());
-        assert_eq!(a.model, b.model, "{}", file.path);
-        assert_eq!(a.quant, b.quant, "{}", file.path);
-    }
-    assert!(stripped_any > 100, "{stripped_any}");
-}
