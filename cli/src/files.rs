@@ -2,6 +2,7 @@
 //! the measured runs and `--save-result` files the subcommands read, and the
 //! one writer of output files (never onto a file this run read).
 
+use crate::cmd::Diagnostics;
 use decodecalc_core::bench_serve::BenchResult;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::Kind;
@@ -183,13 +184,13 @@ pub fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Mea
 
 /// A `vllm bench serve --save-result` file, with a warning when its lengths
 /// vary and are modelled at their means.
-pub fn read_bench_result(path: &str, warnings: &mut Vec<String>) -> Result<BenchResult, Error> {
+pub fn read_bench_result(path: &str, diag: &mut Diagnostics) -> Result<BenchResult, Error> {
     let text = Fs.read(path).map_err(|why| {
         Error::new(why).with_hint("give the JSON vllm bench serve --save-result wrote")
     })?;
     let r = decodecalc_core::bench_serve::parse(path, &text)?;
     if r.lengths_vary && r.lengths.is_empty() {
-        warnings.push(format!(
+        diag.warn(format!(
             "{path}: request lengths vary; modelled at their means ({:.0} in, {:.0} out)",
             r.mean_input_tokens, r.mean_output_tokens
         ));

@@ -70,14 +70,14 @@ enum Command {
     Presets(PresetsArgs),
 }
 
-fn run(cli: Cli, argv: &[String], warnings: &mut Vec<String>) -> cmd::Output {
+fn run(cli: Cli, argv: &[String], diag: &mut cmd::Diagnostics) -> cmd::Output {
     match cli.command {
-        Command::Matrix(args) => cmd::matrix::run(&args, warnings),
-        Command::Capacity(args) => cmd::capacity::run(&args, warnings),
-        Command::Calibrate(args) => cmd::calibrate::run(&args, argv, warnings),
-        Command::Compare(args) => cmd::compare::run(&args, warnings),
-        Command::BenchServe(args) => cmd::bench_serve::run(&args, warnings),
-        Command::Solve(args) => cmd::solve::run(&args, warnings),
+        Command::Matrix(args) => cmd::matrix::run(&args, diag),
+        Command::Capacity(args) => cmd::capacity::run(&args, diag),
+        Command::Calibrate(args) => cmd::calibrate::run(&args, argv, diag),
+        Command::Compare(args) => cmd::compare::run(&args, diag),
+        Command::BenchServe(args) => cmd::bench_serve::run(&args, diag),
+        Command::Solve(args) => cmd::solve::run(&args, diag),
         Command::Rank(args) => cmd::rank::run(&args),
         Command::Presets(args) => cmd::presets::run(&args),
     }
@@ -107,18 +107,16 @@ where
         Ok(cli) => cli,
         Err(e) => return clap_outcome(&e, &argv),
     };
-    let mut warnings = Vec::new();
-    let result = run(cli, &argv, &mut warnings);
-    // Diagnostics that are errors already carry their `error:` prefix.
-    let stderr: String = warnings
+    let mut diag = cmd::Diagnostics::default();
+    let result = run(cli, &argv, &mut diag);
+    let mut stderr: String = diag
+        .warnings
         .iter()
-        .map(
-            |w| match w.starts_with("error: ") || w.starts_with("hint: ") {
-                true => format!("{w}\n"),
-                false => format!("warning: {w}\n"),
-            },
-        )
+        .map(|w| format!("warning: {w}\n"))
         .collect();
+    for e in &diag.errors {
+        stderr.push_str(&error_lines(e));
+    }
     match result {
         Ok((stdout, code)) => Outcome {
             stdout: sanitize(&stdout),
@@ -129,12 +127,17 @@ where
     }
 }
 
+/// An error as stderr shows it: its `error:` line and its `hint:` line.
+fn error_lines(e: &decodecalc_core::Error) -> String {
+    match &e.hint {
+        Some(hint) => format!("error: {}\nhint: {hint}\n", e.message),
+        None => format!("error: {}\n", e.message),
+    }
+}
+
 /// A refused run: what stderr holds so far, then the error and its hint; exit code 2.
 fn refusal(mut stderr: String, e: &decodecalc_core::Error) -> Outcome {
-    stderr.push_str(&format!("error: {}\n", e.message));
-    if let Some(hint) = &e.hint {
-        stderr.push_str(&format!("hint: {hint}\n"));
-    }
+    stderr.push_str(&error_lines(e));
     Outcome {
         stdout: String::new(),
         stderr: sanitize(&stderr),

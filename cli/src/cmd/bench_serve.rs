@@ -1,7 +1,7 @@
 //! `decodecalc bench-serve`: what `vllm bench serve` would print for this
 //! setup, beside a `--save-result` file's figures when given.
 
-use super::Output;
+use super::{Diagnostics, Output};
 use crate::args::{dataset_name, request_rate, CommonArgs, RequestRate};
 use crate::files::read_bench_result;
 use crate::render;
@@ -60,16 +60,16 @@ pub struct BenchServeArgs {
     pub result: Option<String>,
 }
 
-pub fn run(args: &BenchServeArgs, warnings: &mut Vec<String>) -> Output {
+pub fn run(args: &BenchServeArgs, diag: &mut Diagnostics) -> Output {
     let measured = match &args.result {
-        Some(path) => Some(read_bench_result(path, warnings)?),
+        Some(path) => Some(read_bench_result(path, diag)?),
         None => None,
     };
     let workload = match &measured {
         Some(r) => r.workload(),
-        None => workload(args, warnings)?,
+        None => workload(args, diag)?,
     };
-    predict(&args.common, &workload, measured.as_ref(), warnings)
+    predict(&args.common, &workload, measured.as_ref(), diag)
 }
 
 /// `bench-serve`, and `compare` with a `--save-result` file: predict the
@@ -78,7 +78,7 @@ pub fn predict(
     common: &CommonArgs,
     workload: &Workload,
     measured: Option<&BenchResult>,
-    warnings: &mut Vec<String>,
+    diag: &mut Diagnostics,
 ) -> Output {
     let mut request = common.request()?;
     let setup_given = request.model.is_some()
@@ -95,11 +95,11 @@ pub fn predict(
         }
     }
     let plan = request.resolve(&crate::files::Fs)?;
-    warnings.extend(plan.warnings.iter().cloned());
+    diag.extend(plan.warnings.iter().cloned());
     if let Some(id) = measured.and_then(|m| m.model_id.as_deref()) {
         let theirs = decodecalc_core::scenario::model_for_repo(id).ok();
         if setup_given && theirs.is_some_and(|t| t != plan.model.id) {
-            warnings.push(format!(
+            diag.warn(format!(
                 "the result measured `{id}`; predicting {} as the flags say",
                 plan.model.name
             ));
@@ -122,7 +122,7 @@ pub fn predict(
 }
 
 /// The workload `bench-serve`'s flags describe.
-fn workload(args: &BenchServeArgs, warnings: &mut Vec<String>) -> Result<Workload, Error> {
+fn workload(args: &BenchServeArgs, diag: &mut Diagnostics) -> Result<Workload, Error> {
     if !(args.random_range_ratio.is_finite() && (0.0..1.0).contains(&args.random_range_ratio)) {
         return Err(Error::field(
             "--random-range-ratio",
@@ -131,7 +131,7 @@ fn workload(args: &BenchServeArgs, warnings: &mut Vec<String>) -> Result<Workloa
         ));
     }
     if args.random_range_ratio > 0.0 {
-        warnings.push(format!(
+        diag.warn(format!(
             "--random-range-ratio {}: lengths are modelled at their means",
             args.random_range_ratio
         ));

@@ -1,7 +1,7 @@
 //! `decodecalc calibrate`: fit the timing model to one measured run (and
 //! write its calibration file), or to several jointly, per GPU class.
 
-use super::{resolve, Output};
+use super::{resolve, Diagnostics, Output};
 use crate::args::{CommonArgs, Format};
 use crate::files::{is_runs_file, measured_rows, write_file, Fs};
 use crate::render;
@@ -48,11 +48,11 @@ pub struct CalibrateArgs {
     pub id: Option<String>,
 }
 
-pub fn run(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> Output {
+pub fn run(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Output {
     if joint_calibration(args) {
-        joint(args, argv, warnings)
+        joint(args, argv, diag)
     } else {
-        single(args, argv, warnings)
+        single(args, argv, diag)
     }
 }
 
@@ -65,11 +65,11 @@ fn command_line(argv: &[String]) -> String {
 }
 
 /// Several runs fitted jointly, one calibration per GPU class.
-fn joint(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> Output {
+fn joint(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Output {
     let mut runs = Vec::new();
     let mut sources = Vec::new();
     for m in &args.measured {
-        let (origin, mut r) = measured_runs(m, &args.common, warnings)?;
+        let (origin, mut r) = measured_runs(m, &args.common, diag)?;
         sources.push(origin);
         runs.append(&mut r);
     }
@@ -83,7 +83,7 @@ fn joint(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> O
     let mut out = render::joint(&report, args.common.format())?;
     let mut held = Vec::new();
     for m in &args.held_out {
-        let (_, mut r) = measured_runs(m, &args.common, warnings)?;
+        let (_, mut r) = measured_runs(m, &args.common, diag)?;
         held.append(&mut r);
     }
     if !held.is_empty() {
@@ -94,8 +94,8 @@ fn joint(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> O
 }
 
 /// One harness run fitted, its calibration file written or printed.
-fn single(args: &CalibrateArgs, argv: &[String], warnings: &mut Vec<String>) -> Output {
-    let plan = resolve(&args.common, warnings)?;
+fn single(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Output {
+    let plan = resolve(&args.common, diag)?;
     let capacity = plan.capacity()?;
     let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
     let (origin, rows) = measured_rows(args.measured.first().map(String::as_str), &plan)?;
@@ -175,7 +175,7 @@ fn joint_calibration(args: &CalibrateArgs) -> bool {
 fn measured_runs(
     name: &str,
     common: &CommonArgs,
-    warnings: &mut Vec<String>,
+    diag: &mut Diagnostics,
 ) -> Result<(String, Vec<Run>), Error> {
     let (origin, text) = match presets::find(Kind::Runs, name) {
         Ok(f) => (f.path.to_string(), f.text.to_string()),
@@ -196,7 +196,7 @@ fn measured_runs(
     {
         // A vllm bench serve --save-result file: the setup comes from the flags.
         let result = decodecalc_core::bench_serve::parse(&origin, &text)?;
-        let plan = resolve(common, warnings)?;
+        let plan = resolve(common, diag)?;
         let capacity = plan.capacity()?;
         return Ok((
             origin,
@@ -211,7 +211,7 @@ fn measured_runs(
         request.scenario = scenario_naming(&origin, name);
     }
     let plan = request.resolve(&Fs)?;
-    warnings.extend(plan.warnings.iter().cloned());
+    diag.extend(plan.warnings.iter().cloned());
     let capacity = plan.capacity()?;
     let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
     check_rows(&predictor, &rows)?;

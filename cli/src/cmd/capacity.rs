@@ -1,6 +1,6 @@
 //! `decodecalc capacity`: the memory breakdown and the allocator's figures.
 
-use super::{resolve, Output};
+use super::{resolve, Diagnostics, Output};
 use crate::args::CommonArgs;
 use crate::render;
 
@@ -11,16 +11,15 @@ Examples:
   decodecalc capacity --model llama-3.1-8b --gpu rtx3090 --max-model-len 32768 --kv-cache-dtype fp8
   decodecalc capacity --gpu l40s --vllm-command \"vllm serve Qwen/Qwen3-8B --max-model-len 16k\"";
 
-pub fn run(args: &CommonArgs, warnings: &mut Vec<String>) -> Output {
-    let plan = resolve(args, warnings)?;
+pub fn run(args: &CommonArgs, diag: &mut Diagnostics) -> Output {
+    let plan = resolve(args, diag)?;
     let capacity = plan.capacity()?;
     let table = render::capacity(&plan, &capacity, args.format())?;
-    // The breakdown still prints (it shows why); the exit code and the
-    // error are the same as every other subcommand's.
+    // The breakdown still prints (it shows why); the error and the exit
+    // code are the same as every other subcommand's.
     match capacity.startup_error() {
         Some(e) => {
-            let hint = e.hint.map(|h| format!("\nhint: {h}")).unwrap_or_default();
-            warnings.push(format!("error: {}{hint}", e.message));
+            diag.errors.push(e);
             Ok((table, 2))
         }
         None => Ok((table, 0)),

@@ -1,7 +1,7 @@
 //! `decodecalc compare`: predictions against a measured run, cell by cell
 //! (or against a `vllm bench serve --save-result` file).
 
-use super::{bench_serve, resolve, Output};
+use super::{bench_serve, resolve, Diagnostics, Output};
 use crate::args::CommonArgs;
 use crate::files::{measured_rows, read_bench_result, write_file, Fs};
 use crate::{render, svg};
@@ -44,16 +44,16 @@ pub struct CompareArgs {
     pub wide: bool,
 }
 
-pub fn run(args: &CompareArgs, warnings: &mut Vec<String>) -> Output {
+pub fn run(args: &CompareArgs, diag: &mut Diagnostics) -> Output {
     if let Some(path) = args
         .measured
         .as_deref()
         .filter(|m| m.ends_with(".json") && Fs.read(m).is_ok_and(|t| is_save_result(&t)))
     {
-        let r = read_bench_result(path, warnings)?;
-        return bench_serve::predict(&args.common, &r.workload(), Some(&r), warnings);
+        let r = read_bench_result(path, diag)?;
+        return bench_serve::predict(&args.common, &r.workload(), Some(&r), diag);
     }
-    let plan = resolve(&args.common, warnings)?;
+    let plan = resolve(&args.common, diag)?;
     let capacity = plan.capacity()?;
     let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
     let (_, rows) = measured_rows(args.measured.as_deref(), &plan)?;
@@ -82,12 +82,11 @@ pub fn run(args: &CompareArgs, warnings: &mut Vec<String>) -> Output {
             } else {
                 "in sample"
             };
-            warnings.push(format!(
-                "error: total tok/s MAPE {gate:.2}% ({which}) exceeds --max-mape {limit}"
-            ));
-            warnings.push(
-                "hint: the prediction is off this run by more than the gate allows; the table on stdout shows each cell's error"
-                    .to_string(),
+            diag.errors.push(
+                Error::new(format!(
+                    "total tok/s MAPE {gate:.2}% ({which}) exceeds --max-mape {limit}"
+                ))
+                .with_hint("the prediction is off this run by more than the gate allows; the table on stdout shows each cell's error"),
             );
             Ok((out, 1))
         }

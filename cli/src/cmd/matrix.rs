@@ -1,6 +1,6 @@
 //! `decodecalc matrix`: the context x concurrency grid, or one cell explained.
 
-use super::{resolve, Output};
+use super::{resolve, Diagnostics, Output};
 use crate::args::{CommonArgs, ExplainCell};
 use crate::files::write_file;
 use crate::{render, svg};
@@ -30,8 +30,8 @@ pub struct MatrixArgs {
     pub wide: bool,
 }
 
-pub fn run(args: &MatrixArgs, warnings: &mut Vec<String>) -> Output {
-    let plan = resolve(&args.common, warnings)?;
+pub fn run(args: &MatrixArgs, diag: &mut Diagnostics) -> Output {
+    let plan = resolve(&args.common, diag)?;
     let capacity = plan.capacity()?;
     let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
     if let Some(cell) = &args.explain {

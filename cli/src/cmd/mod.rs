@@ -19,9 +19,30 @@ use decodecalc_core::Error;
 /// What a subcommand prints on stdout and its exit code.
 pub type Output = Result<(String, u8), Error>;
 
+/// What a run says on stderr beside its output, typed: warnings, and errors
+/// that do not stop the output (`capacity` prints the breakdown of a setup
+/// vLLM would refuse, then the refusal; `compare --max-mape` its table,
+/// then the gate's verdict). `main_with` writes them, each error as
+/// `error:` and `hint:` lines; the subcommand's code is the exit code.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    pub warnings: Vec<String>,
+    pub errors: Vec<Error>,
+}
+
+impl Diagnostics {
+    pub fn warn(&mut self, warning: impl Into<String>) {
+        self.warnings.push(warning.into());
+    }
+
+    pub fn extend(&mut self, warnings: impl IntoIterator<Item = String>) {
+        self.warnings.extend(warnings);
+    }
+}
+
 /// Resolve the plan the flags describe; its warnings go to stderr.
-pub fn resolve(args: &CommonArgs, warnings: &mut Vec<String>) -> Result<Plan, Error> {
+pub fn resolve(args: &CommonArgs, diag: &mut Diagnostics) -> Result<Plan, Error> {
     let plan = args.request()?.resolve(&Fs)?;
-    warnings.extend(plan.warnings.iter().cloned());
+    diag.extend(plan.warnings.iter().cloned());
     Ok(plan)
 }

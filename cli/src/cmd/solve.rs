@@ -1,7 +1,7 @@
 //! `decodecalc solve`: the inverse questions (the largest context, the most
 //! requests, the smallest --max-model-len or --gpu-memory-utilization).
 
-use super::{resolve, Output};
+use super::{resolve, Diagnostics, Output};
 use crate::args::{context, speed, CommonArgs};
 use crate::files::Fs;
 use crate::render;
@@ -70,9 +70,9 @@ impl SolveArgs {
     }
 }
 
-pub fn run(args: &SolveArgs, warnings: &mut Vec<String>) -> Output {
+pub fn run(args: &SolveArgs, diag: &mut Diagnostics) -> Output {
     let request = args.common.request()?;
-    let plan = resolve(&args.common, warnings)?;
+    let plan = resolve(&args.common, diag)?;
     let speed = SpeedTarget {
         min_per_request_tok_s: args.min_per_request_tok_s,
     };
