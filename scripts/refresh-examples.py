@@ -17,7 +17,10 @@ line of the same label is left alone and reported, for a person to fix.
 import glob
 import os
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 
 def key(line, words=4):
     """A shown line's label: its leading cells up to the first figure."""
@@ -84,11 +87,28 @@ def refresh(path, dumpdir):
     open(path, "w").write("\n".join(out))
     return problems
 
+def dump_outputs():
+    """Every example's actual output, as trycmd dumps it, in a new folder."""
+    dumpdir = tempfile.mkdtemp(prefix="examples-dump-")
+    env = dict(os.environ, TRYCMD="dump")
+    # trycmd writes its dump under the working directory's `dump/`.
+    here = os.path.join(os.getcwd(), "dump")
+    subprocess.run(["cargo", "test", "-q", "-p", "decodecalc", "--test", "examples"],
+                   env=env, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if os.path.isdir(here):
+        shutil.rmtree(dumpdir)
+        shutil.move(here, dumpdir)
+    return dumpdir
+
 def main():
-    dumpdir = sys.argv[1] if len(sys.argv) > 1 else "dump"
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    made = len(sys.argv) < 2
+    dumpdir = dump_outputs() if made else sys.argv[1]
     problems = []
     for path in ["README.md"] + sorted(glob.glob("cli/tests/cmd/*.md")):
         problems += refresh(path, dumpdir)
+    if made:
+        shutil.rmtree(dumpdir, ignore_errors=True)
     for p in problems:
         print("not refreshed:", p)
 

@@ -15,8 +15,9 @@
 //! Everything here is deterministic: embedded presets and files of the
 //! repository, no clock, no network, no timeout.
 //!
-//! To see what changed after an output change: `TRYCMD=dump cargo test -p
-//! decodecalc --test examples` writes the actual outputs under `dump/`.
+//! After an output change, `python3 scripts/refresh-examples.py` refreshes
+//! every shown figure in one command (it runs `TRYCMD=dump cargo test -p
+//! decodecalc --test examples` itself); review its diff.
 
 // Tests assert by panicking; the workspace's no-panic lints are for the product.
 #![allow(clippy::expect_used)]
