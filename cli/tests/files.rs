@@ -109,13 +109,25 @@ fn a_hub_repo_id_is_read_from_the_local_hub_cache() {
             "example-org/Qwen3.5-27B-copy",
             "--gpu",
             "h100",
+            // vLLM's default 1,024 sequences exceed this hybrid's 351
+            // blocks, which it refuses (version::MAMBA_BLOCKS_CHECK).
+            "--max-num-seqs",
+            "256",
             "--format",
             "json",
         ],
     );
     assert_eq!(by_repo.status.code(), Some(0), "{}", stderr(&by_repo));
     let by_file = run(&[
-        "capacity", "--model", fixture, "--gpu", "h100", "--format", "json",
+        "capacity",
+        "--model",
+        fixture,
+        "--gpu",
+        "h100",
+        "--max-num-seqs",
+        "256",
+        "--format",
+        "json",
     ]);
     for k in ["kv_cache_tokens", "weights_bytes", "model_params"] {
         assert_eq!(json_field(&by_repo, k), json_field(&by_file, k), "{k}");

@@ -70,6 +70,16 @@ pub const MAMBA_ALIGN_DEFAULT: VllmVersion = v(28, 0);
 /// (`model_executor/layers/mamba/mamba_mixer2.py`,
 /// `num_prefill_checkpoint_blocks = 1`; `v1/kv_cache_interface.py`).
 pub const MAMBA2_CHECKPOINT_PAGE: VllmVersion = v(32, 0);
+/// A hybrid model (any Mamba, DeltaNet or short-convolution layer) with full
+/// CUDA graphs refuses to start when `max_num_seqs` exceeds the KV pool's
+/// blocks, one Mamba state block per decode sequence
+/// (`resolve_cudagraph_mode_and_sizes`, config/compilation.py; vLLM PR
+/// #38270, merged 2026-03-26). 0.18-0.19 capped the capture sizes instead:
+/// Qwen3.6-27B-FP8 on one H100 at 0.95 reached CUDA-graph capture on 0.19.0
+/// with 856 blocks for 1,024 sequences (vllm-project/recipes PR #551), and
+/// NeMo-RL's Nemotron-Nano-12B-v2 runs started on 0.17.1 and were refused
+/// on 0.20.0 (NVIDIA-NeMo/RL issue #2620).
+pub const MAMBA_BLOCKS_CHECK: VllmVersion = v(20, 0);
 /// The logged "GPU KV cache size" is `int(concurrency * max_model_len)`
 /// (`v1/core/kv_cache_utils.py`); before, `(num_blocks // groups) * block`.
 pub const KV_SIZE_FROM_CONCURRENCY: VllmVersion = v(20, 1);
@@ -150,6 +160,7 @@ pub static CHANGES: &[Change] = &[
     Change { since: KV_DTYPE_PER_TOKEN_HEAD, what: "`--kv-cache-dtype fp8_per_token_head` and `int8_per_token_head`", file: "config/cache.py" },
     Change { since: UTILIZATION_092, what: "`--gpu-memory-utilization` defaults to 0.92 (0.9 before)", file: "config/cache.py" },
     Change { since: CUDAGRAPH_IN_BUDGET, what: "the CUDA-graph estimate is subtracted from the KV budget (profiled, not subtracted, in 0.18-0.19; not profiled before)", file: "envs.py, v1/worker/gpu_worker.py" },
+    Change { since: MAMBA_BLOCKS_CHECK, what: "a hybrid model with CUDA graphs refuses to start when max_num_seqs exceeds the KV pool's blocks (capture sizes were capped instead)", file: "config/compilation.py" },
     Change { since: NEMOTRON_H_SSM_FP32, what: "NemotronH's SSM state defaults to float32 (float16 before)", file: "model_executor/models/config.py" },
     Change { since: KV_SIZE_FROM_CONCURRENCY, what: "logged KV cache tokens = int(concurrency x max_model_len) ((num_blocks // groups) x block size before)", file: "v1/core/kv_cache_utils.py" },
     Change { since: CAPTURE_ADDS_BATCHED_TOKENS, what: "`max_num_batched_tokens` is a capture size when it fits", file: "config/vllm.py" },

@@ -64,6 +64,9 @@ pub struct Capacity {
     pub max_num_seqs: u64,
     pub max_running_requests: Vec<RunningAtContext>,
     pub startup_failure: Option<String>,
+    /// What would let it start, for [`Capacity::startup_error`]'s hint.
+    #[serde(skip)]
+    pub startup_hint: &'static str,
     /// A start-up log's figures against the prediction (`--vllm-log`).
     pub log_check: Vec<crate::vllm_log::LogFigure>,
     pub layout: KvLayout,
@@ -76,9 +79,7 @@ impl Capacity {
     pub fn startup_error(&self) -> Option<Error> {
         self.startup_failure.as_ref().map(|why| {
             Error::new(format!("vLLM would not start {why}"))
-                .with_hint(
-                    "lower --max-model-len (or --kv-cache-memory-bytes), raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU (--gpu)",
-                )
+                .with_hint(self.startup_hint)
                 .of_kind(crate::ErrorKind::WouldNotStart)
         })
     }
@@ -97,6 +98,24 @@ impl Capacity {
 }
 
 impl Plan {
+    /// vLLM's refusal of a hybrid model whose decode sequences outnumber
+    /// the pool's blocks (`version::MAMBA_BLOCKS_CHECK`): with full CUDA
+    /// graphs (not `--enforce-eager`) each of `max_num_seqs` decode
+    /// sequences needs a Mamba state block of its own.
+    fn mamba_blocks_failure(&self, layout: &KvLayout, pool: &KvPool) -> Option<String> {
+        let e = &self.engine;
+        (e.vllm_version >= crate::version::MAMBA_BLOCKS_CHECK
+            && layout.mamba_groups() > 0
+            && !e.enforce_eager
+            && e.max_num_seqs > pool.num_blocks)
+            .then(|| {
+                format!(
+                    "max_num_seqs ({}) exceeds the KV cache's {} blocks, and with CUDA graphs each decode sequence needs a Mamba state block of its own",
+                    e.max_num_seqs, pool.num_blocks
+                )
+            })
+    }
+
     /// What is predicted, for headers and errors: "{model} on {gpu}", with
     /// the GPU count when there are several ("on 2 x NVIDIA H100 ...").
     pub fn setup_title(&self) -> String {
@@ -201,6 +220,22 @@ impl Plan {
             self.gpu.memory_bytes,
             self.non_kv_bytes,
         );
+        let failure: Option<(String, &'static str)> = pool
+            .startup_failure()
+            .map(|why| {
+                (
+                    why,
+                    "lower --max-model-len (or --kv-cache-memory-bytes), raise --gpu-memory-utilization, choose a smaller --kv-cache-dtype or a larger GPU (--gpu)",
+                )
+            })
+            .or_else(|| {
+                self.mamba_blocks_failure(&layout, &pool).map(|why| {
+                    (
+                        why,
+                        "set --max-num-seqs to at most the blocks named, raise --gpu-memory-utilization, or run without CUDA graphs (--enforce-eager)",
+                    )
+                })
+            });
         let running = self
             .harness
             .contexts_tokens
@@ -254,9 +289,8 @@ impl Plan {
             max_running_requests: running,
             // Named with the GPU and model it was tried on: without --gpu
             // that is the reference RTX 3090, which the user may not know.
-            startup_failure: pool
-                .startup_failure()
-                .map(|why| format!("with {}: {why}", self.setup_title())),
+            startup_hint: failure.as_ref().map_or("", |(_, hint)| hint),
+            startup_failure: failure.map(|(why, _)| format!("with {}: {why}", self.setup_title())),
             log_check: self.log_check.clone(),
             layout,
             pool,

@@ -256,3 +256,60 @@ fn available_kv_memory_is_predicted_at_the_logged_release() {
     );
     assert!(kv_max <= 4.0 && tokens_max <= 4.0, "{kv_max} {tokens_max}");
 }
+
+/// From vLLM 0.20 a hybrid model with CUDA graphs refuses to start when
+/// `max_num_seqs` exceeds the KV pool's blocks (one Mamba state block per
+/// decode sequence; `version::MAMBA_BLOCKS_CHECK`). Published case
+/// (vllm-project/recipes PR #551): Qwen3.6-27B-FP8 on one H100 80GB at
+/// `--gpu-memory-utilization 0.95`, the default 1,024 sequences, refused with
+/// "max_num_seqs (1024) exceeds available Mamba cache blocks (856)"; the
+/// recipe's `--max-num-seqs 512` starts; 0.19.0 got as far as CUDA-graph
+/// capture. Qwen3.6-27B has Qwen3.5-27B's config shapes (the corpus holds
+/// the latter's config.json), FP8 here by `--quantization fp8`.
+#[test]
+fn a_hybrid_model_needs_a_block_per_decode_sequence_from_0_20() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "decodecalc",
+            "capacity",
+            "--model",
+            "Qwen/Qwen3.5-27B",
+            "--gpu",
+            "h100-sxm",
+            "--gpu-memory-utilization",
+            "0.95",
+            "--quantization",
+            "fp8",
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        decodecalc::main_with(args)
+    };
+    let refused = run(&["--vllm-version", "0.23.0"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused
+            .stderr
+            .contains("max_num_seqs (1024) exceeds the KV cache's 881 blocks"),
+        "{}",
+        refused.stderr
+    );
+    assert!(refused.stderr.contains("hint: set --max-num-seqs"));
+    // The blocks against the logged 856: 881, +2.9% (the FP8 checkpoint
+    // keeps some projections in bf16, which online fp8 quantizes).
+    let json: serde_json::Value = serde_json::from_str(&refused.stdout).unwrap();
+    let blocks = json["num_blocks"].as_f64().unwrap();
+    assert!((blocks / 856.0 - 1.0).abs() < 0.05, "{blocks}");
+    for ok in [
+        &["--vllm-version", "0.23.0", "--max-num-seqs", "512"][..],
+        &["--vllm-version", "0.19.0"],
+        &["--vllm-version", "0.23.0", "--enforce-eager"],
+    ] {
+        let out = run(ok);
+        assert_eq!(out.code, 0, "{ok:?}: {}", out.stderr);
+    }
+    // The reference run started on 0.32 (its matrix was measured): 405
+    // blocks for the RTX 3090's default 256 sequences.
+    assert_eq!(decodecalc::main_with(["decodecalc", "capacity"]).code, 0);
+}
