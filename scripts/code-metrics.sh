@@ -13,8 +13,10 @@ trap 'rm -rf "$conf"' EXIT
 sed 's/^too-many-lines-threshold = .*/too-many-lines-threshold = 100/' .clippy.toml >"$conf/clippy.toml"
 # Touch each crate root so clippy checks afresh instead of replaying its cache.
 touch core/src/lib.rs cli/src/lib.rs web/src/lib.rs tests/src/lib.rs
+# The lint is denied in the workspace; as a warning here, so that a long
+# function in core does not stop clippy before it reaches the crates above.
 long_fns=$(CLIPPY_CONF_DIR="$conf" cargo clippy --workspace --all-targets --locked \
-    --message-format short 2>&1 | grep 'too many lines' | sort -u || true)
+    --message-format short -- -W clippy::too_many_lines 2>&1 | grep 'too many lines' | sort -u || true)
 
 big_files=$(git ls-files '*.rs' | while read -r f; do
     n=$(wc -l <"$f")

@@ -86,41 +86,10 @@ impl KvLayout {
         // Layers that reuse another layer's KV (Gemma 4's shared layers)
         // get no KV-cache spec (`vllm/v1/worker/gpu_model_runner.py`).
         let attn: Vec<_> = attn.into_iter().filter(|a| !a.kv_shared).collect();
-        // The page is set by the largest per-token KV; smaller specs get
-        // proportionally larger blocks, which vLLM requires to divide evenly.
-        let attn_bytes = attn.iter().map(|a| bytes_of(a)).max().unwrap_or(0);
-        for a in &attn {
-            let b = bytes_of(a);
-            if b == 0 || !attn_bytes.is_multiple_of(b) {
-                return Err(Error::new(format!(
-                    "attention layers of {b} and {attn_bytes} KV bytes per token cannot share one page size"
-                ))
-                .with_hint("vLLM unifies page sizes only when the larger is a multiple of the smaller"));
-            }
-            if b != attn_bytes && !mamba.is_empty() {
-                return Err(Error::new(
-                    "a hybrid model with attention layers of different KV shapes is not modelled yet",
-                ));
-            }
-        }
-        // Recurrent state: conv state in `--mamba-cache-dtype` (auto = model
-        // dtype), SSM/DeltaNet state in `--mamba-ssm-cache-dtype` (auto = per
-        // architecture; float32 for NemotronH). Reference doc sections 4 and 5.
-        let conv_dtype = engine.mamba_cache_dtype.resolve(model.dtype);
+        let per_token: Vec<u64> = attn.iter().map(|a| bytes_of(a)).collect();
+        let attn_bytes = page_bytes_per_token(&per_token, !mamba.is_empty())?;
         let version = engine.vllm_version;
-        let ssm_dtype = match engine.mamba_ssm_cache_dtype {
-            // NemotronH's fallback was float16 before 0.20 (config.json's own
-            // value wins in every release).
-            MambaDtype::Auto
-                if !model.mamba_ssm_dtype_named
-                    && model.architecture.starts_with("NemotronH")
-                    && version < crate::version::NEMOTRON_H_SSM_FP32 =>
-            {
-                FloatDtype::Float16
-            }
-            MambaDtype::Auto => model.mamba_ssm_auto_dtype,
-            fixed => fixed.resolve(model.dtype),
-        };
+        let (conv_dtype, ssm_dtype) = state_dtypes(model, engine);
         let mamba_cache_mode = if mamba.is_empty() {
             MambaCacheMode::None
         } else {
@@ -142,23 +111,14 @@ impl KvLayout {
         let requested = engine
             .block_size_tokens
             .unwrap_or(defaults::BLOCK_SIZE_TOKENS);
-        // Hybrid alignment: raise the attention block size until one attention
-        // page holds one Mamba layer's state, in steps of the kernel alignment:
-        // the backends' 16-token kernel block, or a larger --block-size, which
-        // becomes the step (vLLM 0.32 `vllm/platforms/interface.py`,
-        // `_align_hybrid_block_size`: alignment = max(kernel block, block_size),
-        // N = alignment * cdiv(mamba_page, alignment * attention bytes per token)).
-        // In `all` mode (0.11.1-0.27 with prefix caching) the step is the
-        // Mamba chunk size made a multiple of the alignment
-        // (`lcm(chunk_size, alignment) * cdiv(state tokens, that)`; 0.26
-        // `vllm/platforms/interface.py`).
-        let align = requested.max(defaults::BLOCK_SIZE_TOKENS);
         let block_size = if !mamba.is_empty() && attn_bytes > 0 {
-            let step = match mamba_cache_mode {
-                MambaCacheMode::All => lcm(model.mamba_chunk_tokens.max(1), align),
-                _ => align,
-            };
-            requested.max(step * div_ceil(mamba_state, step * attn_bytes))
+            hybrid_block_size(
+                requested,
+                mamba_state,
+                attn_bytes,
+                mamba_cache_mode,
+                model.mamba_chunk_tokens,
+            )
         } else {
             requested
         };
@@ -367,6 +327,73 @@ impl KvLayout {
 
 /// One layer's KV-cache spec: kind, sliding window, KV bytes per token.
 type LayerSpec = (GroupKind, Option<u64>, u64);
+
+/// The page's bytes per token: the largest attention layer's KV bytes per
+/// token. Smaller specs get proportionally larger blocks, which vLLM
+/// requires to divide evenly; a hybrid model's attention layers must all be
+/// alike here.
+fn page_bytes_per_token(per_token: &[u64], hybrid: bool) -> Result<u64> {
+    let attn_bytes = per_token.iter().copied().max().unwrap_or(0);
+    for &b in per_token {
+        if b == 0 || !attn_bytes.is_multiple_of(b) {
+            return Err(Error::new(format!(
+                "attention layers of {b} and {attn_bytes} KV bytes per token cannot share one page size"
+            ))
+            .with_hint("vLLM unifies page sizes only when the larger is a multiple of the smaller"));
+        }
+        if b != attn_bytes && hybrid {
+            return Err(Error::new(
+                "a hybrid model with attention layers of different KV shapes is not modelled yet",
+            ));
+        }
+    }
+    Ok(attn_bytes)
+}
+
+/// Recurrent state dtypes (conv, SSM/DeltaNet): the conv state in
+/// `--mamba-cache-dtype` (auto = model dtype), the SSM state in
+/// `--mamba-ssm-cache-dtype` (auto = per architecture; float32 for
+/// NemotronH, whose fallback was float16 before 0.20; config.json's own
+/// value wins in every release). Reference doc sections 4 and 5.
+fn state_dtypes(model: &Model, engine: &EngineArgs) -> (FloatDtype, FloatDtype) {
+    let conv = engine.mamba_cache_dtype.resolve(model.dtype);
+    let ssm = match engine.mamba_ssm_cache_dtype {
+        MambaDtype::Auto
+            if !model.mamba_ssm_dtype_named
+                && model.architecture.starts_with("NemotronH")
+                && engine.vllm_version < crate::version::NEMOTRON_H_SSM_FP32 =>
+        {
+            FloatDtype::Float16
+        }
+        MambaDtype::Auto => model.mamba_ssm_auto_dtype,
+        fixed => fixed.resolve(model.dtype),
+    };
+    (conv, ssm)
+}
+
+/// Hybrid alignment: the attention block size raised until one attention
+/// page holds one Mamba layer's state, in steps of the kernel alignment:
+/// the backends' 16-token kernel block, or a larger --block-size, which
+/// becomes the step (vLLM 0.32 `vllm/platforms/interface.py`,
+/// `_align_hybrid_block_size`: alignment = max(kernel block, block_size),
+/// N = alignment * cdiv(mamba_page, alignment * attention bytes per token)).
+/// In `all` mode (0.11.1-0.27 with prefix caching) the step is the Mamba
+/// chunk size made a multiple of the alignment (`lcm(chunk_size, alignment)
+/// * cdiv(state tokens, that)`; 0.26 `vllm/platforms/interface.py`).
+fn hybrid_block_size(
+    requested: u64,
+    mamba_state_bytes: u64,
+    attn_bytes: u64,
+    mode: MambaCacheMode,
+    chunk_tokens: u64,
+) -> u64 {
+    let align = requested.max(defaults::BLOCK_SIZE_TOKENS);
+    let step = match mode {
+        MambaCacheMode::All => lcm(chunk_tokens.max(1), align),
+        _ => align,
+    };
+    requested.max(step * div_ceil(mamba_state_bytes, step * attn_bytes))
+}
 
 /// vLLM's grouping of layers into KV-cache groups
 /// (`vllm/v1/core/kv_cache_utils.py`, uniform page size): layers with the

@@ -56,22 +56,45 @@ pub fn bench_serve(
         String::new()
     };
     if let Some(cmp) = comparison {
-        let mut t = Table::new(&[
-            ("Figure", false),
-            ("Measured", true),
-            ("Predicted", true),
-            ("Error %", true),
-        ]);
-        for f in cmp {
-            t.push(vec![
-                f.figure.into(),
-                format!("{:.2}", f.measured),
-                format!("{:.2}", f.predicted),
-                format!("{:+.1}", f.error_pct),
-            ]);
-        }
-        return Ok(head + &emit(&t, format)?);
+        return Ok(head + &emit(&comparison_table(cmp), format)?);
     }
+    let mut out = head + &emit(&predicted_table(w, r), format)?;
+    if format == Format::Table {
+        out.push_str(&format!(
+            "\n{}, vLLM {} `vllm serve` defaults unless flagged; calibration {}.\n",
+            plan.setup_title(),
+            plan.engine.vllm_version,
+            c.label()
+        ));
+        out.push_str(&bands_text(&c.bands()));
+    }
+    Ok(out)
+}
+
+/// Measured against predicted, a row per figure the result file has.
+fn comparison_table(cmp: &[decodecalc_core::bench_serve::FigureComparison]) -> Table {
+    let mut t = Table::new(&[
+        ("Figure", false),
+        ("Measured", true),
+        ("Predicted", true),
+        ("Error %", true),
+    ]);
+    for f in cmp {
+        t.push(vec![
+            f.figure.into(),
+            format!("{:.2}", f.measured),
+            format!("{:.2}", f.predicted),
+            format!("{:+.1}", f.error_pct),
+        ]);
+    }
+    t
+}
+
+/// The predicted figures, named and ordered as `vllm bench serve` prints them.
+fn predicted_table(
+    w: &decodecalc_core::serve::Workload,
+    r: &decodecalc_core::serve::ServeResult,
+) -> Table {
     let mut t = Table::new(&[("Figure", false), ("Predicted", true)]);
     let row = |t: &mut Table, name: &str, v: String| t.push(vec![name.into(), v]);
     let conc = match w.arrival {
@@ -123,15 +146,5 @@ pub fn bench_serve(
             format!("{:.2}", s.p99_ms),
         );
     }
-    let mut out = head + &emit(&t, format)?;
-    if format == Format::Table {
-        out.push_str(&format!(
-            "\n{}, vLLM {} `vllm serve` defaults unless flagged; calibration {}.\n",
-            plan.setup_title(),
-            plan.engine.vllm_version,
-            c.label()
-        ));
-        out.push_str(&bands_text(&c.bands()));
-    }
-    Ok(out)
+    t
 }

@@ -77,13 +77,22 @@ pub fn joint(report: &decodecalc_fit::JointReport, format: Format) -> Result<Str
         out.push_str(&emit(&regime_table(report), format)?);
     }
     if format == Format::Table {
-        out.push_str(&format!(
-            "\nJoint fit: {} evaluations, {}; {} runs in {} classes.\n",
-            report.fit.evaluations,
-            report.fit.termination,
-            report.runs.len(),
-            report.classes.len()
-        ));
+        out.push_str(&fitted_values(report));
+    }
+    Ok(out)
+}
+
+/// The fit's values as text: the shared ones, each engine generation's host
+/// costs and each class's own kernel parameters.
+fn fitted_values(report: &decodecalc_fit::JointReport) -> String {
+    let mut out = format!(
+        "\nJoint fit: {} evaluations, {}; {} runs in {} classes.\n",
+        report.fit.evaluations,
+        report.fit.termination,
+        report.runs.len(),
+        report.classes.len()
+    );
+    {
         use decodecalc_core::timing::{Scope, TimingParams};
         let values = |p: &TimingParams, keep: &dyn Fn(usize, &str) -> bool| {
             TimingParams::NAMES
@@ -122,7 +131,7 @@ pub fn joint(report: &decodecalc_fit::JointReport, format: Format) -> Result<Str
             }
         }
     }
-    Ok(out)
+    out
 }
 
 /// Runs no fit saw, predicted with the joint fit: errors by GPU and by

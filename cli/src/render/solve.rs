@@ -192,37 +192,7 @@ pub fn ranked(
             unpriced_gpus: &ranking.unpriced,
         });
     }
-    let mut t = Table::new(&[
-        ("#", true),
-        ("GPU", false),
-        ("TP", true),
-        ("KV dtype", false),
-        ("Total tok/s", true),
-        ("Req tok/s", true),
-        ("tok/s/GPU", true),
-        ("USD/h", true),
-        ("USD/M tok", true),
-        ("Calibration", false),
-    ]);
-    for (i, r) in rows.iter().enumerate() {
-        t.push(vec![
-            (i + 1).to_string(),
-            r.gpu.clone(),
-            r.tensor_parallel_size.to_string(),
-            r.kv_cache_dtype.to_string(),
-            grouped_f(r.total_tok_s, 1),
-            grouped_f(r.per_request_tok_s, 1),
-            grouped_f(r.tok_s_per_gpu, 1),
-            r.usd_per_hour.map_or(String::new(), |x| format!("{x:.2}")),
-            r.usd_per_million_output_tokens
-                .map_or(String::new(), |x| format!("{x:.3}")),
-            // The calibration's name; why it was borrowed is in the JSON.
-            r.calibration
-                .split_once(" (")
-                .map_or(r.calibration.as_str(), |(name, _)| name)
-                .to_string(),
-        ]);
-    }
+    let t = ranked_table(rows);
     let mut out = String::new();
     if format == Format::Table {
         out.push_str(&format!(
@@ -272,4 +242,40 @@ pub fn ranked(
         }
     }
     Ok(out)
+}
+
+/// The ranked configurations, one row each.
+fn ranked_table(rows: &[decodecalc_core::rank::Ranked]) -> Table {
+    let mut t = Table::new(&[
+        ("#", true),
+        ("GPU", false),
+        ("TP", true),
+        ("KV dtype", false),
+        ("Total tok/s", true),
+        ("Req tok/s", true),
+        ("tok/s/GPU", true),
+        ("USD/h", true),
+        ("USD/M tok", true),
+        ("Calibration", false),
+    ]);
+    for (i, r) in rows.iter().enumerate() {
+        t.push(vec![
+            (i + 1).to_string(),
+            r.gpu.clone(),
+            r.tensor_parallel_size.to_string(),
+            r.kv_cache_dtype.to_string(),
+            grouped_f(r.total_tok_s, 1),
+            grouped_f(r.per_request_tok_s, 1),
+            grouped_f(r.tok_s_per_gpu, 1),
+            r.usd_per_hour.map_or(String::new(), |x| format!("{x:.2}")),
+            r.usd_per_million_output_tokens
+                .map_or(String::new(), |x| format!("{x:.3}")),
+            // The calibration's name; why it was borrowed is in the JSON.
+            r.calibration
+                .split_once(" (")
+                .map_or(r.calibration.as_str(), |(name, _)| name)
+                .to_string(),
+        ]);
+    }
+    t
 }

@@ -254,19 +254,8 @@ impl Request {
             command_model.as_deref(),
             &mut warnings,
         )?;
-        let (mut base_engine, base_harness, scenario_model, scenario_gpu) = match &scenario {
-            Some((_, s)) => (
-                // The scenario's `vllm_version` is its engine's release.
-                EngineSettings {
-                    vllm_version: s.engine.vllm_version.clone().or(s.vllm_version.clone()),
-                    ..s.engine.clone()
-                },
-                s.harness.clone(),
-                Some(s.model.clone()),
-                Some(s.gpu.clone()),
-            ),
-            None => Default::default(),
-        };
+        let (mut base_engine, base_harness, scenario_model, scenario_gpu) =
+            scenario_base(scenario.as_ref().map(|(_, s)| s));
         let model_name = self
             .model
             .clone()
@@ -328,20 +317,7 @@ impl Request {
                 &label,
             )?
             .for_model(&settings, &model.model);
-        // A KV pool larger than the card cannot be allocated.
-        if let Some(b) = engine
-            .kv_cache_memory_bytes
-            .filter(|b| *b > gpu.memory_bytes)
-        {
-            return Err(Error::field(
-                &label("kv_cache_memory_bytes"),
-                b,
-                format!(
-                    "at most the GPU's {} bytes ({} as the CUDA runtime reports it), less the non-KV memory",
-                    gpu.memory_bytes, gpu.id
-                ),
-            ));
-        }
+        kv_pool_fits_the_card(&engine, &gpu, &label)?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
         // A scenario's pinned non-KV figure holds only while what sets non-KV
         // memory is unchanged: model, GPU, weights, batch limits.
@@ -583,4 +559,51 @@ fn no_gpu_for(world: &dyn World, model: &LoadedModel) -> Error {
         ),
         hint,
     )
+}
+
+/// What a scenario file sets before flags and a launch line: its engine
+/// settings (its `vllm_version` is its engine's release), its harness, its
+/// model and its GPU; nothing without a scenario.
+fn scenario_base(
+    scenario: Option<&ScenarioFile>,
+) -> (
+    EngineSettings,
+    HarnessSettings,
+    Option<String>,
+    Option<String>,
+) {
+    match scenario {
+        Some(s) => (
+            EngineSettings {
+                vllm_version: s.engine.vllm_version.clone().or(s.vllm_version.clone()),
+                ..s.engine.clone()
+            },
+            s.harness.clone(),
+            Some(s.model.clone()),
+            Some(s.gpu.clone()),
+        ),
+        None => Default::default(),
+    }
+}
+
+/// A `--kv-cache-memory-bytes` larger than the card cannot be allocated.
+fn kv_pool_fits_the_card(
+    engine: &EngineArgs,
+    gpu: &Gpu,
+    label: &dyn Fn(&str) -> String,
+) -> Result<()> {
+    match engine
+        .kv_cache_memory_bytes
+        .filter(|b| *b > gpu.memory_bytes)
+    {
+        Some(b) => Err(Error::field(
+            &label("kv_cache_memory_bytes"),
+            b,
+            format!(
+                "at most the GPU's {} bytes ({} as the CUDA runtime reports it), less the non-KV memory",
+                gpu.memory_bytes, gpu.id
+            ),
+        )),
+        None => Ok(()),
+    }
 }
