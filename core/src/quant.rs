@@ -445,7 +445,13 @@ fn ignored_kind(pattern: &str) -> Option<String> {
         "lm_head"
     } else if p.contains("embed") {
         "embed_tokens"
-    } else if p.contains("router") || (p.ends_with(".gate") && !p.contains("gate_proj")) {
+    } else if p.contains("router")
+        || p == "gate"
+        || (p.ends_with(".gate") && !p.contains("gate_proj"))
+        || p.contains("e_score_correction_bias")
+    {
+        // The router and its score bias (MiniMax-M2 lists both): never
+        // quantized anyway.
         return None;
     } else if p.contains("norm") {
         // Norm weights are never quantized.

@@ -2,8 +2,9 @@
 //! Qwen3-VL (Qwen3 with its vision transformer) and Mistral 3 (Mistral Small
 //! 3.x: a Mistral text model with a Pixtral vision encoder).
 
+use super::fields::Cfg;
 use super::{gated_mlp, vision, Built, Ctx};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::model::{AttentionLayer, Layer};
 
 /// `n` attention + gated-MLP blocks.
@@ -103,4 +104,132 @@ pub fn mistral3(x: &Ctx) -> Result<Built> {
     let mut built = blocks(x, x.attention()?)?;
     built.encoder = vision::pixtral(x)?;
     Ok(built)
+}
+
+/// Sliding-window layers by `layer_types` (or every layer but each fourth
+/// without it), the window `sliding_window`, the others full attention; a
+/// gated MLP each. vLLM keeps the full layers full: for a `layer_types`
+/// that interleaves two kinds it sets no model-wide window
+/// (`EngineArgs.create_engine_config`).
+fn interleaved_window_blocks(x: &Ctx, attn: AttentionLayer) -> Result<Built> {
+    let window = x.c.u("sliding_window")?;
+    let local = x.sliding_layers(|i| (i + 1) % 4 != 0)?;
+    let inter = x.c.u("intermediate_size")?;
+    let mut layers = Vec::new();
+    for &l in &local {
+        layers.push(Layer::Attention(AttentionLayer {
+            sliding_window_tokens: l.then_some(window),
+            ..attn
+        }));
+        layers.push(gated_mlp(inter));
+    }
+    Built::layers(layers)
+}
+
+/// OLMo 3 (`vllm/model_executor/models/olmo3.py`; olmo2.py in older
+/// releases): three sliding-window layers to one full, q/k/v/o without
+/// bias, head_dim = hidden / heads, post-norms (two a layer, as many as
+/// pre-norms). Its q/k norms span the whole projection (6,144 weights a
+/// layer), counted as per-head norms (256): 0.001% of the parameters.
+pub fn olmo3(x: &Ctx) -> Result<Built> {
+    let a = AttentionLayer {
+        qk_norm: true,
+        ..x.attention()?
+    };
+    interleaved_window_blocks(x, a)
+}
+
+/// EXAONE 4.0 (`vllm/model_executor/models/exaone4.py`): `layer_types`
+/// (from `sliding_window_pattern`, "LLLG": three sliding layers to one
+/// full), per-head q/k norms, biases only with `attention_bias`, post-norms.
+pub fn exaone4(x: &Ctx) -> Result<Built> {
+    let a = AttentionLayer {
+        qkv_bias: x.c.b_or("attention_bias", false)?,
+        qk_norm: true,
+        ..x.attention()?
+    };
+    interleaved_window_blocks(x, a)
+}
+
+/// DeciLM ("nemotron-nas": Llama-3.3-Nemotron-Super-49B, Llama-3.1-Nemotron-
+/// Ultra-253B; `vllm/model_executor/models/nemotron_nas.py`): a Llama whose
+/// layers each follow `block_configs[i]`. An attention of `no_op` is absent
+/// (no module, no input norm, no KV cache); otherwise Llama attention with
+/// `num_attention_heads / n_heads_in_group` KV heads. A gated MLP of
+/// `int(2 ffn_mult hidden / 3)` rounded up to a multiple of 256
+/// (`_ffn_mult_to_intermediate_size`), or of `intermediate_size`, unless
+/// `no_op`. vLLM builds `replace_with_linear` blocks as ordinary ones, which
+/// the checkpoint's weights would not fit, so they are refused.
+pub fn decilm(x: &Ctx) -> Result<Built> {
+    let blocks =
+        x.c.get("block_configs")
+            .and_then(serde_json::Value::as_array)
+            .ok_or_else(|| {
+                Error::new("missing field `block_configs`")
+                    .with_hint("a DeciLM config.json lists one block config per layer")
+            })?;
+    if blocks.len() as u64 != x.n_layers {
+        return Err(Error::field(
+            "block_configs",
+            format!("({} entries)", blocks.len()),
+            format!("{} entries, one per layer (num_hidden_layers)", x.n_layers),
+        ));
+    }
+    let base = AttentionLayer {
+        qkv_bias: x.c.b_or("attention_bias", false)?,
+        ..x.attention()?
+    };
+    let mut layers = Vec::new();
+    for b in blocks {
+        let (attention, ffn) = (block_part(b, "attention")?, block_part(b, "ffn")?);
+        for c in [&attention, &ffn] {
+            if c.b_or("replace_with_linear", false)? {
+                return Err(Error::new(
+                    "block_configs: a block replaced by a linear layer is not modelled",
+                )
+                .with_hint("vLLM 0.32's nemotron_nas.py builds only no_op and full blocks"));
+            }
+        }
+        if !attention.b_or("no_op", false)? {
+            let group = attention.u("n_heads_in_group")?;
+            if !base.num_heads.is_multiple_of(group) {
+                return Err(Error::field(
+                    "block_configs: n_heads_in_group",
+                    group,
+                    format!("a divisor of num_attention_heads ({})", base.num_heads),
+                ));
+            }
+            layers.push(Layer::Attention(AttentionLayer {
+                num_kv_heads: base.num_heads / group,
+                ..base
+            }));
+        }
+        if !ffn.b_or("no_op", false)? {
+            let inter = match ffn.get("ffn_mult").and_then(serde_json::Value::as_f64) {
+                Some(m) if m.is_finite() && m > 0.0 && m <= 64.0 => {
+                    let raw = crate::units::saturating_u64(2.0 * m * x.hidden as f64 / 3.0);
+                    crate::units::div_ceil(raw, 256) * 256
+                }
+                Some(m) => {
+                    return Err(Error::field(
+                        "block_configs: ffn_mult",
+                        m,
+                        "a positive multiplier up to 64",
+                    ))
+                }
+                None => ffn.u("intermediate_size")?,
+            };
+            layers.push(gated_mlp(inter));
+        }
+    }
+    Built::layers(layers)
+}
+
+/// One part (`attention`, `ffn`) of a DeciLM block config.
+fn block_part<'a>(block: &'a serde_json::Value, k: &str) -> Result<Cfg<'a>> {
+    block
+        .get(k)
+        .and_then(serde_json::Value::as_object)
+        .map(Cfg)
+        .ok_or_else(|| Error::new(format!("block_configs: missing `{k}`")))
 }

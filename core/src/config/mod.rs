@@ -211,6 +211,26 @@ pub static ARCHITECTURES: &[Architecture] = &[
         false,
         linear::qwen3_5_moe
     ),
+    arch!(
+        "DeciLMForCausalLM",
+        "dense, per-layer blocks",
+        false,
+        dense::decilm
+    ),
+    arch!("Olmo3ForCausalLM", "sliding window", false, dense::olmo3),
+    arch!(
+        "Exaone4ForCausalLM",
+        "sliding window",
+        false,
+        dense::exaone4
+    ),
+    arch!("MiniMaxM2ForCausalLM", "MoE", false, moe::minimax_m2),
+    arch!(
+        "PhiMoEForCausalLM",
+        "MoE + sliding window",
+        false,
+        moe::phimoe
+    ),
     arch!("DeepseekV2ForCausalLM", "MLA + MoE", false, mla::deepseek),
     arch!("DeepseekV3ForCausalLM", "MLA + MoE", false, mla::deepseek),
 ];
@@ -617,9 +637,13 @@ fn one_rope(x: &Ctx, params: Option<Cfg>, head: u64, max_pos: u64) -> Result<Mod
         .and_then(|r| r.get("partial_rotary_factor"))
         .or(x.c.get("partial_rotary_factor"))
         .and_then(Value::as_f64)
-        .filter(|f| *f > 0.0 && *f <= 1.0)
-        .unwrap_or(1.0);
-    let rotary_dim = crate::units::saturating_u64(head as f64 * partial);
+        .filter(|f| *f > 0.0 && *f <= 1.0);
+    // MiniMax-M2 names the rotated width itself (`rotary_dim`).
+    let rotary_dim = match (partial, x.c.opt("rotary_dim")?) {
+        (Some(f), _) => crate::units::saturating_u64(head as f64 * f),
+        (None, Some(d)) if d > 0 && d <= head => d,
+        _ => head,
+    };
     let kind = params.and_then(|r| r.s("rope_type").or(r.s("type")));
     let factor = params
         .and_then(|r| r.get("factor"))

@@ -202,3 +202,65 @@ fn real_unquantized_module_lists_name_modelled_modules() {
         "only {lists} real files list unquantized modules"
     );
 }
+
+/// The layers vLLM builds for the families added from vLLM's model code
+/// (each reader cites its file): attention layers, KV heads, windows.
+#[test]
+fn the_added_families_have_the_layers_vllm_builds() {
+    let load = |file: &str| {
+        let text = std::fs::read_to_string(corpus_dir().join(file)).unwrap();
+        loaded_from_config_json(file, &text).unwrap().model
+    };
+    // (file, attention layers, KV heads, sliding layers, window)
+    let cases = [
+        // minimax_m2.py: 62 full-attention layers, 8 KV heads of 128.
+        ("MiniMaxAI--MiniMax-M2.5.json", 62, 8, 0, None),
+        // phimoe.py: no per-layer window, so the config's 2047 on all 32.
+        (
+            "microsoft--Phi-mini-MoE-instruct.json",
+            32,
+            8,
+            32,
+            Some(2047),
+        ),
+        // olmo3.py and exaone4.py: layer_types, three sliding to one full.
+        ("allenai--Olmo-3.1-32B-Instruct.json", 64, 8, 48, Some(4096)),
+        ("LGAI-EXAONE--EXAONE-4.0-32B.json", 64, 8, 48, Some(4096)),
+        // nemotron_nas.py: 31 of 80 blocks have no attention.
+        (
+            "nvidia--Llama-3_3-Nemotron-Super-49B-v1.json",
+            49,
+            8,
+            0,
+            None,
+        ),
+    ];
+    for (file, n, kv, sliding, window) in cases {
+        let m = load(file);
+        let attn: Vec<_> = m.attention_layers().collect();
+        assert_eq!(attn.len(), n, "{file}");
+        assert!(attn.iter().all(|a| a.num_kv_heads == kv), "{file}");
+        let windows: Vec<_> = attn
+            .iter()
+            .filter_map(|a| a.sliding_window_tokens)
+            .collect();
+        assert_eq!(windows.len(), sliding, "{file}");
+        assert!(windows.iter().all(|w| Some(*w) == window), "{file}");
+    }
+    // Olmo 3's full layers are each fourth (indices 3, 7, ..., 63).
+    let olmo = load("allenai--Olmo-3.1-32B-Instruct.json");
+    let full: Vec<usize> = olmo
+        .attention_layers()
+        .enumerate()
+        .filter(|(_, a)| a.sliding_window_tokens.is_none())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(full, (3..64).step_by(4).collect::<Vec<_>>());
+    // Nemotron-Super's 80 blocks stay 80 decoder layers for pipeline stages.
+    assert_eq!(
+        load("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json")
+            .decoder_layers()
+            .len(),
+        80
+    );
+}
