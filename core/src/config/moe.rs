@@ -53,21 +53,12 @@ pub fn qwen3_moe(x: &Ctx) -> Result<Built> {
 
 /// Mixtral: every layer sparse; experts of `intermediate_size`.
 pub fn mixtral(x: &Ctx) -> Result<Built> {
-    let moe = routed(
-        x.c.u("num_local_experts")?,
-        x.c.u("num_experts_per_tok")?,
-        x.c.u("intermediate_size")?,
-    )?;
+    let moe = local_experts(x)?;
     let a = AttentionLayer {
         sliding_window_tokens: x.c.opt("sliding_window")?,
         ..x.attention()?
     };
-    let mut layers = Vec::new();
-    for _ in 0..x.n_layers {
-        layers.push(Layer::Attention(a));
-        layers.push(Layer::Moe(moe));
-    }
-    Built::layers(layers)
+    every_layer_sparse(x, a, moe)
 }
 
 /// gpt-oss: alternating sliding (even) and full layers, q/k/v bias, every
@@ -104,22 +95,13 @@ pub fn gpt_oss(x: &Ctx) -> Result<Built> {
 /// modules (`num_mtp_modules`, layers 62 on) are skipped when vLLM loads it
 /// without speculative decoding (`load_weights`).
 pub fn minimax_m2(x: &Ctx) -> Result<Built> {
-    let moe = routed(
-        x.c.u("num_local_experts")?,
-        x.c.u("num_experts_per_tok")?,
-        x.c.u("intermediate_size")?,
-    )?;
+    let moe = local_experts(x)?;
     let a = AttentionLayer {
         qkv_bias: x.c.b_or("attention_bias", false)?,
         qk_norm: x.c.b_or("use_qk_norm", true)?,
         ..x.attention()?
     };
-    let mut layers = Vec::new();
-    for _ in 0..x.n_layers {
-        layers.push(Layer::Attention(a));
-        layers.push(Layer::Moe(moe));
-    }
-    Built::layers(layers)
+    every_layer_sparse(x, a, moe)
 }
 
 /// PhiMoE (Phi-3.5-MoE, Phi-mini-MoE; `phimoe.py`): Mixtral's layout with
@@ -129,16 +111,28 @@ pub fn minimax_m2(x: &Ctx) -> Result<Built> {
 /// into the cache config when `layer_types` does not interleave two kinds
 /// (`EngineArgs.create_engine_config`, vllm/engine/arg_utils.py).
 pub fn phimoe(x: &Ctx) -> Result<Built> {
-    let moe = routed(
-        x.c.u("num_local_experts")?,
-        x.c.u("num_experts_per_tok")?,
-        x.c.u("intermediate_size")?,
-    )?;
+    let moe = local_experts(x)?;
     let a = AttentionLayer {
         qkv_bias: true,
         sliding_window_tokens: x.c.opt("sliding_window")?,
         ..x.attention()?
     };
+    every_layer_sparse(x, a, moe)
+}
+
+/// `num_local_experts` routed experts of `intermediate_size`, top
+/// `num_experts_per_tok` (Mixtral's spelling, which MiniMax-M2 and PhiMoE
+/// share).
+fn local_experts(x: &Ctx) -> Result<MoeLayer> {
+    routed(
+        x.c.u("num_local_experts")?,
+        x.c.u("num_experts_per_tok")?,
+        x.c.u("intermediate_size")?,
+    )
+}
+
+/// Every layer the same attention and the same sparse block.
+fn every_layer_sparse(x: &Ctx, a: AttentionLayer, moe: MoeLayer) -> Result<Built> {
     let mut layers = Vec::new();
     for _ in 0..x.n_layers {
         layers.push(Layer::Attention(a));
