@@ -303,6 +303,8 @@ fn layer_transient_bytes_for(l: &Layer, d: u64) -> u64 {
         Layer::Mamba1(m) => (3 * m.intermediate + m.dt_rank + 2 * m.state_size) * d,
         // q, k, v, z projections, b and a, the output before out_proj.
         Layer::DeltaNet(x) => (2 * x.key_dim() + 3 * x.value_dim() + 2 * x.value_heads) * d,
+        // in_proj's B, C and x, the convolved stream, the output before out_proj.
+        Layer::ShortConv(c) => 5 * c.dim * d,
         // gate+up output and the activation's output (up and activation without a gate).
         Layer::Mlp(f) => {
             if f.gated {

@@ -154,6 +154,18 @@ impl DeltaNetLayer {
     }
 }
 
+/// One short-convolution layer (LFM2's `ShortConv`,
+/// vllm/model_executor/layers/mamba/short_conv.py): `in_proj` to three
+/// `dim`-wide streams (B, C, x), a depthwise causal convolution of
+/// `conv_kernel` taps, `out_proj`. Its per-request state is the last
+/// `conv_kernel - 1` inputs, no SSM state
+/// (`MambaStateShapeCalculator.short_conv_state_shape`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ShortConvLayer {
+    pub dim: u64,
+    pub conv_kernel: u64,
+}
+
 /// One feed-forward layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MlpLayer {
@@ -185,6 +197,7 @@ pub enum Layer {
     Mamba2(Mamba2Layer),
     Mamba1(Mamba1Layer),
     DeltaNet(DeltaNetLayer),
+    ShortConv(ShortConvLayer),
     Mlp(MlpLayer),
     Moe(MoeLayer),
 }
@@ -205,6 +218,10 @@ impl Layer {
             Layer::DeltaNet(d) => Some(StateShape {
                 conv_elems: d.conv_dim() * d.conv_kernel.saturating_sub(1),
                 ssm_elems: d.value_heads * d.key_head_dim * d.value_head_dim,
+            }),
+            Layer::ShortConv(c) => Some(StateShape {
+                conv_elems: c.dim * c.conv_kernel.saturating_sub(1),
+                ssm_elems: 0,
             }),
             _ => None,
         }
@@ -441,6 +458,15 @@ fn deltanet_modules(o: &mut Vec<Module>, h: u64, d: &DeltaNetLayer) {
     add(o, 1, "input_norm", X, 1, h);
 }
 
+/// A short-convolution layer's tensors: in_proj to B, C and x, the
+/// depthwise conv (one `conv_kernel` filter per channel), out_proj.
+fn short_conv_modules(o: &mut Vec<Module>, h: u64, c: &ShortConvLayer) {
+    add(o, 1, "in_proj", M, h, 3 * c.dim);
+    add(o, 1, "conv1d", X, c.conv_kernel, c.dim);
+    add(o, 1, "out_proj", M, c.dim, h);
+    add(o, 1, "input_norm", X, 1, h);
+}
+
 /// A dense MLP layer's tensors.
 fn mlp_modules(o: &mut Vec<Module>, h: u64, f: &MlpLayer) {
     if f.gated {
@@ -524,6 +550,7 @@ impl Model {
                 Layer::Mamba2(m) => mamba2_modules(o, h, m),
                 Layer::Mamba1(m) => mamba1_modules(o, h, m),
                 Layer::DeltaNet(d) => deltanet_modules(o, h, d),
+                Layer::ShortConv(c) => short_conv_modules(o, h, c),
                 Layer::Mlp(f) => mlp_modules(o, h, f),
                 Layer::Moe(e) => moe_modules(o, h, e),
             }
@@ -583,6 +610,10 @@ impl Model {
                     key_heads: (d.key_heads / tp).max(1),
                     value_heads: split("linear_num_value_heads", d.value_heads)?,
                     ..d
+                }),
+                Layer::ShortConv(c) => Layer::ShortConv(ShortConvLayer {
+                    dim: split("conv_dim", c.dim)?,
+                    ..c
                 }),
                 Layer::Mlp(f) => Layer::Mlp(MlpLayer {
                     intermediate: f.intermediate.div_ceil(tp),

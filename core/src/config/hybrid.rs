@@ -1,12 +1,15 @@
 //! Mamba hybrids: NemotronH (Mamba2 + attention + MLP or MoE), Granite 4.0-H
 //! (Mamba2 + attention, MoE with a shared expert), Falcon-H1 (attention and
-//! Mamba2 side by side) and Jamba (Mamba1 + attention + MoE).
+//! Mamba2 side by side), Jamba (Mamba1 + attention + MoE) and LFM2 (short
+//! convolutions + attention).
 
 use super::moe::routed;
 use super::{gated_mlp, Built, Ctx, Ropes};
 use crate::dtype::FloatDtype;
 use crate::error::{Error, Result};
-use crate::model::{AttentionLayer, Layer, Mamba1Layer, Mamba2Layer, MlpLayer, MoeLayer};
+use crate::model::{
+    AttentionLayer, Layer, Mamba1Layer, Mamba2Layer, MlpLayer, MoeLayer, ShortConvLayer,
+};
 use serde_json::Value;
 
 /// NemotronH's MoE block (`E`): routed experts and shared experts with the
@@ -249,4 +252,56 @@ pub fn jamba(x: &Ctx) -> Result<Built> {
         ropes: Ropes::None,
         ..Built::layers(layers)?
     })
+}
+
+/// LFM2-VL (`vllm/model_executor/models/lfm2_vl.py`): the LFM2 text model
+/// of `text_config` (`lfm2.py`) with a SigLIP2 tower and its projector.
+/// `layer_types` marks each layer `full_attention` (per-head q/k norms,
+/// head_dim = hidden / heads) or a short convolution of `conv_dim` channels
+/// and `conv_L_cache` taps; every layer has a gated MLP, whose width with
+/// `block_auto_adjust_ff_dim` is `2 intermediate_size / 3`, times
+/// `block_ffn_dim_multiplier`, rounded up to `block_multiple_of`. vLLM ties
+/// lm_head to the embedding whatever the config says.
+pub fn lfm2_vl(x: &Ctx) -> Result<Built> {
+    let types = x.layer_types()?.ok_or_else(|| {
+        Error::new("missing field `layer_types`")
+            .with_hint("LFM2 configs list `conv` or `full_attention` per layer")
+    })?;
+    let attention = AttentionLayer {
+        qk_norm: true,
+        ..x.attention()?
+    };
+    let conv = ShortConvLayer {
+        dim: x.c.u("conv_dim")?,
+        conv_kernel: x.c.u("conv_L_cache")?,
+    };
+    let mut inter = x.c.u("intermediate_size")?;
+    if x.c.b_or("block_auto_adjust_ff_dim", false)? {
+        let multiplier =
+            x.c.get("block_ffn_dim_multiplier")
+                .and_then(Value::as_f64)
+                .filter(|m| m.is_finite() && *m > 0.0 && *m <= 64.0)
+                .unwrap_or(1.0);
+        let raw = crate::units::saturating_u64((2 * inter / 3) as f64 * multiplier);
+        let multiple = x.c.u_or("block_multiple_of", 256)?.max(1);
+        inter = crate::units::div_ceil(raw, multiple) * multiple;
+    }
+    let mut layers = Vec::new();
+    for t in types {
+        layers.push(match t {
+            "full_attention" => Layer::Attention(attention),
+            "conv" => Layer::ShortConv(conv),
+            other => {
+                return Err(Error::field(
+                    "layer_types",
+                    other,
+                    "\"conv\" or \"full_attention\" per layer",
+                ))
+            }
+        });
+        layers.push(gated_mlp(inter));
+    }
+    let mut built = Built::layers(layers)?;
+    built.encoder = super::vision::siglip2_lfm2(x)?;
+    Ok(built)
 }

@@ -217,6 +217,12 @@ pub static ARCHITECTURES: &[Architecture] = &[
         false,
         dense::decilm
     ),
+    arch!(
+        "Lfm2VlForConditionalGeneration",
+        "short-convolution hybrid + vision",
+        true,
+        hybrid::lfm2_vl
+    ),
     arch!("Olmo3ForCausalLM", "sliding window", false, dense::olmo3),
     arch!(
         "Exaone4ForCausalLM",
@@ -726,6 +732,7 @@ fn layer_params_bound(l: &Layer, h: u128) -> u128 {
         Layer::Mamba2(m) => 3 * u(m.num_heads) * u(m.head_dim) * h,
         Layer::Mamba1(m) => 4 * u(m.intermediate) * (h + u(m.state_size + m.dt_rank)),
         Layer::DeltaNet(d) => 4 * u(d.key_dim().max(d.value_dim())) * h,
+        Layer::ShortConv(c) => 4 * u(c.dim) * h,
         Layer::Mlp(f) => 3 * u(f.intermediate) * h,
         Layer::Moe(e) => {
             let width = u(e.latent_dim.unwrap_or(e.top_k.max(1)).max(1)).max(h);

@@ -138,3 +138,37 @@ pub fn gemma4(x: &Ctx) -> Result<Vec<Module>> {
         module("embed_vision", h, x.hidden, 1),
     ])
 }
+
+/// LFM2-VL's SigLIP2 tower (`vllm/model_executor/models/lfm2_siglip2.py`:
+/// a linear patch embedding with bias, `num_patches` learned positions,
+/// encoder layers with biased q/k/v/out and a GELU MLP, LayerNorms with
+/// bias, the post-LayerNorm; no head) and projector (`lfm2_vl.py`:
+/// pixel-unshuffle by `downsample_factor`, two linear layers, biased with
+/// `projector_bias`, an optional LayerNorm).
+pub fn siglip2_lfm2(x: &Ctx) -> Result<Vec<Module>> {
+    let v = vision_config(x)?;
+    let h = v.u("hidden_size")?;
+    let i = v.u("intermediate_size")?;
+    let n = v.u("num_hidden_layers")?;
+    let p = v.u("patch_size")?;
+    let ch = v.u_or("num_channels", 3)?;
+    let positions = v.u("num_patches")?;
+    let down = x.top.u_or("downsample_factor", 2)?;
+    let proj = x.top.u("projector_hidden_size")?;
+    let bias = u64::from(x.top.b_or("projector_bias", true)?);
+    let mut out = vec![
+        module("vision_attention", h + 1, 4 * h, n),
+        module("vision_fc1", h + 1, i, n),
+        module("vision_fc2", i + 1, h, n),
+        module("vision_norms", 4, h, n),
+        module("vision_patch_embedding", ch * p * p + 1, h, 1),
+        module("vision_position_embedding", positions, h, 1),
+        module("vision_post_layernorm", 2, h, 1),
+        module("mm_projector_1", h * down * down + bias, proj, 1),
+        module("mm_projector_2", proj + bias, x.hidden, 1),
+    ];
+    if x.top.b_or("projector_use_layernorm", false)? {
+        out.push(module("mm_projector_norm", 2, h * down * down, 1));
+    }
+    Ok(out)
+}

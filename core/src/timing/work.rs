@@ -360,7 +360,7 @@ fn quant_gemm_count(model: &Model, quant: &WeightQuant, experts_only: bool) -> u
                 Layer::Attention(_) => probe("o_proj", ModuleKind::AttentionLinear),
                 Layer::Mlp(_) => probe("down_proj", ModuleKind::MlpLinear),
                 Layer::Moe(_) => probe("expert_down_proj", ModuleKind::ExpertLinear),
-                Layer::Mamba2(_) | Layer::Mamba1(_) | Layer::DeltaNet(_) => {
+                Layer::Mamba2(_) | Layer::Mamba1(_) | Layer::DeltaNet(_) | Layer::ShortConv(_) => {
                     probe("out_proj", ModuleKind::MambaLinear)
                 }
             };

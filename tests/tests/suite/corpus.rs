@@ -256,6 +256,17 @@ fn the_added_families_have_the_layers_vllm_builds() {
         .map(|(i, _)| i)
         .collect();
     assert_eq!(full, (3..64).step_by(4).collect::<Vec<_>>());
+    // lfm2.py: 6 attention layers of 8 KV heads (head_dim 2048 / 32 = 64)
+    // and 10 short convolutions, each keeping (L_cache - 1) x conv_dim
+    // inputs (short_conv_state_shape): 2 x 2048 elements.
+    let lfm2 = load("LiquidAI--LFM2.5-VL-1.6B.json");
+    let attn: Vec<_> = lfm2.attention_layers().collect();
+    assert_eq!(attn.len(), 6);
+    assert!(attn.iter().all(|a| a.num_kv_heads == 8 && a.head_dim == 64));
+    let states: Vec<_> = lfm2.layers.iter().filter_map(|l| l.state()).collect();
+    assert_eq!(states.len(), 10);
+    assert!(states.iter().all(|s| (s.conv_elems, s.ssm_elems) == (4096, 0)));
+    assert!(lfm2.tie_word_embeddings);
     // Nemotron-Super's 80 blocks stay 80 decoder layers for pipeline stages.
     assert_eq!(
         load("nvidia--Llama-3_3-Nemotron-Super-49B-v1.json")
