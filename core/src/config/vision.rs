@@ -33,10 +33,22 @@ fn vision_config<'a>(x: &Ctx<'a>) -> Result<Cfg<'a>> {
 pub fn siglip_gemma3(x: &Ctx) -> Result<Vec<Module>> {
     let v = vision_config(x)?;
     let h = v.u("hidden_size")?;
+    let side = v.u("image_size")? / v.u("patch_size")?;
+    let mut out = siglip_tower(v, side * side)?;
+    out.push(module("mm_input_projection", h, x.hidden, 1));
+    out.push(module("mm_soft_emb_norm", 1, h, 1));
+    Ok(out)
+}
+
+/// A SigLIP (or SigLIP2) tower of `vision_config` with `positions` learned
+/// positions: encoder layers of biased q/k/v/out and a GELU MLP, two
+/// LayerNorms with bias each, a patch embedding with bias, the
+/// post-LayerNorm.
+fn siglip_tower(v: Cfg, positions: u64) -> Result<Vec<Module>> {
+    let h = v.u("hidden_size")?;
     let i = v.u("intermediate_size")?;
     let n = v.u("num_hidden_layers")?;
     let p = v.u("patch_size")?;
-    let side = v.u("image_size")? / p;
     let ch = v.u_or("num_channels", 3)?;
     Ok(vec![
         // q, k, v, out projections with biases.
@@ -46,10 +58,8 @@ pub fn siglip_gemma3(x: &Ctx) -> Result<Vec<Module>> {
         // Two LayerNorms (weight and bias) per layer.
         module("vision_norms", 4, h, n),
         module("vision_patch_embedding", ch * p * p + 1, h, 1),
-        module("vision_position_embedding", side * side, h, 1),
+        module("vision_position_embedding", positions, h, 1),
         module("vision_post_layernorm", 2, h, 1),
-        module("mm_input_projection", h, x.hidden, 1),
-        module("mm_soft_emb_norm", 1, h, 1),
     ])
 }
 
@@ -148,25 +158,12 @@ pub fn gemma4(x: &Ctx) -> Result<Vec<Module>> {
 pub fn siglip2_lfm2(x: &Ctx) -> Result<Vec<Module>> {
     let v = vision_config(x)?;
     let h = v.u("hidden_size")?;
-    let i = v.u("intermediate_size")?;
-    let n = v.u("num_hidden_layers")?;
-    let p = v.u("patch_size")?;
-    let ch = v.u_or("num_channels", 3)?;
-    let positions = v.u("num_patches")?;
     let down = x.top.u_or("downsample_factor", 2)?;
     let proj = x.top.u("projector_hidden_size")?;
     let bias = u64::from(x.top.b_or("projector_bias", true)?);
-    let mut out = vec![
-        module("vision_attention", h + 1, 4 * h, n),
-        module("vision_fc1", h + 1, i, n),
-        module("vision_fc2", i + 1, h, n),
-        module("vision_norms", 4, h, n),
-        module("vision_patch_embedding", ch * p * p + 1, h, 1),
-        module("vision_position_embedding", positions, h, 1),
-        module("vision_post_layernorm", 2, h, 1),
-        module("mm_projector_1", h * down * down + bias, proj, 1),
-        module("mm_projector_2", proj + bias, x.hidden, 1),
-    ];
+    let mut out = siglip_tower(v, v.u("num_patches")?)?;
+    out.push(module("mm_projector_1", h * down * down + bias, proj, 1));
+    out.push(module("mm_projector_2", proj + bias, x.hidden, 1));
     if x.top.b_or("projector_use_layernorm", false)? {
         out.push(module("mm_projector_norm", 2, h * down * down, 1));
     }

@@ -265,7 +265,9 @@ fn the_added_families_have_the_layers_vllm_builds() {
     assert!(attn.iter().all(|a| a.num_kv_heads == 8 && a.head_dim == 64));
     let states: Vec<_> = lfm2.layers.iter().filter_map(|l| l.state()).collect();
     assert_eq!(states.len(), 10);
-    assert!(states.iter().all(|s| (s.conv_elems, s.ssm_elems) == (4096, 0)));
+    assert!(states
+        .iter()
+        .all(|s| (s.conv_elems, s.ssm_elems) == (4096, 0)));
     assert!(lfm2.tie_word_embeddings);
     // Nemotron-Super's 80 blocks stay 80 decoder layers for pipeline stages.
     assert_eq!(
