@@ -233,3 +233,12 @@ fn block_part<'a>(block: &'a serde_json::Value, k: &str) -> Result<Cfg<'a>> {
         .map(Cfg)
         .ok_or_else(|| Error::new(format!("block_configs: missing `{k}`")))
 }
+
+/// Voxtral (`vllm/model_executor/models/voxtral.py`): a Llama text model of
+/// `text_config`, a Whisper audio encoder and its adapter (run at prefill
+/// only; no KV cache of their own).
+pub fn voxtral(x: &Ctx) -> Result<Built> {
+    let mut built = llama(x)?;
+    built.encoder = vision::whisper_voxtral(x)?;
+    Ok(built)
+}

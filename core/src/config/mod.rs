@@ -223,6 +223,12 @@ pub static ARCHITECTURES: &[Architecture] = &[
         true,
         hybrid::lfm2_vl
     ),
+    arch!(
+        "VoxtralForConditionalGeneration",
+        "dense + audio",
+        false,
+        dense::voxtral
+    ),
     arch!("Olmo3ForCausalLM", "sliding window", false, dense::olmo3),
     arch!(
         "Exaone4ForCausalLM",
@@ -460,9 +466,10 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         .ok_or_else(|| Error::new("config.json is not a JSON object"))?);
     let arch = architecture(top)?;
     // Multimodal wrappers keep the language model under text_config, which
-    // may leave the family's defaults out.
+    // may leave the family's defaults out. Voxtral repeats the text width at
+    // the top level but not its layers.
     let text = match top.object("text_config") {
-        Some(t) if top.get("hidden_size").is_none() => t,
+        Some(t) if top.get("hidden_size").is_none() || top.get("num_hidden_layers").is_none() => t,
         _ => top,
     };
     let mut merged = text.0.clone();

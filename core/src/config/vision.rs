@@ -169,3 +169,35 @@ pub fn siglip2_lfm2(x: &Ctx) -> Result<Vec<Module>> {
     }
     Ok(out)
 }
+
+/// Voxtral's Whisper encoder of `audio_config` (`voxtral.py` wrapping
+/// vLLM's `WhisperEncoder`): two biased convolutions over the mel bins
+/// (kernel 3), `max_source_positions` positions, encoder layers of q/k/v/out
+/// with biases (vLLM allocates the k bias the checkpoint lacks), a GELU MLP
+/// and two LayerNorms, a final LayerNorm; then the `AudioLanguageAdapter`:
+/// two linear layers without bias from the packed frames
+/// (`intermediate_size` wide, as transformers' projector reads it) to the
+/// text width.
+pub fn whisper_voxtral(x: &Ctx) -> Result<Vec<Module>> {
+    let a = x.top.object("audio_config").ok_or_else(|| {
+        Error::new("missing field `audio_config`")
+            .with_hint("Voxtral configs describe their audio encoder there")
+    })?;
+    let d = a.u("hidden_size")?;
+    let i = a.u("intermediate_size")?;
+    let n = a.u("num_hidden_layers")?;
+    let mel = a.u("num_mel_bins")?;
+    let positions = a.u("max_source_positions")?;
+    Ok(vec![
+        module("audio_conv1", 3 * mel + 1, d, 1),
+        module("audio_conv2", 3 * d + 1, d, 1),
+        module("audio_position_embedding", positions, d, 1),
+        module("audio_attention", d + 1, 4 * d, n),
+        module("audio_fc1", d + 1, i, n),
+        module("audio_fc2", i + 1, d, n),
+        module("audio_norms", 4, d, n),
+        module("audio_final_layernorm", 2, d, 1),
+        module("audio_adapter_in", i, x.hidden, 1),
+        module("audio_adapter_out", x.hidden, x.hidden, 1),
+    ])
+}
