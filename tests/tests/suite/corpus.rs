@@ -98,6 +98,8 @@ fn parameter_counts_match_the_published_totals_within_one_percent() {
     let text = std::fs::read_to_string(corpus_dir().join("published.csv")).unwrap();
     let mut checked = 0;
     let mut families = std::collections::BTreeSet::new();
+    // Per family: the signed errors of its files (published / computed - 1).
+    let mut by_family: std::collections::BTreeMap<String, Vec<f64>> = Default::default();
     let mut off = Vec::new();
     for row in csv::Reader::from_reader(text.as_bytes()).records() {
         let row = row.unwrap();
@@ -130,6 +132,10 @@ fn parameter_counts_match_the_published_totals_within_one_percent() {
         checked += 1;
         families.insert(m.architecture.clone());
         let err = published / expected - 1.0;
+        by_family
+            .entry(m.architecture.clone())
+            .or_default()
+            .push(100.0 * err);
         let ok = if mtp {
             (-0.01..0.03).contains(&err)
         } else {
@@ -143,6 +149,40 @@ fn parameter_counts_match_the_published_totals_within_one_percent() {
     }
     assert!(off.is_empty(), "{}", off.join("\n"));
     assert!(checked >= 50, "only {checked} published counts");
+    // The README's table is this one (`cargo test -p decodecalc-tests --test
+    // suite corpus:: -- --nocapture` prints it).
+    let mut table = String::from(
+        "| architecture | files with a published count | largest error % | median error % |\n|---|---|---|---|\n",
+    );
+    for (family, errs) in &by_family {
+        let mut abs: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
+        abs.sort_by(f64::total_cmp);
+        let mid = abs.len() / 2;
+        let median = match (
+            abs.len() % 2,
+            abs.get(mid),
+            mid.checked_sub(1).and_then(|i| abs.get(i)),
+        ) {
+            (1, Some(m), _) => *m,
+            (_, Some(hi), Some(lo)) => (hi + lo) / 2.0,
+            _ => 0.0,
+        };
+        let largest = errs
+            .iter()
+            .copied()
+            .max_by(|a, b| a.abs().total_cmp(&b.abs()))
+            .unwrap_or(0.0);
+        table.push_str(&format!(
+            "| {family} | {} | {largest:+.2} | {median:.2} |\n",
+            errs.len()
+        ));
+    }
+    eprintln!("{table}");
+    let readme = std::fs::read_to_string(corpus_dir().join("../../README.md")).unwrap();
+    assert!(
+        readme.contains(&table),
+        "README.md's parameter-count table differs from this test's:\n{table}"
+    );
     // Every family is checked against a published count, but those with no
     // real file yet (the list above).
     let unchecked: Vec<&str> = ARCHITECTURES
