@@ -83,10 +83,17 @@ pub fn granite(x: &Ctx) -> Result<Built> {
 
 /// `vllm/model_executor/models/phi3.py` is Llama's model with fused
 /// `qkv_proj` and `gate_up_proj` (the same parameters as separate ones).
-/// Phi-3-mini's configs set `sliding_window` 2047 but no `layer_types`:
-/// vLLM's Llama attention then uses full attention.
+/// Phi-3-mini's configs set `sliding_window` 2047 and no `layer_types`: the
+/// Llama attention passes no window of its own, so `Attention` takes the
+/// model-wide one (`cache_config.sliding_window`, vllm/attention/layer.py),
+/// which vLLM sets from the config when `layer_types` does not interleave
+/// two kinds (`EngineArgs.create_engine_config`): every layer slides.
 pub fn phi3(x: &Ctx) -> Result<Built> {
-    llama(x)
+    let a = AttentionLayer {
+        sliding_window_tokens: window(x, x.c.b_or("use_sliding_window", true)?)?,
+        ..x.attention()?
+    };
+    blocks(x, a)
 }
 
 /// `vllm/model_executor/models/qwen3_vl.py`: a Qwen3 text model

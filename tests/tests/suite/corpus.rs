@@ -317,3 +317,20 @@ fn the_added_families_have_the_layers_vllm_builds() {
         80
     );
 }
+
+/// A config.json with `sliding_window` and no `layer_types` slides on every
+/// layer in vLLM: the layer passes no window, `Attention` falls back to the
+/// model-wide one (vllm/attention/layer.py), set from the config when
+/// `layer_types` does not interleave kinds (`EngineArgs.create_engine_config`).
+/// Phi-3-mini-4k's 2047 covers all 32 layers.
+#[test]
+fn a_model_wide_window_slides_every_layer() {
+    let text = std::fs::read_to_string(corpus_dir().join("microsoft--Phi-3-mini-4k-instruct.json"))
+        .unwrap();
+    let m = loaded_from_config_json("phi3.json", &text).unwrap().model;
+    let windows: Vec<_> = m
+        .attention_layers()
+        .map(|a| a.sliding_window_tokens)
+        .collect();
+    assert_eq!(windows, vec![Some(2047); 32]);
+}
