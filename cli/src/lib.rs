@@ -170,33 +170,79 @@ fn clap_outcome(e: &clap::Error, argv: &[String]) -> Outcome {
         Some(s) => format!("decodecalc {} --help", sanitize(s)),
         None => "decodecalc --help".to_string(),
     };
-    let mut error = String::new();
-    let mut tips = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if let Some(tip) = line.strip_prefix("tip: ") {
-            tips.push(tip.to_string());
-        } else if line.starts_with("Usage:") || line.starts_with("For more information") {
-            break;
-        } else if !line.is_empty() {
-            if !error.is_empty() {
-                error.push(' ');
-            }
-            error.push_str(line);
-        }
-    }
-    if !error.starts_with("error:") {
-        error = format!("error: {error}");
-    }
+    let (error, mut tips) = clap_error_text(e);
     tips.push(format!("`{help}` lists every flag and the values it takes"));
     Outcome {
         stdout: String::new(),
         stderr: format!(
-            "{}\nhint: {}\n",
+            "error: {}\nhint: {}\n",
             sanitize(&error),
             sanitize(&tips.join("; "))
         ),
         code: 2,
     }
+}
+
+/// Clap's refusal as one sentence and its tips, from the error's kind and
+/// context (the argument, the value, the suggestions), not from its
+/// rendered text.
+fn clap_error_text(e: &clap::Error) -> (String, Vec<String>) {
+    use clap::error::{ContextKind as K, ErrorKind};
+    let get = |k: K| e.get(k).map(ToString::to_string).filter(|v| !v.is_empty());
+    let arg = get(K::InvalidArg).unwrap_or_default();
+    let error = match e.kind() {
+        ErrorKind::UnknownArgument => format!("unexpected argument '{arg}' found"),
+        ErrorKind::InvalidSubcommand => format!(
+            "unrecognized subcommand '{}'",
+            get(K::InvalidSubcommand).unwrap_or_default()
+        ),
+        ErrorKind::InvalidValue => match get(K::InvalidValue).filter(|v| !v.is_empty()) {
+            Some(v) => format!("invalid value '{v}' for '{arg}'"),
+            None => format!("a value is required for '{arg}' but none was supplied"),
+        },
+        ErrorKind::MissingRequiredArgument => {
+            format!("the following required arguments were not provided: {arg}")
+        }
+        ErrorKind::ArgumentConflict => match get(K::PriorArg) {
+            Some(prior) if prior != arg => {
+                format!("the argument '{arg}' cannot be used with '{prior}'")
+            }
+            _ => format!("the argument '{arg}' cannot be used multiple times"),
+        },
+        ErrorKind::NoEquals => format!("equal sign is needed when assigning values to '{arg}'"),
+        kind => {
+            let what = kind.as_str().unwrap_or("the command line is not valid");
+            if arg.is_empty() {
+                what.to_string()
+            } else {
+                format!("{what}: '{arg}'")
+            }
+        }
+    };
+    let mut tips = Vec::new();
+    for (k, what) in [
+        (K::SuggestedArg, "a similar argument exists"),
+        (K::SuggestedSubcommand, "a similar subcommand exists"),
+        (K::SuggestedValue, "a similar value exists"),
+    ] {
+        if let Some(s) = get(k) {
+            tips.push(format!("{what}: '{s}'"));
+        }
+    }
+    // Clap's other tips (such as passing a value that looks like a flag
+    // after `--`), one per line.
+    if let Some(s) = get(K::Suggested) {
+        tips.extend(
+            s.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .map(String::from),
+        );
+    }
+    if let Some(v) = get(K::ValidValue) {
+        tips.push(format!("possible values: {v}"));
+    }
+    (error, tips)
 }
 
 /// Text for a terminal: control characters (ESC, OSC, BEL, ...) and the

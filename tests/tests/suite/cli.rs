@@ -1044,6 +1044,45 @@ fn flag_parser_errors_end_with_a_hint() {
     );
 }
 
+/// Clap's refusals are worded from the error's kind and context (the
+/// argument, the value, clap's suggestions), not re-parsed from its
+/// rendered text (cli/src/lib.rs `clap_error_text`).
+#[test]
+fn clap_refusals_name_the_argument_and_the_valid_values() {
+    let cases: [(&[&str], &str, &str); 4] = [
+        (
+            &["matrx"],
+            "error: unrecognized subcommand 'matrx'",
+            "a similar subcommand exists: 'matrix'",
+        ),
+        (
+            &["matrix", "--modl", "x"],
+            "error: unexpected argument '--modl' found",
+            "a similar argument exists: '--model'",
+        ),
+        (
+            &["matrix", "--format", "xml"],
+            "error: invalid value 'xml' for '--format <FORMAT>'",
+            "possible values: table, csv, json, markdown",
+        ),
+        (
+            &["capacity", "--gpu", "l4", "--gpu", "h100"],
+            "error: the argument '--gpu <VALUE>' cannot be used multiple times",
+            "`decodecalc capacity --help`",
+        ),
+    ];
+    for (args, error, hint) in cases {
+        let out = run(args);
+        assert_eq!(out.code, 2, "{args:?}");
+        let (first, second) = out.stderr.split_once('\n').unwrap();
+        assert_eq!(first, error, "{args:?}");
+        assert!(
+            second.starts_with("hint: ") && second.contains(hint),
+            "{args:?}: {second}"
+        );
+    }
+}
+
 #[test]
 fn control_characters_never_reach_the_terminal_raw() {
     // ESC (a colour sequence) and RLO (right-to-left override) in a flag value.
