@@ -20,6 +20,28 @@ pub struct MlaDims {
     pub qk_nope_head_dim: u64,
     pub qk_rope_head_dim: u64,
     pub v_head_dim: u64,
+    /// DeepSeek sparse attention's indexer (DeepSeek-V3.2, GLM-5), None
+    /// without one.
+    pub indexer: Option<IndexerDims>,
+}
+
+/// The lightning indexer of DeepSeek sparse attention
+/// (`vllm/model_executor/models/deepseek_v2.py`, `Indexer`): `heads` query
+/// heads of `head_dim` from the query latent, one key of `head_dim` per
+/// token from the hidden state, a per-head weight. Its keys are cached per
+/// token in fp8 with one float32 scale per 128 elements
+/// (`DeepseekV32IndexerCache`), whatever the KV-cache dtype.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct IndexerDims {
+    pub heads: u64,
+    pub head_dim: u64,
+}
+
+impl IndexerDims {
+    /// Cache bytes per token: fp8 keys and a 4-byte scale per 128.
+    pub fn cache_bytes_per_token(&self) -> u64 {
+        self.head_dim + 4 * self.head_dim.div_ceil(128)
+    }
 }
 
 /// One attention layer.
@@ -52,11 +74,17 @@ impl AttentionLayer {
         match self.mla {
             Some(m) => {
                 let elems = m.kv_lora_rank + m.qk_rope_head_dim;
-                match dtype {
-                    KvCacheDtype::Auto => elems * model_dtype.bytes(),
-                    KvCacheDtype::Bfloat16 | KvCacheDtype::Float16 => elems * 2,
-                    _ => elems,
-                }
+                // The indexer's cache shares the layer's blocks: vLLM groups
+                // the two specs as one type of full attention whose page is
+                // the sum of theirs (`UniformTypeKVCacheSpecs`,
+                // vllm/v1/kv_cache_interface.py).
+                let indexer = m.indexer.map_or(0, |i| i.cache_bytes_per_token());
+                indexer
+                    + match dtype {
+                        KvCacheDtype::Auto => elems * model_dtype.bytes(),
+                        KvCacheDtype::Bfloat16 | KvCacheDtype::Float16 => elems * 2,
+                        _ => elems,
+                    }
             }
             None => self.num_kv_heads * dtype.bytes_per_token_per_head(self.head_dim, model_dtype),
         }
@@ -410,6 +438,21 @@ fn mla_modules(o: &mut Vec<Module>, h: u64, heads: u64, m: &MlaDims) {
         heads * (m.qk_nope_head_dim + m.v_head_dim),
     );
     add(o, 1, "o_proj", A, heads * m.v_head_dim, h);
+    if let Some(i) = m.indexer {
+        // wq_b from the query latent (or the hidden state without one), wk,
+        // its LayerNorm (weight and bias), weights_proj per head.
+        add(
+            o,
+            1,
+            "indexer_wq_b",
+            A,
+            m.q_lora_rank.unwrap_or(h),
+            i.heads * i.head_dim,
+        );
+        add(o, 1, "indexer_wk", A, h, i.head_dim);
+        add(o, 1, "indexer_k_norm", X, 2, i.head_dim);
+        add(o, 1, "indexer_weights_proj", X, h, i.heads);
+    }
 }
 
 /// A Mamba2 mixer layer's tensors.

@@ -421,10 +421,7 @@ impl ModelFile {
             .map_err(|e| e.context(format!("{origin}: [config]")))?;
         // Without a [quantization] table, the checkpoint's own
         // quantization_config (as config.json has it) decides.
-        let quant = match (
-            quant,
-            json.get("quantization_config").filter(|q| !q.is_null()),
-        ) {
+        let quant = match (quant, crate::config::quantization_config(&json)) {
             (Some(q), _) => q,
             (None, Some(qc)) => crate::quant::from_hf_config(qc)
                 .map_err(|e| e.context(format!("{origin}: [config.quantization_config]")))?,

@@ -449,6 +449,11 @@ fn ignored_kind(pattern: &str) -> Option<String> {
         || p == "gate"
         || (p.ends_with(".gate") && !p.contains("gate_proj"))
         || p.contains("e_score_correction_bias")
+        // The multi-token-prediction layer's modules (GLM-5's `eh_proj`),
+        // which vLLM loads only for speculative decoding.
+        || p.ends_with("eh_proj")
+        || p.ends_with("enorm")
+        || p.ends_with("hnorm")
     {
         // The router and its score bias (MiniMax-M2 lists both): never
         // quantized anyway.

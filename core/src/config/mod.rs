@@ -245,6 +245,24 @@ pub static ARCHITECTURES: &[Architecture] = &[
     ),
     arch!("DeepseekV2ForCausalLM", "MLA + MoE", false, mla::deepseek),
     arch!("DeepseekV3ForCausalLM", "MLA + MoE", false, mla::deepseek),
+    arch!(
+        "DeepseekV32ForCausalLM",
+        "MLA + sparse attention + MoE",
+        false,
+        mla::deepseek
+    ),
+    arch!(
+        "GlmMoeDsaForCausalLM",
+        "MLA + sparse attention + MoE",
+        false,
+        mla::deepseek
+    ),
+    arch!(
+        "KimiK25ForConditionalGeneration",
+        "MLA + MoE + vision",
+        false,
+        mla::kimi_k25
+    ),
 ];
 
 /// Architectures decodecalc recognises but refuses, with the reason.
@@ -457,6 +475,16 @@ fn layer_count(c: Cfg) -> Result<u64> {
         return Ok(t.len() as u64);
     }
     c.u("num_hidden_layers")
+}
+
+/// A config.json's `quantization_config`: the top level's, else its
+/// `text_config`'s (Kimi-K2.5 keeps its int4 scheme there; vLLM serves the
+/// checkpoint in int4).
+pub fn quantization_config(root: &Value) -> Option<&Value> {
+    fn own(v: &Value) -> Option<&Value> {
+        v.get("quantization_config").filter(|q| !q.is_null())
+    }
+    own(root).or_else(|| root.get("text_config").and_then(own))
 }
 
 /// Build a model from config.json fields.

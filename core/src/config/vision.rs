@@ -201,3 +201,31 @@ pub fn whisper_voxtral(x: &Ctx) -> Result<Vec<Module>> {
         module("audio_adapter_out", x.hidden, x.hidden, 1),
     ])
 }
+
+/// Kimi-K2.5's MoonViT (`vision_config` `vt_*` fields): a SigLIP-shaped
+/// tower (biased q/k/v/out, a GELU MLP, two LayerNorms a layer, a patch
+/// embedding, `init_pos_emb_height x init_pos_emb_width` positions, a final
+/// LayerNorm) and the patch merger: a LayerNorm, then two linear layers
+/// from `merge_kernel_size` patches of `mm_hidden_size` to the text width.
+pub fn moonvit(x: &Ctx) -> Result<Vec<Module>> {
+    let v = vision_config(x)?;
+    let h = v.u("vt_hidden_size")?;
+    let i = v.u("vt_intermediate_size")?;
+    let n = v.u("vt_num_hidden_layers")?;
+    let p = v.u("patch_size")?;
+    let positions = v.u("init_pos_emb_height")? * v.u("init_pos_emb_width")?;
+    let merge: u64 = v.numbers("merge_kernel_size")?.iter().product();
+    let merged = v.u_or("mm_hidden_size", h)? * merge.max(1);
+    Ok(vec![
+        module("vision_attention", h + 1, 4 * h, n),
+        module("vision_fc1", h + 1, i, n),
+        module("vision_fc2", i + 1, h, n),
+        module("vision_norms", 4, h, n),
+        module("vision_patch_embedding", 3 * p * p + 1, h, 1),
+        module("vision_position_embedding", positions, h, 1),
+        module("vision_final_layernorm", 2, h, 1),
+        module("mm_projector_norm", 2, h, 1),
+        module("mm_projector_1", merged + 1, merged, 1),
+        module("mm_projector_2", merged + 1, x.hidden, 1),
+    ])
+}

@@ -204,7 +204,7 @@ pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> 
     parse::check_size(origin, text)?;
     let v = crate::config::parse_json(origin, text)?;
     let model = crate::config::model_from_config(&v).map_err(|e| e.context(origin))?;
-    let quant = match v.get("quantization_config").filter(|q| !q.is_null()) {
+    let quant = match crate::config::quantization_config(&v) {
         Some(qc) => crate::quant::from_hf_config(qc).map_err(|e| e.context(origin))?,
         None => crate::quant::WeightQuant::none(),
     };
