@@ -309,6 +309,16 @@ impl Request {
                 model.id
             ));
         }
+        let sparse = model
+            .model
+            .attention_layers()
+            .any(|a| a.mla.is_some_and(|m| m.indexer.is_some()));
+        if sparse {
+            warnings.push(format!(
+                "{}: DeepSeek sparse attention's decode (each query reads only its top-k tokens) is not modelled; the time between tokens is that of dense MLA, too slow at long contexts",
+                model.id
+            ));
+        }
         let engine = settings
             .resolve_labelled(
                 model.model.max_position_embeddings,
