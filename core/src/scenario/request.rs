@@ -303,22 +303,7 @@ impl Request {
             Some(o) => model.with_overrides(&label("hf_overrides"), o)?,
             None => model,
         };
-        for entry in model.quant.unmatched_unquantized(&model.model) {
-            warnings.push(format!(
-                "{}: `{entry}` in the checkpoint's unquantized-module list names no module of this model; it changes nothing",
-                model.id
-            ));
-        }
-        let sparse = model
-            .model
-            .attention_layers()
-            .any(|a| a.mla.is_some_and(|m| m.indexer.is_some()));
-        if sparse {
-            warnings.push(format!(
-                "{}: DeepSeek sparse attention's decode (each query reads only its top-k tokens) is not modelled; the time between tokens is that of dense MLA, too slow at long contexts",
-                model.id
-            ));
-        }
+        warnings.extend(model_warnings(&model));
         let engine = settings
             .resolve_labelled(
                 model.model.max_position_embeddings,
@@ -569,6 +554,33 @@ fn no_gpu_for(world: &dyn World, model: &LoadedModel) -> Error {
         ),
         hint,
     )
+}
+
+/// What a user should know about the model itself: unquantized-module
+/// entries that name nothing, and what of it the timing does not model.
+fn model_warnings(model: &LoadedModel) -> Vec<String> {
+    let mut out: Vec<String> = model
+        .quant
+        .unmatched_unquantized(&model.model)
+        .into_iter()
+        .map(|entry| {
+            format!(
+                "{}: `{entry}` in the checkpoint's unquantized-module list names no module of this model; it changes nothing",
+                model.id
+            )
+        })
+        .collect();
+    let sparse = model
+        .model
+        .attention_layers()
+        .any(|a| a.mla.is_some_and(|m| m.indexer.is_some()));
+    if sparse {
+        out.push(format!(
+            "{}: DeepSeek sparse attention's decode (each query reads only its top-k tokens) is not modelled; the time between tokens is that of dense MLA, too slow at long contexts",
+            model.id
+        ));
+    }
+    out
 }
 
 /// What a scenario file sets before flags and a launch line: its engine
