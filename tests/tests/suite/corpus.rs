@@ -98,10 +98,9 @@ const STORES_TIED_LM_HEAD: [&str; 3] = [
 const KNOWN_MISSES: [(&str, f64, &str); 1] = [(
     "moonshotai--Kimi-K2.5.json",
     3.09,
-    "1,058.6 B published (llmfit's Hub figure) against 1,026.9 B computed \
-     (text model as DeepSeek-V3 layers, 384 experts, plus MoonViT); the \
-     checkpoint is int4 pack-quantized, so its tensors are not parameters \
-     one for one, and Moonshot's card says about 1 T: not explained yet",
+    "1,058.6 B published against 1,026.9 B computed: the published total \
+     also counts the int4 experts' group scales, one bf16 value per 32 of \
+     their 1,014.7 B weights (31.7 B), which are no parameters",
 )];
 
 #[test]
