@@ -101,34 +101,24 @@ fn a_hub_repo_id_is_read_from_the_local_hub_cache() {
     );
     // A repo the embedded corpus lacks, so only the cache can answer.
     let cache = hub_cache_with("hub-cache", "example-org--Qwen3.5-27B-copy", fixture, None);
-    let by_repo = with_cache(
-        &cache,
-        &[
+    // vLLM's default 1,024 sequences exceed this hybrid's 351 blocks, which
+    // it refuses (version::MAMBA_BLOCKS_CHECK).
+    let args = |model: &'static str| {
+        [
             "capacity",
             "--model",
-            "example-org/Qwen3.5-27B-copy",
+            model,
             "--gpu",
             "h100",
-            // vLLM's default 1,024 sequences exceed this hybrid's 351
-            // blocks, which it refuses (version::MAMBA_BLOCKS_CHECK).
             "--max-num-seqs",
             "256",
             "--format",
             "json",
-        ],
-    );
+        ]
+    };
+    let by_repo = with_cache(&cache, &args("example-org/Qwen3.5-27B-copy"));
     assert_eq!(by_repo.status.code(), Some(0), "{}", stderr(&by_repo));
-    let by_file = run(&[
-        "capacity",
-        "--model",
-        fixture,
-        "--gpu",
-        "h100",
-        "--max-num-seqs",
-        "256",
-        "--format",
-        "json",
-    ]);
+    let by_file = run(&args(fixture));
     for k in ["kv_cache_tokens", "weights_bytes", "model_params"] {
         assert_eq!(json_field(&by_repo, k), json_field(&by_file, k), "{k}");
     }
