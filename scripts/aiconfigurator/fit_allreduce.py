@@ -24,9 +24,13 @@ from scipy.optimize import least_squares
 ROOT = Path(__file__).resolve().parents[2]
 SYSTEMS = {
     "a100_sxm": "a100-80gb", "h100_sxm": "h100-sxm", "h200_sxm": "h200",
-    "b200_sxm": "b200", "b300_sxm": "b300", "l40s": "l40s",
+    "b200_sxm": "b200", "b300_sxm": "b300", "gb200": "gb200", "gb300": "gb300",
+    "l40s": "l40s",
     "rtx_pro_6000_server": "rtx-pro-6000-server",
 }
+# The per-link constants of collective.rs were fitted before the GB200 and
+# GB300 tables were read: those two get constants of their own only.
+PER_SYSTEM_ONLY = {"gb200", "gb300"}
 
 
 def link(pid):
@@ -54,6 +58,8 @@ def main(quiet=False):
             for r in rows:
                 pid = SYSTEMS.get(r["system"])
                 if pid is None or r["implementation"] != impl:
+                    continue
+                if kind and r["system"] in PER_SYSTEM_ONLY:
                     continue
                 if (kind and link(pid)[0] != kind) or (system and r["system"] != system):
                     continue

@@ -61,6 +61,8 @@ SYSTEMS = {
     "h200_sxm": "h200",
     "b200_sxm": "b200",
     "b300_sxm": "b300",
+    "gb200": "gb200",
+    "gb300": "gb300",
     "l40s": "l40s",
     "rtx_pro_6000_server": "rtx-pro-6000-server",
 }

@@ -317,6 +317,8 @@ fn kernel_figures_are_measured_or_borrowed_within_the_architecture() {
             "a100-80gb",
             "b200",
             "b300",
+            "gb200",
+            "gb300",
             "h100-sxm",
             "h200",
             "l40s",

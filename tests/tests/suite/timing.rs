@@ -215,12 +215,14 @@ fn every_calibration_preset_parses_within_bounds_and_names_real_gpus() {
 use decodecalc_core::timing::{touched_experts, GemmFormat, KernelFigures, L2_RESIDENT_FACTOR};
 
 /// The table's systems and the GPU presets they are.
-const KERNEL_SYSTEMS: [(&str, &str); 7] = [
+const KERNEL_SYSTEMS: [(&str, &str); 9] = [
     ("a100_sxm", "a100-80gb"),
     ("h100_sxm", "h100-sxm"),
     ("h200_sxm", "h200"),
     ("b200_sxm", "b200"),
     ("b300_sxm", "b300"),
+    ("gb200", "gb200"),
+    ("gb300", "gb300"),
     ("l40s", "l40s"),
     ("rtx_pro_6000_server", "rtx-pro-6000-server"),
 ];
@@ -294,9 +296,9 @@ fn gemm_latencies_from_1_to_256_rows_are_within_15_percent_of_the_tables() {
             checked += 1;
         }
     }
-    // bf16 on all seven, fp8 on the six from Ada on, NVFP4 on the three
+    // bf16 on all nine, fp8 on the eight from Ada on, NVFP4 on the five
     // Blackwell GPUs.
-    assert_eq!(checked, 7 + 6 + 3);
+    assert_eq!(checked, 9 + 8 + 5);
 }
 
 #[test]
