@@ -820,6 +820,7 @@ mod tests {
             mamba_ssm_dtype_named: false,
             mamba_chunk_tokens: 2048,
             encoder: Vec::new(),
+            mtp: None,
         };
         let args = engine(
             EngineSettings {

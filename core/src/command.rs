@@ -130,8 +130,7 @@ const BOOLEAN: [&str; 7] = [
 ];
 
 /// Flags that change memory or speed in ways decodecalc does not model yet.
-const NOT_MODELLED: [&str; 7] = [
-    "speculative-config",
+const NOT_MODELLED: [&str; 6] = [
     "data-parallel-size",
     "cpu-offload-gb",
     "num-gpu-blocks-override",

@@ -60,6 +60,9 @@ pub struct EngineArgs {
     pub max_seq_len_to_capture_tokens: Option<u64>,
     /// The vLLM release modelled.
     pub vllm_version: VllmVersion,
+    /// `--speculative-config` resolved against the model
+    /// ([`EngineArgs::for_model`]); None without speculative decoding.
+    pub speculative: Option<crate::speculative::Speculative>,
 }
 
 /// vLLM's `--dtype`: `auto` or a fixed float dtype.
@@ -311,6 +314,7 @@ impl EngineSettings {
                 .max_seq_len_to_capture
                 .and_then(|n| u64::try_from(n).ok()),
             vllm_version: version,
+            speculative: None,
         })
     }
 
@@ -392,14 +396,31 @@ fn attention_backend(field: &str, text: &str) -> Result<String> {
 }
 
 impl EngineArgs {
-    /// The defaults that depend on the model: prefix caching for a hybrid
-    /// model, unless `settings` gives it (`version::prefix_caching_default`).
-    pub fn for_model(mut self, settings: &EngineSettings, model: &crate::model::Model) -> Self {
+    /// What depends on the model: prefix caching for a hybrid model, unless
+    /// `settings` gives it (`version::prefix_caching_default`), and the
+    /// speculative config (`crate::speculative`), fields named by `label`.
+    pub fn for_model(
+        mut self,
+        settings: &EngineSettings,
+        model: &crate::model::Model,
+        label: Label,
+    ) -> Result<Self> {
         if settings.enable_prefix_caching.is_none() {
             self.enable_prefix_caching =
                 self.vllm_version.prefix_caching_default(model.is_hybrid());
         }
-        self
+        if let Some(text) = &settings.speculative_config {
+            let field = label("speculative_config");
+            let config = crate::speculative::SpeculativeConfig::parse(&field, text)?;
+            self.speculative = Some(crate::speculative::Speculative::resolve(
+                &field,
+                &config,
+                model,
+                self.tensor_parallel_size,
+                self.pipeline_parallel_size,
+            )?);
+        }
+        Ok(self)
     }
 
     /// The weight layout in force: `--quantization` if given, else the checkpoint's.

@@ -362,6 +362,11 @@ engine_flags! {
         default "8192 (V0 only)", vllm true,
         valid Valid::Count(MAX_COUNT),
         "Longest context a decode step runs as a CUDA graph (V0)";
+    /// Speculative decoding (`crate::speculative`): a JSON object with
+    /// `method`, `num_speculative_tokens`, `model`, ...
+    speculative_config: String = "speculative-config", Text, unit "JSON",
+        default "none", vllm true,
+        "Speculative decoding, as JSON: {\"method\": \"mtp\", \"num_speculative_tokens\": 3} (mtp, eagle, eagle3, draft_model, ngram, suffix)";
     /// The release whose defaults and memory accounting apply
     /// (`crate::version`); 0.32.0 when not given.
     vllm_version: String = "vllm-version", Text, unit "",

@@ -33,6 +33,7 @@ pub mod rank;
 pub mod scenario;
 pub mod serve;
 pub mod solve;
+pub mod speculative;
 mod stats;
 pub mod timing;
 pub mod units;

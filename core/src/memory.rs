@@ -154,7 +154,10 @@ impl CudaGraphPlan {
 /// The first-principles estimate of everything that is not KV cache.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct NonKvEstimate {
+    /// Every weight on the GPU, the speculative drafter's included.
     pub weights_bytes: u64,
+    /// The part of `weights_bytes` that is the speculative drafter's.
+    pub draft_weights_bytes: u64,
     /// Transient peak of the profile run: the dummy forward of
     /// max_num_batched_tokens tokens or the dummy sampler, whichever is larger.
     pub activation_bytes: u64,
@@ -472,6 +475,7 @@ impl NonKvEstimate {
                 .iter()
                 .map(|m| quant.module_bytes(m, model.dtype))
                 .sum(),
+            draft_weights_bytes: 0,
             activation_bytes: activation,
             forward_peak_bytes: forward_peak,
             sampler_peak_bytes: sampler_peak,

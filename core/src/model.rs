@@ -357,6 +357,26 @@ pub struct Model {
     /// Vision / audio encoder tensors vLLM loads with a multimodal model,
     /// and load-time buffers (the rotary cos/sin cache), replicated per GPU.
     pub encoder: Vec<Module>,
+    /// The multi-token-prediction block the checkpoint ships, which vLLM
+    /// loads only for speculative decoding with `method: mtp`
+    /// (`crate::speculative`); None when the config names none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mtp: Option<MtpBlock>,
+}
+
+/// A checkpoint's multi-token-prediction (MTP) modules: `count` of them
+/// (`num_nextn_predict_layers`, `mtp_num_hidden_layers`,
+/// `mtp_transformer_layers`), each a decoder layer shaped like the model's
+/// last full-attention layer (`layers`: its mixer and feed-forward block)
+/// behind a projection of the concatenated embedding and hidden state
+/// (`eh_proj`, 2h -> h) and three norms (the embedding's, the hidden
+/// state's, the shared head's). vLLM 0.32's MTP drafters
+/// (`vllm/model_executor/models/deepseek_mtp.py`, `qwen3_5_mtp.py`,
+/// `glm4_moe_mtp.py`) reuse the target's embedding and `lm_head`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MtpBlock {
+    pub count: u64,
+    pub layers: Vec<Layer>,
 }
 
 /// Add `n` copies of a weight tensor, merging with an identical entry.
@@ -549,6 +569,19 @@ fn moe_modules(o: &mut Vec<Module>, h: u64, e: &MoeLayer) {
     add(o, 1, "input_norm", X, 1, h);
 }
 
+/// One layer's tensors (hidden size `h`).
+fn layer_modules(o: &mut Vec<Module>, h: u64, layer: &Layer) {
+    match layer {
+        Layer::Attention(a) => attention_modules(o, h, a),
+        Layer::Mamba2(m) => mamba2_modules(o, h, m),
+        Layer::Mamba1(m) => mamba1_modules(o, h, m),
+        Layer::DeltaNet(d) => deltanet_modules(o, h, d),
+        Layer::ShortConv(c) => short_conv_modules(o, h, c),
+        Layer::Mlp(f) => mlp_modules(o, h, f),
+        Layer::Moe(e) => moe_modules(o, h, e),
+    }
+}
+
 impl Model {
     pub fn attention_layers(&self) -> impl Iterator<Item = &AttentionLayer> {
         self.layers.iter().filter_map(|l| match l {
@@ -588,21 +621,32 @@ impl Model {
             h,
         );
         for layer in &self.layers {
-            match layer {
-                Layer::Attention(a) => attention_modules(o, h, a),
-                Layer::Mamba2(m) => mamba2_modules(o, h, m),
-                Layer::Mamba1(m) => mamba1_modules(o, h, m),
-                Layer::DeltaNet(d) => deltanet_modules(o, h, d),
-                Layer::ShortConv(c) => short_conv_modules(o, h, c),
-                Layer::Mlp(f) => mlp_modules(o, h, f),
-                Layer::Moe(e) => moe_modules(o, h, e),
-            }
+            layer_modules(o, h, layer);
         }
         add(o, 1, "final_norm", ModuleKind::Other, 1, h);
         if !self.tie_word_embeddings {
             add(o, 1, "lm_head", ModuleKind::LmHead, h, self.vocab_size);
         }
         out.extend(self.encoder.iter().cloned());
+        out
+    }
+
+    /// The tensors of the MTP block (all `count` modules), without the
+    /// embedding and `lm_head` the drafter shares with the target.
+    pub fn mtp_modules(&self) -> Vec<Module> {
+        let h = self.hidden_size;
+        let mut out: Vec<Module> = Vec::new();
+        let Some(mtp) = &self.mtp else {
+            return out;
+        };
+        for _ in 0..mtp.count {
+            let o = &mut out;
+            for layer in &mtp.layers {
+                layer_modules(o, h, layer);
+            }
+            add(o, 1, "eh_proj", ModuleKind::MlpLinear, 2 * h, h);
+            add(o, 1, "mtp_norms", ModuleKind::Other, 3, h);
+        }
         out
     }
 
@@ -628,47 +672,58 @@ impl Model {
                 ))
             }
         };
-        let mut layers = Vec::with_capacity(self.layers.len());
-        for l in &self.layers {
-            layers.push(match *l {
-                Layer::Attention(a) => Layer::Attention(AttentionLayer {
-                    num_heads: split("num_attention_heads", a.num_heads)?,
-                    num_kv_heads: if a.mla.is_some() {
-                        a.num_kv_heads
-                    } else {
-                        (a.num_kv_heads / tp).max(1)
-                    },
-                    ..a
-                }),
-                Layer::Mamba2(m) => Layer::Mamba2(Mamba2Layer {
-                    num_heads: split("mamba_num_heads", m.num_heads)?,
-                    n_groups: (m.n_groups / tp).max(1),
-                    ..m
-                }),
-                Layer::Mamba1(m) => Layer::Mamba1(Mamba1Layer {
-                    intermediate: split("Mamba intermediate size", m.intermediate)?,
-                    ..m
-                }),
-                Layer::DeltaNet(d) => Layer::DeltaNet(DeltaNetLayer {
-                    key_heads: (d.key_heads / tp).max(1),
-                    value_heads: split("linear_num_value_heads", d.value_heads)?,
-                    ..d
-                }),
-                Layer::ShortConv(c) => Layer::ShortConv(ShortConvLayer {
-                    dim: split("conv_dim", c.dim)?,
-                    ..c
-                }),
-                Layer::Mlp(f) => Layer::Mlp(MlpLayer {
-                    intermediate: f.intermediate.div_ceil(tp),
-                    ..f
-                }),
-                Layer::Moe(e) => Layer::Moe(MoeLayer {
-                    expert_intermediate: e.expert_intermediate.div_ceil(tp),
-                    shared_intermediate: e.shared_intermediate.div_ceil(tp),
-                    ..e
-                }),
-            });
-        }
+        let shard_layers = |layers: &[Layer]| -> crate::error::Result<Vec<Layer>> {
+            let mut out = Vec::with_capacity(layers.len());
+            for l in layers {
+                out.push(match *l {
+                    Layer::Attention(a) => Layer::Attention(AttentionLayer {
+                        num_heads: split("num_attention_heads", a.num_heads)?,
+                        num_kv_heads: if a.mla.is_some() {
+                            a.num_kv_heads
+                        } else {
+                            (a.num_kv_heads / tp).max(1)
+                        },
+                        ..a
+                    }),
+                    Layer::Mamba2(m) => Layer::Mamba2(Mamba2Layer {
+                        num_heads: split("mamba_num_heads", m.num_heads)?,
+                        n_groups: (m.n_groups / tp).max(1),
+                        ..m
+                    }),
+                    Layer::Mamba1(m) => Layer::Mamba1(Mamba1Layer {
+                        intermediate: split("Mamba intermediate size", m.intermediate)?,
+                        ..m
+                    }),
+                    Layer::DeltaNet(d) => Layer::DeltaNet(DeltaNetLayer {
+                        key_heads: (d.key_heads / tp).max(1),
+                        value_heads: split("linear_num_value_heads", d.value_heads)?,
+                        ..d
+                    }),
+                    Layer::ShortConv(c) => Layer::ShortConv(ShortConvLayer {
+                        dim: split("conv_dim", c.dim)?,
+                        ..c
+                    }),
+                    Layer::Mlp(f) => Layer::Mlp(MlpLayer {
+                        intermediate: f.intermediate.div_ceil(tp),
+                        ..f
+                    }),
+                    Layer::Moe(e) => Layer::Moe(MoeLayer {
+                        expert_intermediate: e.expert_intermediate.div_ceil(tp),
+                        shared_intermediate: e.shared_intermediate.div_ceil(tp),
+                        ..e
+                    }),
+                });
+            }
+            Ok(out)
+        };
+        let layers = shard_layers(&self.layers)?;
+        let mtp = match &self.mtp {
+            Some(b) => Some(MtpBlock {
+                count: b.count,
+                layers: shard_layers(&b.layers)?,
+            }),
+            None => None,
+        };
         // Encoders split their projections across the GPUs too.
         let encoder = self
             .encoder
@@ -686,6 +741,7 @@ impl Model {
             vocab_size: self.vocab_size.div_ceil(tp),
             layers,
             encoder,
+            mtp,
             ..self.clone()
         })
     }
@@ -888,6 +944,7 @@ mod tests {
             mamba_ssm_dtype_named: false,
             mamba_chunk_tokens: 2048,
             encoder: Vec::new(),
+            mtp: None,
         };
         let experts: u64 = model
             .modules()

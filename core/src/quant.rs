@@ -224,10 +224,20 @@ impl WeightQuant {
         self.unquantized
             .iter()
             .filter(|u| {
-                !KIND_NAMES.contains(&u.as_str()) && !modules.iter().any(|m| m.name == u.as_str())
+                !KIND_NAMES.contains(&u.as_str())
+                    && !u.starts_with("layers.")
+                    && !modules.iter().any(|m| m.name == u.as_str())
             })
             .cloned()
             .collect()
+    }
+
+    /// Whether the checkpoint stores its MTP modules quantized: not when its
+    /// unquantized list names them (`mtp*`) or names the whole layer after
+    /// the last decoder layer (`model.layers.61*` of a 61-layer DeepSeek).
+    pub fn mtp_quantized(&self, decoder_layers: u64) -> bool {
+        let whole = format!("layers.{decoder_layers}");
+        !self.unquantized.iter().any(|u| u == "mtp" || *u == whole)
     }
 
     /// Whether `module` is stored in the quantized format (else at the model dtype).
@@ -428,7 +438,8 @@ const ENCODER_PATTERNS: [&str; 7] = [
 
 /// The kind names an unquantized-module list entry can map to
 /// ([`ignored_kind`]); any other entry must name a module of the model.
-const KIND_NAMES: [&str; 8] = [
+const KIND_NAMES: [&str; 9] = [
+    "mtp",
     "norm",
     "attention",
     "mamba",
@@ -441,7 +452,20 @@ const KIND_NAMES: [&str; 8] = [
 
 fn ignored_kind(pattern: &str) -> Option<String> {
     let p = pattern.to_ascii_lowercase();
-    let name = if p.contains("lm_head") {
+    // A whole decoder layer (`model.layers.61*`): DeepSeek's MTP layer sits
+    // at index num_hidden_layers ([`WeightQuant::mtp_quantized`]).
+    if let Some(index) = p
+        .strip_suffix('*')
+        .and_then(|q| q.rsplit_once("layers."))
+        .map(|(_, n)| n.trim_end_matches('.'))
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Some(format!("layers.{index}"));
+    }
+    let name = if p.contains("mtp") || p.contains("nextn") {
+        // The multi-token-prediction modules (Qwen3.5's `mtp.*`).
+        "mtp"
+    } else if p.contains("lm_head") {
         "lm_head"
     } else if p.contains("embed") {
         "embed_tokens"
@@ -619,7 +643,19 @@ impl<'a> QuantConfig<'a> {
                             "a MIXED_PRECISION ModelOpt config lists each layer's quant_algo there",
                         )
                     })?;
-                return modelopt_mixed(layers).map(ModelOpt::Mixed);
+                let mut q = modelopt_mixed(layers)?;
+                // Its `ignore` list names what no layer entry covers (the
+                // MTP modules); the kinds are already decided by the layers.
+                let mtp = ["ignore", "exclude_modules"]
+                    .iter()
+                    .flat_map(|k| self.list(k))
+                    .filter(|u| u == "mtp" || u.starts_with("layers."));
+                for u in mtp {
+                    if !q.unquantized.contains(&u) {
+                        q.unquantized.push(u);
+                    }
+                }
+                return Ok(ModelOpt::Mixed(q));
             }
             other => {
                 return Err(Error::field(

@@ -150,7 +150,9 @@ impl Sweep<'_> {
                     }
                     let Ok(args) = settings
                         .resolve_for(self.model.model.max_position_embeddings, gpu)
-                        .map(|a| a.for_model(&settings, &self.model.model))
+                        .and_then(|a| {
+                            a.for_model(&settings, &self.model.model, &crate::engine::plain)
+                        })
                     else {
                         continue;
                     };

@@ -542,7 +542,7 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
     let mut encoder = built.encoder;
     encoder.extend(rope_cache(&ctx, built.ropes, &built.layers)?);
     check_size(&built.layers, ctx.hidden, vocab)?;
-    Ok(Model {
+    let mut model = Model {
         architecture: arch.name.to_string(),
         hidden_size: ctx.hidden,
         vocab_size: vocab,
@@ -558,8 +558,70 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
             None => c.opt("chunk_size")?.unwrap_or(2048),
         },
         encoder,
-    })
+        mtp: None,
+    };
+    model.mtp = mtp_block(c, &model)?;
+    Ok(model)
 }
+
+/// The config's multi-token-prediction modules, each shaped like the last
+/// decoder layer with full attention: DeepSeek, GLM and Nemotron-H name
+/// their count `num_nextn_predict_layers`, Qwen3-Next and Qwen3.5
+/// `mtp_num_hidden_layers`, MiniMax-M2 `mtp_transformer_layers`.
+fn mtp_block(c: Cfg, model: &Model) -> Result<Option<crate::model::MtpBlock>> {
+    let mut count = None;
+    for key in [
+        "num_nextn_predict_layers",
+        "mtp_num_hidden_layers",
+        "mtp_transformer_layers",
+    ] {
+        if let Some(n) = c.opt(key)? {
+            if n > MAX_MTP_LAYERS {
+                return Err(Error::field(
+                    key,
+                    n,
+                    format!("at most {MAX_MTP_LAYERS} MTP layers"),
+                ));
+            }
+            count = Some(n);
+            break;
+        }
+    }
+    let Some(count) = count.filter(|&n| n > 0) else {
+        return Ok(None);
+    };
+    let full = |l: &Layer| matches!(l, Layer::Attention(a) if a.sliding_window_tokens.is_none() && !a.kv_shared);
+    let mut block: Vec<Layer> = Vec::new();
+    for range in model.decoder_layers() {
+        let layers = model.layers.get(range).unwrap_or_default();
+        if layers.iter().any(full) {
+            block = layers.to_vec();
+        }
+    }
+    // Nemotron-H's blocks are one module each: its MTP block is an
+    // attention and a feed-forward block (`mtp_hybrid_override_pattern`
+    // "*E"), the last of each kind.
+    if block.len() == 1 {
+        if let Some(ffn) = model
+            .layers
+            .iter()
+            .rev()
+            .find(|l| matches!(l, Layer::Mlp(_) | Layer::Moe(_)))
+        {
+            block.push(*ffn);
+        }
+    }
+    if block.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(crate::model::MtpBlock {
+        count,
+        layers: block,
+    }))
+}
+
+/// MTP modules a config may name (the largest real one has 1; MiMo's 3).
+const MAX_MTP_LAYERS: u64 = 16;
 
 /// The longest context vLLM 0.32 derives from the config
 /// (`_get_and_verify_max_len` in vllm/config/model.py, with

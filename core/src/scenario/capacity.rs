@@ -9,6 +9,54 @@ use super::*;
 /// TP 2 becomes 1,472.
 const MXFP4_INTERMEDIATE_ALIGN: u64 = 64;
 
+/// The MTP drafter's weights on one GPU (`model` is the per-GPU shard):
+/// its modules at the checkpoint's quantization unless the checkpoint
+/// leaves them unquantized ([`crate::quant::WeightQuant::mtp_quantized`]).
+/// The drafter shares the target's embedding and `lm_head`.
+fn mtp_weights_bytes(
+    model: &crate::model::Model,
+    quant: &crate::quant::WeightQuant,
+    engine: &EngineArgs,
+) -> u64 {
+    if !engine
+        .speculative
+        .as_ref()
+        .is_some_and(|s| s.mtp_modules > 0)
+    {
+        return 0;
+    }
+    let plain = crate::quant::WeightQuant::for_method(crate::quant::QuantMethod::None);
+    let decoder_layers = model.decoder_layers().len() as u64;
+    let q = if quant.mtp_quantized(decoder_layers) {
+        quant
+    } else {
+        &plain
+    };
+    model
+        .mtp_modules()
+        .iter()
+        .map(|m| q.module_bytes(m, model.dtype))
+        .sum()
+}
+
+/// `model` with the MTP drafter's layers after its own when speculative
+/// decoding runs them: the drafter's attention layers take KV cache in the
+/// same pool (vLLM registers them with the target's layers).
+fn with_mtp_layers(mut model: crate::model::Model, engine: &EngineArgs) -> crate::model::Model {
+    if engine
+        .speculative
+        .as_ref()
+        .is_some_and(|s| s.mtp_modules > 0)
+    {
+        if let Some(block) = model.mtp.clone() {
+            for _ in 0..block.count {
+                model.layers.extend(block.layers.iter().copied());
+            }
+        }
+    }
+    model
+}
+
 /// Running requests the engine admits at one context.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RunningAtContext {
@@ -172,9 +220,20 @@ impl Plan {
             crate::model::Model,
             NonKvEstimate,
         )> = None;
+        let draft_bytes = mtp_weights_bytes(&per_gpu, &quant, &engine);
         for stage in &stages {
             let m = per_gpu.stage(stage);
-            let est = NonKvEstimate::for_stage(&m, stage, &quant, &engine, &gpu);
+            let mut est = NonKvEstimate::for_stage(&m, stage, &quant, &engine, &gpu);
+            // The drafter lives with the last stage (vLLM refuses pipeline
+            // parallelism with speculative decoding anyway): its weights, and
+            // its attention layers' KV in the same pool.
+            let m = if stage.is_last() {
+                est.weights_bytes += draft_bytes;
+                est.draft_weights_bytes = draft_bytes;
+                with_mtp_layers(m, &engine)
+            } else {
+                m
+            };
             let blocks = KvLayout::new(&m, &engine)
                 .map(|l| KvPool::new(&l, &engine, gpu.memory_bytes, est.total_bytes()).num_blocks)
                 .unwrap_or(0);

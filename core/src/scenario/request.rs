@@ -311,7 +311,7 @@ impl Request {
                 &gpu.name,
                 &label,
             )?
-            .for_model(&settings, &model.model);
+            .for_model(&settings, &model.model, &label)?;
         kv_pool_fits_the_card(&engine, &gpu, &label)?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
         // A scenario's pinned non-KV figure holds only while what sets non-KV
