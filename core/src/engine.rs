@@ -420,6 +420,20 @@ impl EngineArgs {
                 self.pipeline_parallel_size,
             )?);
         }
+        if let Some(text) = &settings.spec_acceptance {
+            let field = label("spec_acceptance");
+            let Some(spec) = self.speculative.as_mut() else {
+                return Err(Error::new(format!(
+                    "{field}: acceptance rates without speculative decoding"
+                ))
+                .with_hint(r#"give --speculative-config too, e.g. '{"method": "mtp", "num_speculative_tokens": 3}'"#)
+                .of_kind(crate::ErrorKind::InvalidValue)
+                .about(field));
+            };
+            spec.acceptance =
+                crate::speculative::parse_acceptance(&field, text, spec.num_speculative_tokens)?;
+            spec.acceptance_source = field;
+        }
         Ok(self)
     }
 

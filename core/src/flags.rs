@@ -367,6 +367,11 @@ engine_flags! {
     speculative_config: String = "speculative-config", Text, unit "JSON",
         default "none", vllm true,
         "Speculative decoding, as JSON: {\"method\": \"mtp\", \"num_speculative_tokens\": 3} (mtp, eagle, eagle3, draft_model, ngram, suffix)";
+    /// Per-position acceptance rates of speculative decoding
+    /// (`speculative::parse_acceptance`), instead of the method's default.
+    spec_acceptance: String = "spec-acceptance", Text, unit "",
+        default "the method's published default (speculative::DEFAULT_ACCEPTANCE)", vllm false,
+        "Speculative decoding's per-position acceptance rates, such as 0.8,0.6,0.45 (vLLM logs them)";
     /// The release whose defaults and memory accounting apply
     /// (`crate::version`); 0.32.0 when not given.
     vllm_version: String = "vllm-version", Text, unit "",

@@ -411,9 +411,13 @@ impl<'a> Sim<'a> {
             .unwrap_or(0.0)
     }
 
-    /// The time a step of `batch` takes.
+    /// The time a step of `batch` takes per token of each decoding
+    /// sequence: with speculative decoding a step yields the mean
+    /// acceptance length of tokens per sequence, simulated as that many
+    /// one-token steps (a prompt chunk sharing the step is then credited the
+    /// same speed-up: an approximation for mixed steps).
     fn step_s(&self, batch: &Batch) -> f64 {
-        self.work.step(self.p, batch).total_s().max(1e-9)
+        self.work.step(self.p, batch).per_token_s().max(1e-9)
     }
 
     /// Steps at the first one's time, `dt0`, until `t` (at least one).
@@ -769,6 +773,7 @@ mod tests {
                 nccl_allreduce: crate::timing::LinkKind::Pcie
                     .defaults(crate::timing::AllReduceImpl::Nccl),
             },
+            spec: None,
             schedule: Schedule {
                 async_scheduling: true,
                 cuda_graph_max_context_tokens: None,

@@ -230,6 +230,225 @@ pub struct Speculative {
     pub draft_model: Option<String>,
     /// The MTP modules the drafter runs (`method: mtp`): the checkpoint's.
     pub mtp_modules: u64,
+    /// Per-position acceptance rates, positions 1 to `k`: the share of
+    /// steps whose draft token at that position is accepted (so each is at
+    /// most the one before), as vLLM's "Per-position acceptance rate" log
+    /// line gives them.
+    pub acceptance: Vec<f64>,
+    /// Where the rates come from: `--spec-acceptance`, or the method's
+    /// default and its source ([`DEFAULT_ACCEPTANCE`]).
+    pub acceptance_source: String,
+}
+
+/// A method's default acceptance: the conditional acceptance of the first
+/// draft position `first` (the chance it is accepted), and `decay`, the
+/// factor each later position's conditional acceptance is of the one before
+/// (position j is accepted, given j-1 was, with chance first x decay^(j-1)).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AcceptanceCurve {
+    pub first: f64,
+    pub decay: f64,
+    /// Where the figures come from.
+    pub source: &'static str,
+}
+
+impl AcceptanceCurve {
+    /// Per-position acceptance rates for positions 1 to `k`.
+    pub fn rates(&self, k: u64) -> Vec<f64> {
+        let mut out = Vec::new();
+        let (mut p, mut c) = (1.0, self.first);
+        for _ in 0..k {
+            p *= c.clamp(0.0, 1.0);
+            out.push(p);
+            c *= self.decay;
+        }
+        out
+    }
+}
+
+/// The default acceptance of each method: fitted by
+/// `scripts/spec-acceptance-fit.py` to the published mean acceptance lengths
+/// in `data/speculative/acceptance_curves.csv` (vLLM on B300, SPEED-Bench
+/// coding, k = 1 to 8, thinking on and off). Workload-dependent: chat and
+/// code accept more than creative text; `--spec-acceptance` overrides.
+pub const DEFAULT_ACCEPTANCE: [(Method, AcceptanceCurve); 6] = [
+    (
+        Method::Mtp,
+        AcceptanceCurve {
+            first: 0.89,
+            decay: 0.98,
+            source: "MTP default: fit to InferenceX golden AL curves of Qwen3.5-397B, GLM-5.2 and DeepSeek-V4-Pro (data/speculative/acceptance_curves.csv)",
+        },
+    ),
+    (
+        Method::Eagle3,
+        AcceptanceCurve {
+            first: 0.81,
+            decay: 0.985,
+            source: "EAGLE-3 default: fit to InferenceX golden AL curves of Kimi-K2.5 and MiniMax-M3 (data/speculative/acceptance_curves.csv)",
+        },
+    ),
+    (
+        Method::Eagle,
+        AcceptanceCurve {
+            first: 0.75,
+            decay: 0.97,
+            source: "EAGLE default: assumed below EAGLE-3 (no published per-position curve collected)",
+        },
+    ),
+    (
+        Method::DraftModel,
+        AcceptanceCurve {
+            first: 0.75,
+            decay: 0.97,
+            source: "draft-model default: assumed (no published per-position curve collected)",
+        },
+    ),
+    (
+        Method::Ngram,
+        AcceptanceCurve {
+            first: 0.5,
+            decay: 0.9,
+            source: "n-gram default: assumed; prompt lookup accepts only what the prompt repeats (give --spec-acceptance)",
+        },
+    ),
+    (
+        Method::Suffix,
+        AcceptanceCurve {
+            first: 0.5,
+            decay: 0.9,
+            source: "suffix default: assumed; suffix decoding accepts only repeated text (give --spec-acceptance)",
+        },
+    ),
+];
+
+/// A method without a row of [`DEFAULT_ACCEPTANCE`] (none today).
+const FALLBACK_ACCEPTANCE: AcceptanceCurve = AcceptanceCurve {
+    first: 0.5,
+    decay: 0.9,
+    source: "assumed",
+};
+
+/// `--spec-acceptance`: per-position acceptance rates, comma separated,
+/// each in (0, 1] and none above the one before; positions past the last
+/// given continue at the last given ratio (or the last rate itself when
+/// one is given).
+pub fn parse_acceptance(field: &str, text: &str, k: u64) -> Result<Vec<f64>> {
+    let valid = "per-position acceptance rates, such as 0.8,0.6,0.45: each in (0, 1], none above the one before (vLLM logs them as \"Per-position acceptance rate\")";
+    let mut given = Vec::new();
+    for part in text.split(',') {
+        let v = crate::units::parse_f64(part.trim())
+            .filter(|v| *v > 0.0 && *v <= 1.0)
+            .ok_or_else(|| Error::field(field, text, valid))?;
+        if given.last().is_some_and(|&last: &f64| v > last) {
+            return Err(Error::field(field, text, valid));
+        }
+        given.push(v);
+        if given.len() as u64 > MAX_SPECULATIVE_TOKENS {
+            return Err(Error::field(
+                field,
+                text,
+                format!("at most {MAX_SPECULATIVE_TOKENS} rates"),
+            ));
+        }
+    }
+    let ratio = match given.as_slice() {
+        [.., a, b] => b / a,
+        [a] => *a,
+        [] => return Err(Error::field(field, text, valid)),
+    };
+    let mut out = given;
+    while (out.len() as u64) < k {
+        let last = out.last().copied().unwrap_or(0.0);
+        out.push(last * ratio);
+    }
+    out.truncate(usize::try_from(k).unwrap_or(usize::MAX));
+    Ok(out)
+}
+
+/// Why vLLM refuses a speculative config, and what would be valid.
+type Refusal = (String, &'static str);
+
+/// The method given, or the one vLLM infers from the drafter's name.
+fn infer_method(config: &SpeculativeConfig) -> std::result::Result<Method, Refusal> {
+    match (config.method, &config.model) {
+        (Some(m), _) => Ok(m),
+        (None, Some(name)) => {
+            let n = name.to_ascii_lowercase();
+            Ok(if n.contains("eagle3") {
+                Method::Eagle3
+            } else if n.contains("eagle") {
+                Method::Eagle
+            } else {
+                Method::DraftModel
+            })
+        }
+        (None, None) => Err((
+            "no `method` and no `model`: vLLM cannot tell what drafts".into(),
+            r#"give a method, e.g. '{"method": "mtp", "num_speculative_tokens": 1}' or '{"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4}'"#,
+        )),
+    }
+}
+
+/// The draft tokens per step `method` proposes for `model`.
+fn draft_tokens(
+    method: Method,
+    config: &SpeculativeConfig,
+    model: &crate::model::Model,
+) -> std::result::Result<u64, Refusal> {
+    let needs_k = || {
+        config.num_speculative_tokens.ok_or_else(|| {
+            (
+                format!("method {} needs num_speculative_tokens", method.name()),
+                r#"add "num_speculative_tokens": 3 (or another count)"#,
+            )
+        })
+    };
+    match method {
+        Method::Mtp => {
+            let modules = model.mtp.as_ref().map_or(0, |b| b.count);
+            if modules == 0 {
+                return Err((
+                    format!(
+                        "method mtp needs the model's own MTP layers, and {}'s config names none (num_nextn_predict_layers, mtp_num_hidden_layers)",
+                        model.architecture
+                    ),
+                    "use a checkpoint that ships MTP layers (DeepSeek-V3, GLM-4.5+, Qwen3-Next, Qwen3.5, Nemotron 3 Super), or method ngram",
+                ));
+            }
+            let k = config.num_speculative_tokens.unwrap_or(modules);
+            // More tokens than MTP modules run the modules again; vLLM
+            // takes a multiple of their count.
+            if k > modules && !k.is_multiple_of(modules) {
+                return Err((
+                    format!("num_speculative_tokens {k} is not a multiple of the model's {modules} MTP layers"),
+                    "use a multiple of the MTP layer count",
+                ));
+            }
+            Ok(k)
+        }
+        Method::Eagle | Method::Eagle3 | Method::DraftModel => match &config.model {
+            Some(m) => Err((
+                format!("method {} with drafter {m}: decodecalc does not read a separate drafter's checkpoint yet, so its weights, KV cache and steps would be missing", method.name()),
+                "method mtp (the checkpoint's own MTP layers), ngram and suffix are modelled",
+            )),
+            None => Err((
+                format!("method {} needs the drafter's checkpoint in `model`", method.name()),
+                r#"add "model": "<the drafter's Hugging Face id>""#,
+            )),
+        },
+        Method::Ngram | Method::Suffix => {
+            if let (Some(lo), Some(hi)) = (config.prompt_lookup_min, config.prompt_lookup_max) {
+                if lo > hi {
+                    return Err((
+                        format!("prompt_lookup_min ({lo}) is above prompt_lookup_max ({hi})"),
+                        "give prompt_lookup_min <= prompt_lookup_max",
+                    ));
+                }
+            }
+            needs_k()
+        }
+    }
 }
 
 impl Speculative {
@@ -242,113 +461,45 @@ impl Speculative {
         tp: u64,
         pp: u64,
     ) -> Result<Speculative> {
-        let refuse = |why: String, hint: &str| {
-            Err(Error::new(format!("{field}: {why}"))
-                .with_hint(hint.to_string())
+        Self::checked(config, model, tp, pp).map_err(|(why, hint)| {
+            Error::new(format!("{field}: {why}"))
+                .with_hint(hint)
                 .of_kind(ErrorKind::InvalidValue)
-                .about(field))
-        };
-        // vLLM infers the method from the drafter's name when none is given.
-        let method = match (config.method, &config.model) {
-            (Some(m), _) => m,
-            (None, Some(name)) => {
-                let n = name.to_ascii_lowercase();
-                if n.contains("eagle3") {
-                    Method::Eagle3
-                } else if n.contains("eagle") {
-                    Method::Eagle
-                } else {
-                    Method::DraftModel
-                }
-            }
-            (None, None) => {
-                return refuse(
-                    "no `method` and no `model`: vLLM cannot tell what drafts".into(),
-                    r#"give a method, e.g. '{"method": "mtp", "num_speculative_tokens": 1}' or '{"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4}'"#,
-                )
-            }
-        };
+                .about(field)
+        })
+    }
+
+    fn checked(
+        config: &SpeculativeConfig,
+        model: &crate::model::Model,
+        tp: u64,
+        pp: u64,
+    ) -> std::result::Result<Speculative, Refusal> {
+        let method = infer_method(config)?;
         if pp > 1 {
-            return refuse(
+            return Err((
                 format!("speculative decoding with pipeline parallelism ({pp} stages) is not supported by vLLM"),
                 "drop --pipeline-parallel-size or the speculative config",
-            );
+            ));
         }
-        let mtp_modules = model.mtp.as_ref().map_or(0, |b| b.count);
-        let k = match method {
-            Method::Mtp => {
-                if mtp_modules == 0 {
-                    return refuse(
-                        format!(
-                            "method mtp needs the model's own MTP layers, and {}'s config names none (num_nextn_predict_layers, mtp_num_hidden_layers)",
-                            model.architecture
-                        ),
-                        "use a checkpoint that ships MTP layers (DeepSeek-V3, GLM-4.5+, Qwen3-Next, Qwen3.5, Nemotron 3 Super), or method eagle3 / draft_model with a drafter",
-                    );
-                }
-                let k = config.num_speculative_tokens.unwrap_or(mtp_modules);
-                // More tokens than MTP modules run the modules again; vLLM
-                // takes a multiple of their count.
-                if k > mtp_modules && k % mtp_modules != 0 {
-                    return refuse(
-                        format!("num_speculative_tokens {k} is not a multiple of the model's {mtp_modules} MTP layers"),
-                        "use a multiple of the MTP layer count",
-                    );
-                }
-                k
-            }
-            Method::Eagle | Method::Eagle3 | Method::DraftModel => {
-                if config.model.is_none() {
-                    return refuse(
-                        format!(
-                            "method {} needs the drafter's checkpoint in `model`",
-                            method.name()
-                        ),
-                        r#"add "model": "<the drafter's Hugging Face id>""#,
-                    );
-                }
-                match config.num_speculative_tokens {
-                    Some(k) => k,
-                    None => {
-                        return refuse(
-                            format!("method {} needs num_speculative_tokens", method.name()),
-                            r#"add "num_speculative_tokens": 3 (or another count)"#,
-                        )
-                    }
-                }
-            }
-            Method::Ngram | Method::Suffix => {
-                if let (Some(lo), Some(hi)) = (config.prompt_lookup_min, config.prompt_lookup_max) {
-                    if lo > hi {
-                        return refuse(
-                            format!("prompt_lookup_min ({lo}) is above prompt_lookup_max ({hi})"),
-                            "give prompt_lookup_min <= prompt_lookup_max",
-                        );
-                    }
-                }
-                match config.num_speculative_tokens {
-                    Some(k) => k,
-                    None => {
-                        return refuse(
-                            format!("method {} needs num_speculative_tokens", method.name()),
-                            r#"add "num_speculative_tokens": 4 (or another count)"#,
-                        )
-                    }
-                }
-            }
-        };
+        let k = draft_tokens(method, config, model)?;
         if let Some(d) = config.draft_tensor_parallel_size {
             let ok = match method {
                 Method::DraftModel => d == 1 || d == tp,
                 _ => d == tp,
             };
             if !ok {
-                return refuse(
+                return Err((
                     format!("draft_tensor_parallel_size {d} with --tensor-parallel-size {tp}"),
                     "the drafter runs at the target's tensor parallelism (a draft model may also use 1)",
-                );
+                ));
             }
         }
+        let curve = DEFAULT_ACCEPTANCE
+            .iter()
+            .find(|(m, _)| *m == method)
+            .map_or(FALLBACK_ACCEPTANCE, |(_, c)| *c);
+        let mtp_modules = model.mtp.as_ref().map_or(0, |b| b.count);
         Ok(Speculative {
             method,
             num_speculative_tokens: k,
@@ -358,7 +509,16 @@ impl Speculative {
             } else {
                 0
             },
+            acceptance: curve.rates(k),
+            acceptance_source: curve.source.to_string(),
         })
+    }
+
+    /// Tokens a running request gains per step on average: the bonus token
+    /// plus each draft position's acceptance rate (vLLM's "mean acceptance
+    /// length").
+    pub fn mean_acceptance_length(&self) -> f64 {
+        1.0 + self.acceptance.iter().sum::<f64>()
     }
 
     /// Tokens the target processes per running request in a decode step.

@@ -18,10 +18,10 @@ fn mtp_weights_bytes(
     quant: &crate::quant::WeightQuant,
     engine: &EngineArgs,
 ) -> u64 {
-    if !engine
+    if engine
         .speculative
         .as_ref()
-        .is_some_and(|s| s.mtp_modules > 0)
+        .is_none_or(|s| s.mtp_modules == 0)
     {
         return 0;
     }

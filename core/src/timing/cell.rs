@@ -117,11 +117,13 @@ pub fn decode_cell(
     let mut mid = prompt as f64;
     for _ in 0..4 {
         let decode_before = (window_start_s - ramp_s).max(0.0) + harness.window_s / 2.0;
-        mid = (prompt as f64 + decode_before / step.total_s().max(1e-9))
+        mid = (prompt as f64 + decode_before / step.per_token_s().max(1e-9))
             .min((prompt + harness.max_tokens) as f64);
         step = work.decode_step(p, r, mid);
     }
-    let t_step = step.total_s().max(1e-9);
+    // Time per token of each stream: with speculative decoding a step
+    // yields the mean acceptance length of tokens per stream.
+    let t_step = step.per_token_s().max(1e-9);
     let total_tok_s = r / t_step;
     let end_s = window_start_s + harness.window_s;
     let ramp_tokens_per_admission = admission.chunks.max(1.0);

@@ -195,7 +195,12 @@ impl Work {
 
     /// One engine step over `batch`.
     pub fn step(&self, p: &TimingParams, b: &Batch) -> StepTerms {
-        let tokens = b.decode_seqs + b.prefill_tokens;
+        // Speculative decoding: each decoding sequence runs its bonus token
+        // and `k` draft tokens through the target.
+        let spec = self.spec.as_ref().filter(|_| b.decode_seqs > 0.0);
+        let per_seq = spec.map_or(1.0, |s| 1.0 + s.num_speculative_tokens as f64);
+        let decode_tokens = b.decode_seqs * per_seq;
+        let tokens = decode_tokens + b.prefill_tokens;
         let seqs = b.decode_seqs + b.prefill_seqs;
         let peak = self.machine.peak_flops;
         let moe_s = self.moe_s(tokens);
@@ -205,7 +210,7 @@ impl Work {
         } else {
             0.0
         };
-        let compute_s = b.decode_seqs * (self.model.decode_flops_per_token - experts)
+        let compute_s = decode_tokens * (self.model.decode_flops_per_token - experts)
             / (peak * self.gemm_compute_eff(p))
             + b.prefill_tokens * (self.model.prefill_flops_per_token - experts)
                 / (peak * self.prefill_gemm_eff(p));
@@ -239,8 +244,14 @@ impl Work {
             },
             compute_s,
             moe_s: moe_s.unwrap_or(0.0),
-            state_s: seqs * self.model.state_bytes_per_seq as f64
+            // With speculation a recurrent layer keeps the state after each
+            // of the k + 1 tokens (to roll back to the last accepted one):
+            // one read and k + 1 writes instead of one of each.
+            state_s: (seqs + b.decode_seqs * (per_seq - 1.0) / 2.0)
+                * self.model.state_bytes_per_seq as f64
                 / (self.machine.bandwidth_bytes_s * p.state_bw_eff),
+            draft_s: spec.map_or(0.0, |s| self.draft_s(p, s, b, decode_tokens)),
+            tokens_per_seq: spec.map_or(1.0, |s| s.mean_acceptance_length),
             attention_s: decode_attention_s + prefill_attention_s,
             allreduce_s: if tokens > 0.0 {
                 self.allreduce_s(tokens)
@@ -253,6 +264,42 @@ impl Work {
                 0.0
             },
         }
+    }
+
+    /// The MTP drafter's `k` passes in a step of `b` (none for a drafter
+    /// on the host): the first over every token the target ran (its prompt
+    /// chunks included, whose KV the drafter also writes), the others over
+    /// one token per decoding sequence; its attention reads its own layers'
+    /// share of the KV the target reads.
+    fn draft_s(&self, p: &TimingParams, s: &super::SpecWork, b: &Batch, decode_tokens: f64) -> f64 {
+        let Some(draft) = s.draft.as_deref() else {
+            return 0.0;
+        };
+        let kv_share = if self.model.kv_bytes_per_token > 0 {
+            draft.model.kv_bytes_per_token as f64 / self.model.kv_bytes_per_token as f64
+        } else {
+            0.0
+        };
+        let kv = b.decode_kv_bytes * kv_share;
+        let first = draft.step(
+            p,
+            &Batch {
+                decode_seqs: decode_tokens + b.prefill_tokens,
+                decode_kv_bytes: kv,
+                max_context_tokens: b.max_context_tokens,
+                ..Batch::default()
+            },
+        );
+        let rest = draft.step(
+            p,
+            &Batch {
+                decode_seqs: b.decode_seqs,
+                decode_kv_bytes: kv,
+                max_context_tokens: b.max_context_tokens,
+                ..Batch::default()
+            },
+        );
+        first.gpu_s() + (s.num_speculative_tokens.saturating_sub(1)) as f64 * rest.gpu_s()
     }
 
     /// One decode step with `running` sequences at `context_tokens` each.
@@ -337,6 +384,11 @@ pub struct StepTerms {
     /// Launching every kernel from the host, when the step runs eagerly:
     /// the GPU's share is at least this.
     pub launch_s: f64,
+    /// The speculative drafter's passes (0 without one on the GPU).
+    pub draft_s: f64,
+    /// Tokens each decoding sequence gains in the step: 1, or with
+    /// speculative decoding the mean acceptance length.
+    pub tokens_per_seq: f64,
 }
 
 impl StepTerms {
@@ -355,8 +407,15 @@ impl StepTerms {
             + self.state_s
             + self.attention_s
             + self.allreduce_s
-            + self.layers_s)
+            + self.layers_s
+            + self.draft_s)
             .max(self.launch_s)
+    }
+
+    /// Time per token of each decoding sequence: the step over the tokens
+    /// it gains.
+    pub fn per_token_s(&self) -> f64 {
+        self.total_s() / self.tokens_per_seq.max(1.0)
     }
 
     pub fn total_s(&self) -> f64 {
@@ -383,6 +442,7 @@ impl StepTerms {
             ("tensor-parallel all-reduce", self.allreduce_s),
             ("per-layer kernels", self.layers_s),
             ("eager kernel launches", self.launch_s),
+            ("speculative drafter", self.draft_s),
         ]
         .into_iter()
         .fold(("host (scheduler, sampler, launch)", f64::MIN), |a, b| {

@@ -92,6 +92,24 @@ pub struct Work {
     pub machine: Machine,
     #[serde(flatten)]
     pub schedule: Schedule,
+    /// Speculative decoding's share of a step; None without it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<SpecWork>,
+}
+
+/// Speculative decoding in a decode step (`crate::speculative`): the target
+/// verifies `k + 1` tokens per running request, the drafter proposes `k`,
+/// and each request gains the mean acceptance length of tokens.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpecWork {
+    pub num_speculative_tokens: u64,
+    pub mean_acceptance_length: f64,
+    /// The MTP drafter as a model of its own (its decoder layer, `eh_proj`
+    /// and the shared `lm_head`), which runs `k` passes a step: the first
+    /// over every token the target ran, the others over one token per
+    /// request (vLLM 0.32 `vllm/v1/spec_decode/eagle.py`, `propose`). None
+    /// for drafters that run on the host (n-gram, suffix).
+    pub draft: Option<Box<Work>>,
 }
 
 impl Work {
@@ -107,6 +125,11 @@ impl Work {
             model: ModelCost::new(model, quant, engine, layout, NativeLowPrecision::of(gpu)),
             machine: Machine::of(gpu, engine),
             schedule: Schedule::of(engine, layout),
+            spec: engine.speculative.as_ref().map(|s| SpecWork {
+                num_speculative_tokens: s.num_speculative_tokens,
+                mean_acceptance_length: s.mean_acceptance_length(),
+                draft: mtp_draft(model, quant, engine, gpu, layout).map(Box::new),
+            }),
         }
     }
 
@@ -126,6 +149,44 @@ impl Work {
     pub fn kv_bytes(&self, context_tokens: f64) -> f64 {
         self.model.kv_bytes(context_tokens)
     }
+}
+
+/// The MTP drafter's work, when speculative decoding runs the model's MTP
+/// block: one module's layers (every module has the same shape; the passes
+/// cycle through them), its `eh_proj` (2h -> h, the weights of an ungated
+/// h-wide MLP, counted as one) and the target's `lm_head`, at the
+/// checkpoint's quantization unless it leaves the MTP modules unquantized.
+fn mtp_draft(
+    model: &Model,
+    quant: &WeightQuant,
+    engine: &EngineArgs,
+    gpu: &Gpu,
+    layout: &KvLayout,
+) -> Option<Work> {
+    engine.speculative.as_ref().filter(|s| s.mtp_modules > 0)?;
+    let block = model.mtp.as_ref()?;
+    let mut layers = block.layers.clone();
+    layers.push(Layer::Mlp(crate::model::MlpLayer {
+        intermediate: model.hidden_size,
+        gated: false,
+    }));
+    let draft = Model {
+        layers,
+        encoder: Vec::new(),
+        mtp: None,
+        ..model.clone()
+    };
+    let mut q = quant.clone();
+    if !quant.mtp_quantized(model.decoder_layers().len() as u64) {
+        for kind in ["attention", "mlp", "experts", "mamba"] {
+            q.unquantized.push(kind.to_string());
+        }
+    }
+    let plain = EngineArgs {
+        speculative: None,
+        ..engine.clone()
+    };
+    Some(Work::new(&draft, &q, &plain, gpu, layout))
 }
 
 impl ModelCost {
