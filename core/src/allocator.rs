@@ -72,6 +72,11 @@ pub struct KvLayout {
     /// Extra pages a Mamba group reserves in align mode (a Mamba2 prefill
     /// checkpoint from 0.32: `version::MAMBA2_CHECKPOINT_PAGE`).
     pub mamba_checkpoint_pages: u64,
+    /// State pages each Mamba group keeps per request for speculative
+    /// decoding's draft tokens (`num_speculative_blocks` = k: one state per
+    /// draft position to roll back to; `vllm/model_executor/layers/mamba/
+    /// abstract.py`, `MambaSpec` in `v1/kv_cache_interface.py`); 0 without.
+    pub mamba_spec_pages: u64,
     /// The release whose allocator is modelled.
     pub vllm_version: crate::version::VllmVersion,
 }
@@ -169,6 +174,10 @@ impl KvLayout {
             in_flight_tokens: engine
                 .max_num_batched_tokens
                 .saturating_mul(in_flight_batches),
+            mamba_spec_pages: engine
+                .speculative
+                .as_ref()
+                .map_or(0, |sp| sp.num_speculative_tokens),
             mamba_checkpoint_pages: if mamba2 {
                 version.mamba2_checkpoint_pages()
             } else {
@@ -246,8 +255,8 @@ impl KvLayout {
             }
             GroupKind::Mamba => match self.mamba_cache_mode {
                 // Every block's state is kept, like attention's.
-                MambaCacheMode::All => blocks,
-                _ => 1,
+                MambaCacheMode::All => blocks + self.mamba_spec_pages,
+                _ => 1 + self.mamba_spec_pages,
             },
         }
     }
@@ -269,9 +278,9 @@ impl KvLayout {
                 div_ceil(tokens, bs) + 1
             }
             GroupKind::Mamba => match self.mamba_cache_mode {
-                MambaCacheMode::Align => 2 + self.mamba_checkpoint_pages,
+                MambaCacheMode::Align => 2 + self.mamba_spec_pages + self.mamba_checkpoint_pages,
                 MambaCacheMode::All => div_ceil(max_model_len_tokens.max(1), bs),
-                MambaCacheMode::None => 1,
+                MambaCacheMode::None => 1 + self.mamba_spec_pages,
             },
         }
     }
@@ -308,11 +317,14 @@ impl KvLayout {
         match group.kind {
             GroupKind::FullAttention => prompt - hit_blocks.min(prompt),
             GroupKind::SlidingWindow => self.group_blocks(group, prompt_tokens),
-            GroupKind::Mamba => match self.mamba_cache_mode {
-                MambaCacheMode::Align => prompt.min(2) + u64::from(hit_blocks > 0),
-                MambaCacheMode::All => prompt - hit_blocks.min(prompt),
-                MambaCacheMode::None => 1,
-            },
+            GroupKind::Mamba => {
+                self.mamba_spec_pages
+                    + match self.mamba_cache_mode {
+                        MambaCacheMode::Align => prompt.min(2) + u64::from(hit_blocks > 0),
+                        MambaCacheMode::All => prompt - hit_blocks.min(prompt),
+                        MambaCacheMode::None => 1,
+                    }
+            }
         }
     }
 
@@ -615,7 +627,13 @@ pub fn admit(
     // Only full-attention blocks are shared; sliding windows and Mamba states
     // are each request's own.
     let shared = attn_groups * hit_blocks;
+    // Speculative decoding's draft and lookahead slots, up to max_model_len.
+    let spec = engine
+        .speculative
+        .as_ref()
+        .map_or(0, crate::speculative::Speculative::held_slots);
     let tokens = tokens.max(prompt_tokens);
+    let tokens = (tokens + spec).min(tokens.max(engine.max_model_len_tokens));
     let per_request = layout.request_blocks(tokens) - shared;
     let admit_private: u64 = layout
         .groups

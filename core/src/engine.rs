@@ -417,7 +417,6 @@ impl EngineArgs {
                 &config,
                 model,
                 self.tensor_parallel_size,
-                self.pipeline_parallel_size,
             )?);
         }
         if let Some(text) = &settings.spec_acceptance {

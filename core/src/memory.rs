@@ -116,11 +116,17 @@ pub struct CudaGraphPlan {
 
 impl CudaGraphPlan {
     pub fn new(model: &Model, engine: &EngineArgs) -> CudaGraphPlan {
-        // Largest size: min(2 * max_num_seqs, 512), then capped by max_num_batched_tokens.
-        let max = (2 * engine.max_num_seqs)
+        // Largest size: min(2 * max_num_seqs, 512), then capped by
+        // max_num_batched_tokens; with speculative decoding a decode step
+        // runs 1 + k tokens per request, which the size scales by.
+        let v = engine.vllm_version;
+        let per_request = match &engine.speculative {
+            Some(s) if v >= crate::version::CAPTURE_SPEC_TOKENS => 1 + s.num_speculative_tokens,
+            _ => 1,
+        };
+        let max = (2 * engine.max_num_seqs * per_request)
             .min(512)
             .min(engine.max_num_batched_tokens);
-        let v = engine.vllm_version;
         let mut sizes: Vec<u64> = [1, 2, 4].into_iter().filter(|&s| s <= max).collect();
         if v >= crate::version::CAPTURE_STEP_16 {
             sizes.extend((8..256).step_by(8).filter(|&s| s <= max));
@@ -134,6 +140,21 @@ impl CudaGraphPlan {
         }
         if v >= crate::version::CAPTURE_ADDS_MAX_NUM_SEQS && engine.max_num_seqs <= max {
             sizes.push(engine.max_num_seqs);
+        }
+        if per_request > 1 && v >= crate::version::CAPTURE_SPEC_UNIFORM_DECODE {
+            // Uniform decode batches: n requests of 1 + k tokens, n over the
+            // same grid up to max_num_seqs.
+            let counts = [1, 2, 4]
+                .into_iter()
+                .chain((8..256).step_by(8))
+                .chain((256..=engine.max_num_seqs.min(512)).step_by(16))
+                .chain([engine.max_num_seqs]);
+            sizes.extend(
+                counts
+                    .filter(|&n| n <= engine.max_num_seqs)
+                    .map(|n| n * per_request)
+                    .filter(|&s| s <= max),
+            );
         }
         let sizes = crate::units::sorted_set(sizes);
         let full_graphs = sizes.iter().filter(|&&s| s <= engine.max_num_seqs).count() as u64;

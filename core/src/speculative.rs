@@ -11,7 +11,8 @@ use crate::error::{Error, ErrorKind, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-/// How the draft tokens are proposed.
+/// How the draft tokens are proposed (`SpeculativeMethod`,
+/// vllm/config/speculative.py).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Method {
@@ -24,33 +25,61 @@ pub enum Method {
     Eagle3,
     /// A smaller model of the same vocabulary (`model`).
     DraftModel,
-    /// Prompt lookup: drafts copied from the prompt's n-grams; no weights.
+    /// Prompt lookup: drafts copied from the prompt's n-grams; no weights
+    /// (`ngram` on the host, `ngram_gpu` on the GPU).
     Ngram,
     /// Suffix decoding (Arctic Inference): drafts from a suffix tree of
     /// prompts and past outputs; no GPU weights.
     Suffix,
+    /// A method vLLM 0.32 has whose drafter checkpoint decodecalc does not
+    /// read: `dflash`, `dspark`, `medusa`, `mlp_speculator`,
+    /// `custom_class`, `extract_hidden_states` (its name).
+    Unmodelled(&'static str),
 }
 
-impl Method {
-    /// Every spelling vLLM 0.32 takes for `method`, with what it is. The
-    /// per-family MTP names (`deepseek_mtp`, `qwen3_next_mtp`, ...) are
-    /// older spellings of `mtp` that vLLM still maps to it.
-    pub const SPELLINGS: [(&'static str, Method); 13] = [
-        ("mtp", Method::Mtp),
-        ("deepseek_mtp", Method::Mtp),
-        ("qwen3_next_mtp", Method::Mtp),
-        ("qwen3_5_mtp", Method::Mtp),
-        ("glm4_moe_mtp", Method::Mtp),
-        ("mimo_mtp", Method::Mtp),
-        ("ernie_mtp", Method::Mtp),
-        ("eagle", Method::Eagle),
-        ("eagle3", Method::Eagle3),
-        ("draft_model", Method::DraftModel),
-        ("ngram", Method::Ngram),
-        ("suffix", Method::Suffix),
-        ("longcat_flash_mtp", Method::Mtp),
-    ];
+/// vLLM 0.32's per-family MTP method names (`MTPModelTypes`), deprecated
+/// spellings of `mtp` that it rewrites to it.
+const MTP_ALIASES: [&str; 26] = [
+    "deepseek_mtp",
+    "dots3_note_mtp",
+    "mimo_mtp",
+    "mimo_v2_mtp",
+    "glm4_moe_mtp",
+    "glm4_moe_lite_mtp",
+    "glm_ocr_mtp",
+    "ernie_mtp",
+    "nemotron_h_mtp",
+    "exaone_moe_mtp",
+    "exaone4_5_mtp",
+    "qwen3_next_mtp",
+    "qwen4_exp_mtp",
+    "qwen3_5_mtp",
+    "longcat_flash_mtp",
+    "bailing_hybrid_v3_mtp",
+    "minimax_m3_mtp",
+    "bailing_hybrid_mtp",
+    "kimi_k3_mtp",
+    "pangu_ultra_moe_mtp",
+    "step3p5_mtp",
+    "hy_v3_mtp",
+    "hy_v4_mtp",
+    "gemma4_mtp",
+    "inkling_mtp",
+    "glm5_next_mtp",
+];
 
+/// Methods vLLM 0.32 has that need a drafter checkpoint decodecalc does not
+/// read yet.
+const UNMODELLED: [&str; 6] = [
+    "dflash",
+    "dspark",
+    "medusa",
+    "mlp_speculator",
+    "custom_class",
+    "extract_hidden_states",
+];
+
+impl Method {
     pub fn name(self) -> &'static str {
         match self {
             Method::Mtp => "mtp",
@@ -59,6 +88,7 @@ impl Method {
             Method::DraftModel => "draft_model",
             Method::Ngram => "ngram",
             Method::Suffix => "suffix",
+            Method::Unmodelled(name) => name,
         }
     }
 
@@ -69,10 +99,16 @@ impl Method {
 
     fn parse(text: &str) -> Option<Method> {
         let t = text.trim().to_ascii_lowercase();
-        Method::SPELLINGS
-            .iter()
-            .find(|(s, _)| *s == t)
-            .map(|(_, m)| *m)
+        Some(match t.as_str() {
+            "mtp" => Method::Mtp,
+            "eagle" => Method::Eagle,
+            "eagle3" => Method::Eagle3,
+            "draft_model" => Method::DraftModel,
+            "ngram" | "[ngram]" | "ngram_gpu" => Method::Ngram,
+            "suffix" => Method::Suffix,
+            t if MTP_ALIASES.contains(&t) => Method::Mtp,
+            t => Method::Unmodelled(UNMODELLED.iter().find(|u| **u == t)?),
+        })
     }
 }
 
@@ -87,22 +123,37 @@ const READ_KEYS: [&str; 7] = [
     "quantization",
 ];
 
-/// Keys vLLM takes that change nothing decodecalc computes (sampling and
-/// loading details of the drafter).
-const NO_EFFECT_KEYS: [&str; 13] = [
+/// Keys vLLM 0.32 takes that change nothing decodecalc computes (sampling,
+/// kernels and loading details of the drafter; `SpeculativeConfig`'s
+/// fields). Any other key is refused, as vLLM's config refuses extra fields.
+const NO_EFFECT_KEYS: [&str; 27] = [
+    "enforce_eager",
+    "moe_backend",
+    "attention_backend",
+    "kv_cache_dtype",
+    "max_model_len",
     "revision",
     "code_revision",
-    "max_model_len",
-    "disable_by_batch_size",
+    "index_share_for_mtp_iteration",
     "disable_padded_drafter_batch",
-    "enforce_eager",
-    "speculative_token_tree",
+    "disable_eagle_block_drop",
+    "use_local_argmax_reduction",
+    "use_heterogeneous_vocab",
+    "parallel_drafting",
+    "num_speculative_tokens_per_batch_size",
     "suffix_decoding_max_tree_depth",
     "suffix_decoding_max_cached_requests",
     "suffix_decoding_max_spec_factor",
     "suffix_decoding_min_token_prob",
     "draft_load_config",
     "rejection_sample_method",
+    "synthetic_acceptance_rates",
+    "synthetic_acceptance_length",
+    "enable_adaptive_verification",
+    "draft_sample_method",
+    "dspark_draft_topk",
+    "speculative_token_tree",
+    "performance_mode",
 ];
 
 /// Most draft tokens per step decodecalc takes (vLLM has no bound; real
@@ -160,7 +211,9 @@ impl SpeculativeConfig {
     /// Read the JSON text of `--speculative-config` (`field` names it in
     /// errors: the flag, or a file's field).
     pub fn parse(field: &str, text: &str) -> Result<SpeculativeConfig> {
-        let v: Value = crate::config::parse_json(field, text)?;
+        let v: Value = crate::config::parse_json(field, text).map_err(|e| {
+            e.with_hint(r#"a JSON object such as '{"method": "mtp", "num_speculative_tokens": 3}' (quote it for the shell)"#)
+        })?;
         let Some(o) = v.as_object() else {
             return Err(Error::field(
                 field,
@@ -170,6 +223,14 @@ impl SpeculativeConfig {
         };
         let mut ignored_keys = Vec::new();
         for k in o.keys() {
+            if k == "tensor_parallel_size" {
+                return Err(Error::new(format!(
+                    "{field}: `tensor_parallel_size` is not a field of vLLM's SpeculativeConfig"
+                ))
+                .with_hint("give the drafter's tensor parallelism as draft_tensor_parallel_size (1 or the target's)")
+                .of_kind(ErrorKind::InvalidValue)
+                .about(field));
+            }
             if NO_EFFECT_KEYS.contains(&k.as_str()) {
                 ignored_keys.push(k.clone());
             } else if !READ_KEYS.contains(&k.as_str()) {
@@ -198,7 +259,7 @@ impl SpeculativeConfig {
                     field,
                     "method",
                     &Value::String(m.clone()),
-                    "one of mtp, eagle, eagle3, draft_model, ngram, suffix (vLLM 0.32's methods decodecalc models)",
+                    "one of vLLM 0.32's methods: mtp (or a per-family name such as deepseek_mtp), eagle, eagle3, draft_model, ngram, ngram_gpu, suffix, dflash, dspark, medusa, mlp_speculator, custom_class, extract_hidden_states",
                 )
             })?),
             None => None,
@@ -416,7 +477,13 @@ fn draft_tokens(
                     "use a checkpoint that ships MTP layers (DeepSeek-V3, GLM-4.5+, Qwen3-Next, Qwen3.5, Nemotron 3 Super), or method ngram",
                 ));
             }
-            let k = config.num_speculative_tokens.unwrap_or(modules);
+            // k defaults to the MTP layer count only when `model` names the
+            // checkpoint; `{"method": "mtp"}` alone fails vLLM's check.
+            let k = match (config.num_speculative_tokens, &config.model) {
+                (Some(k), _) => k,
+                (None, Some(_)) => modules,
+                (None, None) => return needs_k(),
+            };
             // More tokens than MTP modules run the modules again; vLLM
             // takes a multiple of their count.
             if k > modules && !k.is_multiple_of(modules) {
@@ -437,7 +504,13 @@ fn draft_tokens(
                 r#"add "model": "<the drafter's Hugging Face id>""#,
             )),
         },
-        Method::Ngram | Method::Suffix => {
+        Method::Unmodelled(name) => Err((
+            format!("method {name} needs a drafter checkpoint, which decodecalc does not read yet: its weights, KV cache and steps would be missing"),
+            "method mtp (the checkpoint's own MTP layers), ngram and suffix are modelled",
+        )),
+        // Suffix decoding drafts up to its tree depth (24) without k.
+        Method::Suffix => Ok(config.num_speculative_tokens.unwrap_or(24)),
+        Method::Ngram => {
             if let (Some(lo), Some(hi)) = (config.prompt_lookup_min, config.prompt_lookup_max) {
                 if lo > hi {
                     return Err((
@@ -452,16 +525,16 @@ fn draft_tokens(
 }
 
 impl Speculative {
-    /// What `config` means for `model` at tensor parallelism `tp` and
-    /// pipeline parallelism `pp`, refused where vLLM refuses it.
+    /// What `config` means for `model` at tensor parallelism `tp`, refused
+    /// where vLLM refuses it. (vLLM 0.32 does not refuse pipeline
+    /// parallelism; the drafter runs with the last stage.)
     pub fn resolve(
         field: &str,
         config: &SpeculativeConfig,
         model: &crate::model::Model,
         tp: u64,
-        pp: u64,
     ) -> Result<Speculative> {
-        Self::checked(config, model, tp, pp).map_err(|(why, hint)| {
+        Self::checked(config, model, tp).map_err(|(why, hint)| {
             Error::new(format!("{field}: {why}"))
                 .with_hint(hint)
                 .of_kind(ErrorKind::InvalidValue)
@@ -473,25 +546,14 @@ impl Speculative {
         config: &SpeculativeConfig,
         model: &crate::model::Model,
         tp: u64,
-        pp: u64,
     ) -> std::result::Result<Speculative, Refusal> {
         let method = infer_method(config)?;
-        if pp > 1 {
-            return Err((
-                format!("speculative decoding with pipeline parallelism ({pp} stages) is not supported by vLLM"),
-                "drop --pipeline-parallel-size or the speculative config",
-            ));
-        }
         let k = draft_tokens(method, config, model)?;
         if let Some(d) = config.draft_tensor_parallel_size {
-            let ok = match method {
-                Method::DraftModel => d == 1 || d == tp,
-                _ => d == tp,
-            };
-            if !ok {
+            if d != 1 && d != tp {
                 return Err((
                     format!("draft_tensor_parallel_size {d} with --tensor-parallel-size {tp}"),
-                    "the drafter runs at the target's tensor parallelism (a draft model may also use 1)",
+                    "1 or the target's --tensor-parallel-size, as vLLM requires",
                 ));
             }
         }
@@ -512,6 +574,21 @@ impl Speculative {
             acceptance: curve.rates(k),
             acceptance_source: curve.source.to_string(),
         })
+    }
+
+    /// KV slots a decoding request holds beyond its context: the `k` draft
+    /// tokens scheduled for verification, and the drafter's lookahead (`k`
+    /// for a drafter that writes KV: MTP, EAGLE, a draft model; none for
+    /// n-gram and suffix), as the scheduler allocates them
+    /// (`VllmConfig.num_lookahead_tokens`, vllm/config/vllm.py;
+    /// `KVCacheManager.allocate_slots`).
+    pub fn held_slots(&self) -> u64 {
+        let lookahead = if self.method.has_drafter() {
+            self.num_speculative_tokens
+        } else {
+            0
+        };
+        self.num_speculative_tokens + lookahead
     }
 
     /// Tokens a running request gains per step on average: the bonus token

@@ -95,6 +95,13 @@ pub const CAPTURE_STEP_16: VllmVersion = v(11, 1);
 pub const CAPTURE_ADDS_BATCHED_TOKENS: VllmVersion = v(20, 1);
 /// `max_num_seqs` joins the capture sizes when it fits.
 pub const CAPTURE_ADDS_MAX_NUM_SEQS: VllmVersion = v(31, 0);
+/// With speculative decoding the largest capture size is
+/// `min(max_num_seqs x (1 + k) x 2, 512)`: a decode step runs 1 + k tokens
+/// per request (`config/vllm.py`, `_set_cudagraph_sizes`).
+pub const CAPTURE_SPEC_TOKENS: VllmVersion = v(13, 0);
+/// With speculative decoding the capture sizes gain `n x (1 + k)` for the
+/// request counts `n` of the size grid (uniform decode batches).
+pub const CAPTURE_SPEC_UNIFORM_DECODE: VllmVersion = v(29, 0);
 /// A sliding window reserves `2 x max_num_batched_tokens` of in-flight
 /// tokens under async scheduling (`v1/kv_cache_interface.py`,
 /// `max_in_flight_tokens`); one budget before.
@@ -151,6 +158,7 @@ pub static CHANGES: &[Change] = &[
     Change { since: CAPTURE_STEP_16, what: "CUDA-graph capture sizes step by 16 from 256 (by 8 before)", file: "config/vllm.py" },
     Change { since: MAMBA_PREFIX_CACHING, what: "hybrid prefix caching (opt-in) caches every block's Mamba state (none before)", file: "model_executor/models/config.py" },
     Change { since: GROUPING_125, what: "KV groups: a layer type may have up to 1.25x the group size (the smallest count before)", file: "v1/core/kv_cache_utils.py" },
+    Change { since: CAPTURE_SPEC_TOKENS, what: "speculative decoding: the largest capture size is min(max_num_seqs x (1 + k) x 2, 512)", file: "config/vllm.py" },
     Change { since: REQUEST_ROUNDS_UP, what: "the requested budget is `ceil(total x utilization)`", file: "v1/worker/utils.py" },
     Change { since: ASYNC_SCHEDULING_DEFAULT, what: "async scheduling on by default", file: "config/scheduler.py" },
     Change { since: MAMBA_CACHE_MODES, what: "`mamba_cache_mode` none / all / align (hybrid prefix caching cached every block's state before)", file: "config/cache.py" },
@@ -173,6 +181,7 @@ pub static CHANGES: &[Change] = &[
     Change { since: NON_KV_FROM_FREE_MEMORY, what: "non-KV memory = the drop in free memory + the transient peak (the runner's buffers now count; weights + peak + non-torch growth before)", file: "utils/mem_utils.py, v1/worker/gpu_worker.py" },
     Change { since: BATCH_TIER_160_GIB, what: "GPUs of 160 GiB or more: 1024 sequences, 16,384 batched tokens", file: "engine/arg_utils.py" },
     Change { since: MAMBA_ALIGN_DEFAULT, what: "hybrid prefix caching uses `align` mode (2 state pages per request)", file: "model_executor/models/config.py" },
+    Change { since: CAPTURE_SPEC_UNIFORM_DECODE, what: "speculative decoding: the capture sizes gain n x (1 + k) for the grid's request counts n", file: "config/vllm.py" },
     Change { since: CAPTURE_ADDS_MAX_NUM_SEQS, what: "`max_num_seqs` is a capture size when it fits", file: "config/vllm.py" },
     Change { since: MAMBA2_CHECKPOINT_PAGE, what: "Mamba2 layers reserve a third page (prefill checkpoint) in `align` mode", file: "model_executor/layers/mamba/mamba_mixer2.py" },
 ];

@@ -60,7 +60,9 @@ fn count(n: &str) -> Option<u64> {
 /// 'c': True, 'd': None}`): key and value text, quotes removed. Nested
 /// values (lists, dicts) are kept as their text.
 fn python_dict(text: &str) -> Vec<(String, String)> {
-    let inner = text.trim().trim_start_matches('{').trim_end_matches('}');
+    let t = text.trim();
+    let inner = t.strip_prefix('{').unwrap_or(t);
+    let inner = inner.strip_suffix('}').unwrap_or(inner);
     let mut out = Vec::new();
     let mut depth = 0_i32;
     let mut quote: Option<char> = None;
@@ -88,6 +90,46 @@ fn python_dict(text: &str) -> Vec<(String, String)> {
             out.push((unquote(k), unquote(v)));
         }
     }
+    out
+}
+
+/// A Python literal of dicts, lists, strings, numbers, `True`, `False` and
+/// `None` (what `repr` prints) as JSON text: single-quoted strings
+/// double-quoted, the constants lower-cased or `null`.
+fn python_to_json(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        out.push_str(match word.as_str() {
+            "True" => "true",
+            "False" => "false",
+            "None" => "null",
+            w => w,
+        });
+        word.clear();
+    };
+    for c in text.chars() {
+        match quote {
+            Some(q) if c == q => {
+                out.push('"');
+                quote = None;
+            }
+            Some(_) if c == '"' => out.push_str("\\\""),
+            Some(_) => out.push(c),
+            None if c == '\'' || c == '"' => {
+                flush(&mut word, &mut out);
+                out.push('"');
+                quote = Some(c);
+            }
+            None if c.is_alphanumeric() || c == '_' || c == '.' || c == '-' => word.push(c),
+            None => {
+                flush(&mut word, &mut out);
+                out.push(c);
+            }
+        }
+    }
+    flush(&mut word, &mut out);
     out
 }
 
@@ -171,6 +213,16 @@ fn read_args(log: &mut VllmLog, dict: &str) -> Result<()> {
         if key == "model_tag" {
             continue;
         }
+        // A dict value (`speculative_config`, `hf_overrides`) is Python's
+        // repr; the flags take JSON.
+        let json;
+        let (name, arg) = match arg {
+            Some(a) if a.trim_start().starts_with('{') => {
+                json = python_to_json(a);
+                (name, Some(json.as_str()))
+            }
+            _ => (name, arg),
+        };
         match apply_flag(&mut log.settings, &name, arg)
             .map_err(|e| e.context("non-default args"))?
         {

@@ -29,6 +29,7 @@ mod readme;
 mod reference;
 mod refusals;
 mod solve;
+mod speculative;
 mod startup_logs;
 mod timing;
 mod versions;

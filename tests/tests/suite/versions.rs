@@ -100,6 +100,26 @@ fn capture_sizes_step_by_16_from_0_11_1() {
     assert_eq!(a.estimate.weights_bytes, b.estimate.weights_bytes);
 }
 
+/// Speculative decoding with k = 2 at eight sequences: the largest capture
+/// size is 8 x 3 x 2 = 48 from 0.13 (16 before); from 0.29 the uniform
+/// decode batches of 1, 2 and 4 requests of 3 tokens (3, 6, 12) join.
+#[test]
+fn capture_sizes_follow_the_draft_tokens_from_0_13_and_0_29() {
+    let engine = EngineSettings {
+        max_num_seqs: Some(8),
+        speculative_config: Some(r#"{"method": "mtp", "num_speculative_tokens": 2}"#.into()),
+        ..fixed()
+    };
+    let m = real("nvidia--Qwen3.6-27B-NVFP4");
+    let sizes = |p: &Plan| p.estimate.cudagraphs.capture_sizes.clone();
+    let (a, b) = at(&m, "rtx5090", "0.12.0", "0.13.0", engine.clone());
+    assert_eq!(sizes(&a), [1, 2, 4, 8, 16]);
+    assert_eq!(sizes(&b), [1, 2, 4, 8, 16, 24, 32, 40, 48]);
+    let (c, d) = at(&m, "rtx5090", "0.28.0", "0.29.0", engine);
+    assert_eq!(sizes(&c), sizes(&b));
+    assert_eq!(sizes(&d), [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 40, 48]);
+}
+
 #[test]
 fn async_scheduling_is_the_default_from_0_14() {
     let engine = EngineSettings {

@@ -1,0 +1,310 @@
+//! Speculative decoding (`--speculative-config`): one test per term. The
+//! config as vLLM reads and refuses it; the checkpoint's MTP block; the
+//! drafter's weights and KV in the pool; the verify step and the drafter's
+//! passes in a decode step; the acceptance rates.
+
+use decodecalc_core::model::{Layer, Model};
+use decodecalc_core::scenario::{loaded_from_config_json, Capacity, Plan, Request};
+use decodecalc_core::timing::Work;
+use decodecalc_tests::{json, rejects, run, Fs};
+
+fn hub(file: &str) -> String {
+    format!("{}/../data/hub/{file}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn model(file: &str) -> Model {
+    let text = std::fs::read_to_string(hub(file)).unwrap();
+    loaded_from_config_json(file, &text).unwrap().model
+}
+
+const QWEN36_27B: &str = "nvidia--Qwen3.6-27B-NVFP4.json";
+
+/// Qwen3.6-27B NVFP4 on an RTX 5090 at 64K, eight sequences, with
+/// `spec` as the speculative config (None: without).
+fn qwen_plan(spec: Option<&str>, acceptance: Option<&str>) -> (Plan, Capacity) {
+    let mut r = Request {
+        model: Some(hub(QWEN36_27B)),
+        gpu: Some("rtx5090".into()),
+        ..Request::default()
+    };
+    r.engine.max_model_len = Some(65_536);
+    r.engine.max_num_seqs = Some(8);
+    r.engine.speculative_config = spec.map(str::to_string);
+    r.engine.spec_acceptance = acceptance.map(str::to_string);
+    let plan = r.resolve(&Fs).unwrap();
+    let cap = plan.capacity().unwrap();
+    (plan, cap)
+}
+
+const MTP3: &str = r#"{"method": "mtp", "num_speculative_tokens": 3}"#;
+
+#[test]
+fn the_mtp_block_is_read_from_each_family_that_ships_one() {
+    // Qwen3.6-27B: mtp_num_hidden_layers 1, a full-attention layer (24
+    // heads, 4 KV heads of 256, gated output) and its 17,408-wide MLP.
+    let q = model(QWEN36_27B).mtp.unwrap();
+    assert_eq!(q.count, 1);
+    match (&q.layers[0], &q.layers[1]) {
+        (Layer::Attention(a), Layer::Mlp(f)) => {
+            assert_eq!((a.num_heads, a.num_kv_heads, a.head_dim), (24, 4, 256));
+            assert!(a.output_gate && a.sliding_window_tokens.is_none());
+            assert_eq!(f.intermediate, 17_408);
+        }
+        other => panic!("{other:?}"),
+    }
+    // DeepSeek-V3: num_nextn_predict_layers 1, an MLA layer with the
+    // 256-expert MoE block.
+    let d = model("deepseek-ai--DeepSeek-V3.json").mtp.unwrap();
+    assert_eq!(d.count, 1);
+    assert!(matches!(d.layers[0], Layer::Attention(a) if a.mla.is_some()));
+    assert!(matches!(d.layers[1], Layer::Moe(e) if e.num_experts == 256));
+    // Nemotron 3 Super ("*E": attention, then MoE); MiniMax-M2.5
+    // (mtp_transformer_layers 1).
+    let n = model("nvidia--NVIDIA-Nemotron-3-Super-120B-A12B-FP8.json")
+        .mtp
+        .unwrap();
+    assert!(matches!(n.layers[..], [Layer::Attention(_), Layer::Moe(_)]));
+    assert_eq!(model("MiniMaxAI--MiniMax-M2.5.json").mtp.unwrap().count, 1);
+    // Kimi-K2.5 says num_nextn_predict_layers 0; Llama 3.1 says nothing.
+    assert!(model("moonshotai--Kimi-K2.5.json").mtp.is_none());
+    assert!(model("meta-llama--Llama-3.1-8B-Instruct.json")
+        .mtp
+        .is_none());
+}
+
+#[test]
+fn the_drafter_adds_its_bf16_mtp_layer_to_the_weights() {
+    // The checkpoint's ignore list names `mtp*`: the MTP layer stays in
+    // bf16 while the rest is NVFP4/FP8. By hand, h = 5,120:
+    let h: u64 = 5_120;
+    let attention = h * 12_288 + 2 * h * 1_024 + 6_144 * h + 2 * 256;
+    let mlp = 3 * h * 17_408;
+    let eh_proj = 2 * h * h;
+    let norms = 2 * h + 3 * h; // the layer's two, the MTP block's three
+    let bytes = 2 * (attention + mlp + eh_proj + norms);
+    assert_eq!(bytes, 849_398_784);
+    let (_, plain) = qwen_plan(None, None);
+    let (plan, spec) = qwen_plan(Some(MTP3), None);
+    assert_eq!(spec.weights_bytes - plain.weights_bytes, bytes);
+    assert_eq!(plan.estimate.draft_weights_bytes, bytes);
+}
+
+#[test]
+fn the_mtp_attention_layer_takes_kv_in_the_same_pool() {
+    let (_, plain) = qwen_plan(None, None);
+    let (_, spec) = qwen_plan(Some(MTP3), None);
+    let attention = |c: &Capacity| {
+        c.kv_groups
+            .iter()
+            .filter(|g| format!("{:?}", g.kind).contains("Attention"))
+            .map(|g| g.layers)
+            .sum::<u64>()
+    };
+    // 16 full-attention layers, and the drafter's one more.
+    assert_eq!(attention(&plain), 16);
+    assert_eq!(attention(&spec), 17);
+    // A group is now 17 layers wide: a block costs 17/16 as much, and the
+    // pool is smaller by the drafter's weights.
+    assert_eq!(spec.bytes_per_block * 16, plain.bytes_per_block * 17);
+    assert!(spec.kv_cache_tokens < plain.kv_cache_tokens);
+}
+
+#[test]
+fn a_verify_step_runs_k_plus_1_tokens_and_yields_the_acceptance_length() {
+    let (plain_plan, plain_cap) = qwen_plan(None, None);
+    let (plan, cap) = qwen_plan(Some(MTP3), Some("0.8,0.6,0.4"));
+    let plain = Work::of_plan(&plain_plan, &plain_cap);
+    let work = Work::of_plan(&plan, &cap);
+    let p = &plan.calibration.params;
+    // The rates given: 1 + 0.8 + 0.6 + 0.4 tokens per stream per step.
+    let one = work.decode_step(p, 1.0, 1_024.0);
+    assert!((one.tokens_per_seq - 2.8).abs() < 1e-12);
+    // The drafter's passes cost time; the verify step reads the same
+    // weights once, so a stream's time per token falls at one request.
+    let base = plain.decode_step(p, 1.0, 1_024.0);
+    assert!(one.draft_s > 0.0);
+    assert!(one.total_s() > base.total_s());
+    assert!(one.per_token_s() < base.per_token_s());
+    // Compute grows with the k + 1 verified tokens: at 64 requests the gain
+    // is smaller than at one (the step turns compute-bound).
+    let gain = |r: f64| {
+        plain.decode_step(p, r, 1_024.0).per_token_s()
+            / work.decode_step(p, r, 1_024.0).per_token_s()
+    };
+    assert!(gain(1.0) > 1.5, "{}", gain(1.0));
+    assert!(gain(64.0) < gain(1.0), "{} {}", gain(64.0), gain(1.0));
+}
+
+#[test]
+fn the_default_acceptance_falls_with_each_position() {
+    let (plan, _) = qwen_plan(Some(MTP3), None);
+    let s = plan.engine.speculative.unwrap();
+    assert_eq!(s.acceptance.len(), 3);
+    assert!(s.acceptance.windows(2).all(|w| w[1] < w[0]));
+    assert!(s.acceptance_source.contains("acceptance_curves.csv"));
+    // Given rates beyond the last continue at its ratio to the one before.
+    let (plan, _) = qwen_plan(
+        Some(r#"{"method": "mtp", "num_speculative_tokens": 4}"#),
+        Some("0.8,0.6"),
+    );
+    let a = plan.engine.speculative.unwrap().acceptance;
+    let expect = [0.8, 0.6, 0.45, 0.3375];
+    assert!(
+        a.iter().zip(expect).all(|(x, y)| (x - y).abs() < 1e-12),
+        "{a:?}"
+    );
+}
+
+#[test]
+fn speculative_configs_vllm_refuses_are_refused_with_its_reason() {
+    let m = hub(QWEN36_27B);
+    let base = ["capacity", "--model", m.as_str(), "--gpu", "rtx5090"];
+    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+        let mut v: Vec<&str> = base.to_vec();
+        v.extend_from_slice(extra);
+        v
+    }
+    rejects(
+        &with(
+            &base,
+            &[
+                "--speculative-config",
+                r#"{"method":"mtp","num_speculative_tokens":0}"#,
+            ],
+        ),
+        "num_speculative_tokens",
+    );
+    rejects(
+        &with(
+            &base,
+            &["--speculative-config", r#"{"method":"mtp","k":2}"#],
+        ),
+        "no field `k`",
+    );
+    rejects(
+        &with(&base, &["--speculative-config", r#"{"method":"medusa2"}"#]),
+        "method",
+    );
+    rejects(
+        &with(
+            &base,
+            &["--speculative-config", r#"{"num_speculative_tokens":2}"#],
+        ),
+        "no `method` and no `model`",
+    );
+    rejects(
+        &with(
+            &base,
+            &[
+                "--speculative-config",
+                r#"{"method":"ngram","prompt_lookup_max":4}"#,
+            ],
+        ),
+        "needs num_speculative_tokens",
+    );
+    rejects(
+        &with(
+            &base,
+            &[
+                "--speculative-config",
+                r#"{"method":"eagle3","model":"org/drafter","num_speculative_tokens":3}"#,
+            ],
+        ),
+        "does not read a separate drafter",
+    );
+    rejects(
+        &with(&base, &["--speculative-config", r#"{"method":"mtp"}"#]),
+        "needs num_speculative_tokens",
+    );
+    rejects(
+        &with(
+            &base,
+            &[
+                "--speculative-config",
+                r#"{"method":"mtp","num_speculative_tokens":1,"tensor_parallel_size":2}"#,
+            ],
+        ),
+        "`tensor_parallel_size` is not a field",
+    );
+    rejects(
+        &with(
+            &base,
+            &[
+                "--speculative-config",
+                r#"{"method":"mtp","num_speculative_tokens":1,"draft_tensor_parallel_size":2}"#,
+            ],
+        ),
+        "draft_tensor_parallel_size 2",
+    );
+    rejects(
+        &with(
+            &base,
+            &[
+                "--speculative-config",
+                r#"{"method":"dflash","model":"z-lab/x","num_speculative_tokens":5}"#,
+            ],
+        ),
+        "dflash",
+    );
+    rejects(
+        &with(&base, &["--spec-acceptance", "0.8"]),
+        "--spec-acceptance",
+    );
+    rejects(
+        &with(
+            &base,
+            &["--speculative-config", MTP3, "--spec-acceptance", "0.5,0.7"],
+        ),
+        "--spec-acceptance",
+    );
+    // MTP on a model without MTP layers.
+    rejects(
+        &[
+            "capacity",
+            "--model",
+            "llama-3.1-8b",
+            "--gpu",
+            "h100",
+            "--speculative-config",
+            MTP3,
+        ],
+        "names none",
+    );
+}
+
+#[test]
+fn a_launch_line_and_a_start_up_log_carry_the_speculative_config() {
+    let m = hub(QWEN36_27B);
+    let line = format!(
+        "vllm serve {m} --max-model-len 65536 --max-num-seqs 8 --speculative-config '{MTP3}'"
+    );
+    let out = json(&[
+        "capacity",
+        "--gpu",
+        "rtx5090",
+        "--format",
+        "json",
+        "--vllm-command",
+        &line,
+    ]);
+    let (_, spec) = qwen_plan(Some(MTP3), None);
+    assert_eq!(
+        out["kv_cache_tokens"].as_u64(),
+        Some(spec.kv_cache_tokens),
+        "{out}"
+    );
+    // vLLM prints the config as a Python dict in its non-default args.
+    let log = decodecalc_tests::scratch_file(
+        "spec.log",
+        &format!("INFO [utils.py:233] non-default args: {{'model_tag': '{m}', 'model': '{m}', 'max_model_len': 65536, 'max_num_seqs': 8, 'speculative_config': {{'method': 'mtp', 'num_speculative_tokens': 3}}}}\nINFO [gpu_worker.py:1] Available KV cache memory: 7.47 GiB\n"),
+    );
+    let out = run(&[
+        "capacity",
+        "--gpu",
+        "rtx5090",
+        "--vllm-log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(!out.stderr.contains("speculative_config"), "{}", out.stderr);
+}
