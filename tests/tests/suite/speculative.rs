@@ -158,118 +158,72 @@ fn the_default_acceptance_falls_with_each_position() {
 #[test]
 fn speculative_configs_vllm_refuses_are_refused_with_its_reason() {
     let m = hub(QWEN36_27B);
-    let base = ["capacity", "--model", m.as_str(), "--gpu", "rtx5090"];
-    fn with<'a>(base: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
-        let mut v: Vec<&str> = base.to_vec();
-        v.extend_from_slice(extra);
-        v
-    }
-    rejects(
-        &with(
-            &base,
-            &[
-                "--speculative-config",
-                r#"{"method":"mtp","num_speculative_tokens":0}"#,
-            ],
+    // (the config, what the error names)
+    let configs = [
+        (
+            r#"{"method":"mtp","num_speculative_tokens":0}"#,
+            "num_speculative_tokens",
         ),
-        "num_speculative_tokens",
-    );
-    rejects(
-        &with(
-            &base,
-            &["--speculative-config", r#"{"method":"mtp","k":2}"#],
+        (r#"{"method":"mtp","k":2}"#, "no field `k`"),
+        (r#"{"method":"medusa2"}"#, "method"),
+        (
+            r#"{"num_speculative_tokens":2}"#,
+            "no `method` and no `model`",
         ),
-        "no field `k`",
-    );
-    rejects(
-        &with(&base, &["--speculative-config", r#"{"method":"medusa2"}"#]),
-        "method",
-    );
-    rejects(
-        &with(
-            &base,
-            &["--speculative-config", r#"{"num_speculative_tokens":2}"#],
+        (
+            r#"{"method":"ngram","prompt_lookup_max":4}"#,
+            "needs num_speculative_tokens",
         ),
-        "no `method` and no `model`",
-    );
-    rejects(
-        &with(
-            &base,
-            &[
-                "--speculative-config",
-                r#"{"method":"ngram","prompt_lookup_max":4}"#,
-            ],
+        (r#"{"method":"mtp"}"#, "needs num_speculative_tokens"),
+        (
+            r#"{"method":"eagle3","model":"org/drafter","num_speculative_tokens":3}"#,
+            "does not read a separate drafter",
         ),
-        "needs num_speculative_tokens",
-    );
-    rejects(
-        &with(
-            &base,
-            &[
-                "--speculative-config",
-                r#"{"method":"eagle3","model":"org/drafter","num_speculative_tokens":3}"#,
-            ],
+        (
+            r#"{"method":"dflash","model":"z-lab/x","num_speculative_tokens":5}"#,
+            "dflash",
         ),
-        "does not read a separate drafter",
-    );
-    rejects(
-        &with(&base, &["--speculative-config", r#"{"method":"mtp"}"#]),
-        "needs num_speculative_tokens",
-    );
-    rejects(
-        &with(
-            &base,
-            &[
-                "--speculative-config",
-                r#"{"method":"mtp","num_speculative_tokens":1,"tensor_parallel_size":2}"#,
-            ],
+        (
+            r#"{"method":"mtp","num_speculative_tokens":1,"tensor_parallel_size":2}"#,
+            "`tensor_parallel_size` is not a field",
         ),
-        "`tensor_parallel_size` is not a field",
-    );
-    rejects(
-        &with(
-            &base,
-            &[
-                "--speculative-config",
-                r#"{"method":"mtp","num_speculative_tokens":1,"draft_tensor_parallel_size":2}"#,
-            ],
+        (
+            r#"{"method":"mtp","num_speculative_tokens":1,"draft_tensor_parallel_size":2}"#,
+            "draft_tensor_parallel_size 2",
         ),
-        "draft_tensor_parallel_size 2",
-    );
-    rejects(
-        &with(
-            &base,
-            &[
-                "--speculative-config",
-                r#"{"method":"dflash","model":"z-lab/x","num_speculative_tokens":5}"#,
-            ],
-        ),
-        "dflash",
-    );
-    rejects(
-        &with(&base, &["--spec-acceptance", "0.8"]),
-        "--spec-acceptance",
-    );
-    rejects(
-        &with(
-            &base,
-            &["--speculative-config", MTP3, "--spec-acceptance", "0.5,0.7"],
-        ),
-        "--spec-acceptance",
-    );
-    // MTP on a model without MTP layers.
-    rejects(
-        &[
+    ];
+    for (config, names) in configs {
+        let args = [
             "capacity",
             "--model",
-            "llama-3.1-8b",
+            &m,
             "--gpu",
-            "h100",
+            "rtx5090",
             "--speculative-config",
-            MTP3,
-        ],
-        "names none",
-    );
+            config,
+        ];
+        rejects(&args, names);
+    }
+    // Acceptance rates without a config, or rising with the position.
+    for extra in [
+        vec!["--spec-acceptance", "0.8"],
+        vec!["--speculative-config", MTP3, "--spec-acceptance", "0.5,0.7"],
+    ] {
+        let mut args = vec!["capacity", "--model", &m, "--gpu", "rtx5090"];
+        args.extend(extra);
+        rejects(&args, "--spec-acceptance");
+    }
+    // MTP on a model without MTP layers.
+    let args = [
+        "capacity",
+        "--model",
+        "llama-3.1-8b",
+        "--gpu",
+        "h100",
+        "--speculative-config",
+        MTP3,
+    ];
+    rejects(&args, "names none");
 }
 
 #[test]
