@@ -23,12 +23,14 @@ use yew::prelude::*;
 mod chart;
 mod form;
 mod grid;
+mod markup;
 mod memory;
 mod panels;
 
 use chart::*;
 use form::*;
 use grid::*;
+use markup::Markup;
 use memory::*;
 use panels::*;
 
