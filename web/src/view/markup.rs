@@ -61,6 +61,18 @@ impl Markup {
         self
     }
 
+    /// An attribute when there is a value for it; none otherwise.
+    pub(crate) fn attr_opt(
+        &mut self,
+        name: &'static str,
+        value: Option<impl Display>,
+    ) -> &mut Markup {
+        match value {
+            Some(v) => self.attr_dyn(name, &v),
+            None => self,
+        }
+    }
+
     /// Text, escaped.
     pub(crate) fn text(&mut self, text: impl Display) -> &mut Markup {
         self.content();
@@ -136,13 +148,15 @@ mod tests {
         let mut m = Markup::new();
         m.open("p")
             .attr("title", r#"a "quoted" <b> & more"#)
+            .attr_opt("data-n", Some(3))
+            .attr_opt("data-none", None::<u64>)
             .text("<script>alert(1)</script>")
             .open("span")
             .close()
             .leaf("b", format_args!("{} & {}", 1, "<2>"));
         assert_eq!(
             m.finish(),
-            r#"<p title="a &quot;quoted&quot; &lt;b&gt; &amp; more">&lt;script&gt;alert(1)&lt;/script&gt;<span></span><b>1 &amp; &lt;2&gt;</b></p>"#
+            r#"<p title="a &quot;quoted&quot; &lt;b&gt; &amp; more" data-n="3">&lt;script&gt;alert(1)&lt;/script&gt;<span></span><b>1 &amp; &lt;2&gt;</b></p>"#
         );
         // Finished, the builder starts again empty.
         assert_eq!(m.open("i").finish(), "<i></i>");
