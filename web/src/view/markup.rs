@@ -73,6 +73,16 @@ impl Markup {
         }
     }
 
+    /// A boolean attribute (`selected`), when `on`.
+    pub(crate) fn flag(&mut self, name: &'static str, on: bool) -> &mut Markup {
+        debug_assert!(self.in_start_tag, "attribute {name} outside a start tag");
+        if on {
+            self.out.push(' ');
+            self.out.push_str(name);
+        }
+        self
+    }
+
     /// Text, escaped.
     pub(crate) fn text(&mut self, text: impl Display) -> &mut Markup {
         self.content();
@@ -150,13 +160,15 @@ mod tests {
             .attr("title", r#"a "quoted" <b> & more"#)
             .attr_opt("data-n", Some(3))
             .attr_opt("data-none", None::<u64>)
+            .flag("hidden", true)
+            .flag("open", false)
             .text("<script>alert(1)</script>")
             .open("span")
             .close()
             .leaf("b", format_args!("{} & {}", 1, "<2>"));
         assert_eq!(
             m.finish(),
-            r#"<p title="a &quot;quoted&quot; &lt;b&gt; &amp; more" data-n="3">&lt;script&gt;alert(1)&lt;/script&gt;<span></span><b>1 &amp; &lt;2&gt;</b></p>"#
+            r#"<p title="a &quot;quoted&quot; &lt;b&gt; &amp; more" data-n="3" hidden>&lt;script&gt;alert(1)&lt;/script&gt;<span></span><b>1 &amp; &lt;2&gt;</b></p>"#
         );
         // Finished, the builder starts again empty.
         assert_eq!(m.open("i").finish(), "<i></i>");

@@ -41,7 +41,7 @@ pub(super) fn log_check(o: &Output) -> Html {
 
 /// The calibration's held-out error bands, one sentence per figure, each
 /// saying what its predictions held out.
-pub(super) fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
+pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_core::scenario::ErrorBands) {
     use decodecalc_core::bands::HoldOut;
     let words = |x: &decodecalc_core::scenario::Band| {
         let held = match x.hold_out {
@@ -79,12 +79,11 @@ pub(super) fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
     let (head, rest) = lines
         .split_first()
         .map_or(("", &[][..]), |(h, r)| (h.as_str(), r));
-    let mut out = format!("<p>{}</p><ul>", esc(head));
+    m.leaf("p", head).open("ul");
     for l in rest {
-        let _ = write!(out, "<li>{}</li>", esc(l));
+        m.leaf("li", l);
     }
-    out.push_str("</ul>");
-    out
+    m.close();
 }
 
 /// The GPU's memory as a bar of core's breakdown rows that are segments
