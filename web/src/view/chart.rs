@@ -158,84 +158,127 @@ pub(super) fn measured_points(o: &Output, metric: ChartMetric) -> Vec<(u64, u64,
 
 /// Axes, grid lines, ticks with their labels and both axis titles.
 pub(super) fn chart_axes(
-    svg: &mut String,
+    svg: &mut Markup,
     f: &Frame,
     yticks: &[f64],
     step: f64,
     xticks: &[u64],
     metric: ChartMetric,
 ) {
-    svg.push_str(r#"<g class="axes">"#);
+    svg.open("g").attr("class", "axes");
     for &t in yticks {
-        let (y, label) = (px(f.y(t)), tick_label(t, step));
-        let _ = write!(
-            svg,
-            r#"<g class="ytick" data-value="{}"><line x1="{}" x2="{}" y1="{y}" y2="{y}" class="grid-line"></line><text x="{}" y="{}" text-anchor="end" class="axis">{label}</text></g>"#,
-            json_number(t),
-            px(f.left),
-            px(f.right),
-            px(f.left - 6.0),
-            px(f.y(t) + 4.0),
-        );
+        let y = px(f.y(t));
+        svg.open("g")
+            .attr("class", "ytick")
+            .attr("data-value", json_number(t))
+            .open("line")
+            .attr("x1", px(f.left))
+            .attr("x2", px(f.right))
+            .attr("y1", &y)
+            .attr("y2", &y)
+            .attr("class", "grid-line")
+            .close()
+            .open("text")
+            .attr("x", px(f.left - 6.0))
+            .attr("y", px(f.y(t) + 4.0))
+            .attr("text-anchor", "end")
+            .attr("class", "axis")
+            .text(tick_label(t, step))
+            .close()
+            .close();
     }
     for &c in xticks {
         let x = px(f.x(c));
-        let _ = write!(
-            svg,
-            r##"<g class="xtick" data-value="{c}"><line x1="{x}" x2="{x}" y1="{}" y2="{}" stroke="#999"></line><text x="{x}" y="{}" text-anchor="middle" class="axis">{c}</text></g>"##,
-            px(f.bottom),
-            px(f.bottom + 5.0),
-            px(f.bottom + 18.0),
-        );
+        svg.open("g")
+            .attr("class", "xtick")
+            .attr("data-value", c)
+            .open("line")
+            .attr("x1", &x)
+            .attr("x2", &x)
+            .attr("y1", px(f.bottom))
+            .attr("y2", px(f.bottom + 5.0))
+            .attr("stroke", "#999")
+            .close()
+            .open("text")
+            .attr("x", &x)
+            .attr("y", px(f.bottom + 18.0))
+            .attr("text-anchor", "middle")
+            .attr("class", "axis")
+            .text(c)
+            .close()
+            .close();
     }
     let (l, r, t, b) = (px(f.left), px(f.right), px(f.top), px(f.bottom));
-    let _ = write!(
-        svg,
-        r##"<line x1="{l}" y1="{b}" x2="{r}" y2="{b}" stroke="#999"></line><line x1="{l}" y1="{t}" x2="{l}" y2="{b}" stroke="#999"></line><text x="{}" y="{}" text-anchor="middle" class="axis-title" id="chart-x-title">simultaneous requests (log2 scale)</text><text x="0" y="0" text-anchor="middle" class="axis-title" id="chart-y-title" transform="translate(16 {}) rotate(-90)">{}</text></g>"##,
-        px((f.left + f.right) / 2.0),
-        px(f.x_title_y()),
-        px((f.top + f.bottom) / 2.0),
-        esc(metric.label()),
-    );
+    for (x1, y1, x2, y2) in [(&l, &b, &r, &b), (&l, &t, &l, &b)] {
+        svg.open("line")
+            .attr("x1", x1)
+            .attr("y1", y1)
+            .attr("x2", x2)
+            .attr("y2", y2)
+            .attr("stroke", "#999")
+            .close();
+    }
+    svg.open("text")
+        .attr("x", px((f.left + f.right) / 2.0))
+        .attr("y", px(f.x_title_y()))
+        .attr("text-anchor", "middle")
+        .attr("class", "axis-title")
+        .attr("id", "chart-x-title")
+        .text("simultaneous requests (log2 scale)")
+        .close()
+        .open("text")
+        .attr("x", 0)
+        .attr("y", 0)
+        .attr("text-anchor", "middle")
+        .attr("class", "axis-title")
+        .attr("id", "chart-y-title")
+        .attr(
+            "transform",
+            format_args!("translate(16 {}) rotate(-90)", px((f.top + f.bottom) / 2.0)),
+        )
+        .text(metric.label())
+        .close()
+        .close();
 }
 
 /// A legend entry: a line (or a circle, for the measured key) and a label.
 pub(super) fn legend_entry(
-    svg: &mut String,
+    svg: &mut Markup,
     (lx, ly): (f64, f64),
     stroke: &str,
     label: &str,
     circle: bool,
 ) {
     if circle {
-        let _ = write!(
-            svg,
-            r##"<circle class="measured-key" cx="{}" cy="{}" r="4" fill="#fff" stroke="{stroke}" stroke-width="2"></circle>"##,
-            px(lx + 11.0),
-            px(ly),
-        );
+        svg.open("circle")
+            .attr("class", "measured-key")
+            .attr("cx", px(lx + 11.0))
+            .attr("cy", px(ly))
+            .attr("r", 4)
+            .attr("fill", "#fff");
     } else {
-        let _ = write!(
-            svg,
-            r#"<line x1="{}" x2="{}" y1="{y}" y2="{y}" stroke="{stroke}" stroke-width="2"></line>"#,
-            px(lx),
-            px(lx + 22.0),
-            y = px(ly),
-        );
+        let y = px(ly);
+        svg.open("line")
+            .attr("x1", px(lx))
+            .attr("x2", px(lx + 22.0))
+            .attr("y1", &y)
+            .attr("y2", &y);
     }
-    let _ = write!(
-        svg,
-        r#"<text x="{}" y="{}" class="legend-label">{}</text>"#,
-        px(lx + 28.0),
-        px(ly + 4.0),
-        esc(label),
-    );
+    svg.attr("stroke", stroke)
+        .attr("stroke-width", 2)
+        .close()
+        .open("text")
+        .attr("x", px(lx + 28.0))
+        .attr("y", px(ly + 4.0))
+        .attr("class", "legend-label")
+        .text(label)
+        .close();
 }
 
 /// One predicted line per context and the measured circles on top, with a
 /// legend on the right (or below, on a narrow screen).
 pub(super) fn chart_series(
-    svg: &mut String,
+    svg: &mut Markup,
     f: &Frame,
     o: &Output,
     decode: &[&Cell],
@@ -254,41 +297,50 @@ pub(super) fn chart_series(
                     .map(|v| format!("{},{}", px(f.x(c.concurrency)), px(f.y(v))))
             })
             .collect();
-        let _ = write!(
-            svg,
-            r#"<g class="series" data-context="{ctx}"><polyline points="{}" fill="none" stroke="{}" stroke-width="2"></polyline>"#,
-            pts.join(" "),
-            color(i),
-        );
+        svg.open("g")
+            .attr("class", "series")
+            .attr("data-context", ctx)
+            .open("polyline")
+            .attr("points", pts.join(" "))
+            .attr("fill", "none")
+            .attr("stroke", color(i))
+            .attr("stroke-width", 2)
+            .close();
         for &(_, n, v) in measured.iter().filter(|m| m.0 == ctx) {
-            let _ = write!(
-                svg,
-                r##"<circle class="measured" cx="{}" cy="{}" r="4" fill="#fff" stroke="{}" stroke-width="2" data-context="{ctx}" data-concurrency="{n}" data-value="{}"><title>measured {} x {n}: {v:.2}</title></circle>"##,
-                px(f.x(n)),
-                px(f.y(v)),
-                color(i),
-                json_number(v),
-                esc(&format_tokens(ctx)),
-            );
+            svg.open("circle")
+                .attr("class", "measured")
+                .attr("cx", px(f.x(n)))
+                .attr("cy", px(f.y(v)))
+                .attr("r", 4)
+                .attr("fill", "#fff")
+                .attr("stroke", color(i))
+                .attr("stroke-width", 2)
+                .attr("data-context", ctx)
+                .attr("data-concurrency", n)
+                .attr("data-value", json_number(v))
+                .leaf(
+                    "title",
+                    format_args!("measured {} x {n}: {v:.2}", format_tokens(ctx)),
+                )
+                .close();
         }
         let label = format!("context {}", format_tokens(ctx));
         legend_entry(svg, f.legend_at(i), color(i), &label, false);
-        svg.push_str("</g>");
+        svg.close();
     }
     if !measured.is_empty() {
         // A gap after the contexts' entries when they are one column.
         let first = contexts.len() + usize::from(!f.narrow);
-        svg.push_str(r#"<g class="legend-kinds">"#);
+        svg.open("g").attr("class", "legend-kinds");
         legend_entry(svg, f.legend_at(first), "#888", "predicted", false);
         legend_entry(svg, f.legend_at(first + 1), "#888", "measured", true);
-        svg.push_str("</g>");
+        svg.close();
     }
 }
 
 /// The chart as SVG text: read-only markup with no listeners, so it is
-/// written as text and handed to the page whole
-/// (`Html::from_html_unchecked`); the same nodes built by `html!` cost the
-/// module 4 KB of gzipped code more.
+/// written as text and handed to the page whole ([`Markup`]); the same
+/// nodes built by `html!` cost the module 4 KB of gzipped code more.
 pub(super) fn chart_svg(
     o: &Output,
     f: &Frame,
@@ -297,21 +349,26 @@ pub(super) fn chart_svg(
     (yticks, step): (&[f64], f64),
     xticks: &[u64],
     (metric, title): (ChartMetric, &str),
-) -> String {
-    let mut svg = String::with_capacity(8192);
-    let _ = write!(
-        svg,
-        r#"<svg id="chart" role="img" aria-labelledby="chart-title" data-metric="{}" width="100%" viewBox="0 0 {} {}" preserveAspectRatio="xMinYMin meet"><text id="chart-title" x="{}" y="22" class="chart-title">{}</text>"#,
-        metric.id(),
-        f.w,
-        f.h,
-        px(f.left),
-        esc(title),
-    );
+) -> Html {
+    let mut svg = Markup::new();
+    svg.open("svg")
+        .attr("id", "chart")
+        .attr("role", "img")
+        .attr("aria-labelledby", "chart-title")
+        .attr("data-metric", metric.id())
+        .attr("width", "100%")
+        .attr("viewBox", format_args!("0 0 {} {}", f.w, f.h))
+        .attr("preserveAspectRatio", "xMinYMin meet")
+        .open("text")
+        .attr("id", "chart-title")
+        .attr("x", px(f.left))
+        .attr("y", 22)
+        .attr("class", "chart-title")
+        .text(title)
+        .close();
     chart_axes(&mut svg, f, yticks, step, xticks, metric);
     chart_series(&mut svg, f, o, decode, measured, metric);
-    svg.push_str("</svg>");
-    svg
+    svg.html()
 }
 
 /// The chart of the chosen metric against concurrency: lines are core's
@@ -383,7 +440,7 @@ pub(super) fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
                     }) }
                 </select>
             </label>
-            { Html::from_html_unchecked(AttrValue::from(svg)) }
+            { svg }
         </section>
     }
 }

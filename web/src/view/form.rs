@@ -106,24 +106,21 @@ pub(super) fn field_view(
                 d.dispatch(Action::Set(field.to_string(), el.value()));
             });
             // The options as markup text: they change only with the value.
-            let mut list = String::new();
+            let mut list = Markup::new();
             for o in opts {
-                let label = if o.is_empty() {
-                    format!("({current})")
+                list.open("option")
+                    .attr("value", &o)
+                    .flag("selected", o == value);
+                if o.is_empty() {
+                    list.text(format_args!("({current})"));
                 } else {
-                    o.clone()
-                };
-                let _ = write!(
-                    list,
-                    r#"<option value="{}"{}>{}</option>"#,
-                    esc(&o),
-                    if o == value { " selected" } else { "" },
-                    esc(&label)
-                );
+                    list.text(&o);
+                }
+                list.close();
             }
             html! {
                 <select id={field} {onchange} aria-describedby={help_id.clone()}>
-                    { raw(list) }
+                    { list.html() }
                 </select>
             }
         }
@@ -140,19 +137,25 @@ pub(super) fn field_view(
             }
         }
     };
-    // The label, help line and error are markup text; the control between
-    // them stays a node of its own, so it keeps its focus while one types.
-    let mut notes = help
-        .map(|h| format!(r#"<div class="help" id="{help_id}">{}</div>"#, esc(&h)))
-        .unwrap_or_default();
+    // The help line and error are markup text; the control beside them
+    // stays a node of its own, so it keeps its focus while one types.
+    let mut notes = Markup::new();
+    if let Some(h) = help {
+        notes
+            .open("div")
+            .attr("class", "help")
+            .attr("id", &help_id)
+            .text(h)
+            .close();
+    }
     if let Some(e) = &error {
-        notes.push_str(&error_box(&format!("error-{field}"), e));
+        error_box(&mut notes, &format!("error-{field}"), e);
     }
     html! {
         <div class="field" data-invalid={error.is_some().then_some("true")}>
-            { raw(format!(r#"<label for="{field}">--{field}</label>"#)) }
+            <label for={field}>{ format!("--{field}") }</label>
             { control }
-            { raw(notes) }
+            { notes.html() }
         </div>
     }
 }

@@ -13,26 +13,36 @@ pub(super) fn prefill_row(o: &Output) -> Html {
     if rows.is_empty() {
         return html! {};
     }
-    let mut t =
-        String::from(r#"<section><h2>Prefill</h2><table id="prefill"><tr><th>context</th>"#);
+    let mut t = Markup::new();
+    t.open("section")
+        .leaf("h2", "Prefill")
+        .open("table")
+        .attr("id", "prefill")
+        .open("tr")
+        .leaf("th", "context");
     for c in &rows {
-        let _ = write!(t, "<th>{}</th>", format_tokens(c.context_tokens));
+        t.leaf("th", format_tokens(c.context_tokens));
     }
-    t.push_str("</tr><tr><th>prompt tok/s</th>");
+    t.close().open("tr").leaf("th", "prompt tok/s");
     for c in &rows {
-        let _ = write!(
-            t,
-            r#"<td data-context="{}" data-prefill-tok-s="{}">{}<div class="small">{}</div></td>"#,
-            c.context_tokens,
-            c.total_tok_s.map(json_number).unwrap_or_default(),
-            c.total_tok_s.map(|v| grouped_f(v, 0)).unwrap_or_default(),
-            c.ttft_cold_ms
-                .map(|v| format!("{} ms TTFT cold", grouped_f(v, 0)))
-                .unwrap_or_default(),
-        );
+        t.open("td")
+            .attr("data-context", c.context_tokens)
+            .attr(
+                "data-prefill-tok-s",
+                c.total_tok_s.map(json_number).unwrap_or_default(),
+            )
+            .text(c.total_tok_s.map(|v| grouped_f(v, 0)).unwrap_or_default())
+            .open("div")
+            .attr("class", "small")
+            .text(
+                c.ttft_cold_ms
+                    .map(|v| format!("{} ms TTFT cold", grouped_f(v, 0)))
+                    .unwrap_or_default(),
+            )
+            .close()
+            .close();
     }
-    t.push_str("</tr></table></section>");
-    raw(t)
+    t.html()
 }
 
 /// The cell's background: core's heat-map colour (`Status::heat_rgb`).
@@ -71,69 +81,90 @@ pub(super) fn compared(o: &Output, ctx: u64, n: u64) -> Option<&CellComparison> 
 /// One decode cell as markup text: predicted (and measured) figures, its
 /// status as colour, pattern and text, and its place in data attributes
 /// (which the grid's listeners read, [`cell_of`]).
-pub(super) fn grid_cell(t: &mut String, c: &Cell, o: &Output, max_total: f64) {
+pub(super) fn grid_cell(t: &mut Markup, c: &Cell, o: &Output, max_total: f64) {
     let (ctx, n) = (c.context_tokens, c.concurrency);
     let cmp = compared(o, ctx, n);
     let (symbol, word) = (c.status.symbol(), c.status.word());
-    let attr = |name: &str, v: Option<f64>| {
-        v.map(|v| format!(r#" {name}="{}""#, json_number(v)))
-            .unwrap_or_default()
-    };
-    let _ = write!(
-        t,
-        r#"<td class="cell" tabindex="0" style="{}" title="{}" aria-label="{} x {n}: {word}" data-context="{ctx}" data-concurrency="{n}" data-status="{}"{}{}{}{}><span class="st">{}</span>"#,
-        fill(c, max_total),
-        esc(&tooltip(c)),
-        format_tokens(ctx),
-        c.status.name(),
-        attr("data-total-tok-s", c.total_tok_s),
-        attr(
+    let number = |v: Option<f64>| v.map(json_number);
+    t.open("td")
+        .attr("class", "cell")
+        .attr("tabindex", 0)
+        .attr("style", fill(c, max_total))
+        .attr("title", tooltip(c))
+        .attr(
+            "aria-label",
+            format_args!("{} x {n}: {word}", format_tokens(ctx)),
+        )
+        .attr("data-context", ctx)
+        .attr("data-concurrency", n)
+        .attr("data-status", c.status.name())
+        .attr_opt("data-total-tok-s", number(c.total_tok_s))
+        .attr_opt(
             "data-measured-total-tok-s",
-            cmp.and_then(|x| x.measured.total_tok_s)
-        ),
-        attr("data-error-pct", cmp.and_then(|x| x.error_pct.total_tok_s)),
-        attr(
+            number(cmp.and_then(|x| x.measured.total_tok_s)),
+        )
+        .attr_opt(
+            "data-error-pct",
+            number(cmp.and_then(|x| x.error_pct.total_tok_s)),
+        )
+        .attr_opt(
             "data-band-pct",
-            c.error_band
-                .and_then(|b| b.throughput)
-                .map(|b| b.median_abs_pct)
-        ),
-        if c.status == Status::Valid {
-            symbol.to_string()
-        } else {
-            format!("{symbol} {word}")
-        },
-    );
+            number(
+                c.error_band
+                    .and_then(|b| b.throughput)
+                    .map(|b| b.median_abs_pct),
+            ),
+        )
+        .open("span")
+        .attr("class", "st");
+    if c.status == Status::Valid {
+        t.text(symbol);
+    } else {
+        t.text(format_args!("{symbol} {word}"));
+    }
+    t.close();
     if let (false, Some(tps)) = (c.status == Status::OverCapacity, c.total_tok_s) {
-        let _ = write!(
-            t,
-            r#"<span class="tps">{}</span><div class="small band">{}</div><div class="small ttft">{}</div>"#,
-            grouped_f(tps, 1),
+        t.open("span")
+            .attr("class", "tps")
+            .text(grouped_f(tps, 1))
+            .close()
+            .open("div")
+            .attr("class", "small band")
             // The held-out band of this cell's throughput (its p90).
-            c.error_band
-                .and_then(|b| b.throughput)
-                .map(|b| format!("±{:.0}% (p90 held out)", b.p90_abs_pct))
-                .unwrap_or_default(),
+            .text(
+                c.error_band
+                    .and_then(|b| b.throughput)
+                    .map(|b| format!("±{:.0}% (p90 held out)", b.p90_abs_pct))
+                    .unwrap_or_default(),
+            )
+            .close()
+            .open("div")
+            .attr("class", "small ttft")
             // Which TTFT (cached or cold) the grid's title says.
-            c.ttft_seen(o.matrix.workload)
-                .map(|(v, _)| format!("{} ms TTFT", grouped_f(v, 0)))
-                .unwrap_or_default()
-        );
+            .text(
+                c.ttft_seen(o.matrix.workload)
+                    .map(|(v, _)| format!("{} ms TTFT", grouped_f(v, 0)))
+                    .unwrap_or_default(),
+            )
+            .close();
     }
     if let Some(x) = cmp {
-        let _ = match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
-            (Some(m), Some(e)) => write!(
-                t,
-                r#"<div class="small cmp">measured {m:.1}</div><div class="small err">error {e:+.1}%</div>"#
-            ),
-            _ => write!(
-                t,
-                r#"<div class="small cmp">measured {}</div>"#,
-                x.measured_status.symbol()
-            ),
-        };
+        t.open("div").attr("class", "small cmp");
+        match (x.measured.total_tok_s, x.error_pct.total_tok_s) {
+            (Some(m), Some(e)) => {
+                t.text(format_args!("measured {m:.1}"))
+                    .close()
+                    .open("div")
+                    .attr("class", "small err")
+                    .text(format_args!("error {e:+.1}%"));
+            }
+            _ => {
+                t.text(format_args!("measured {}", x.measured_status.symbol()));
+            }
+        }
+        t.close();
     }
-    t.push_str("</td>");
+    t.close();
 }
 
 /// The grid cell an event happened in, as (context, concurrency): the
@@ -163,15 +194,21 @@ pub(super) fn grid(o: &Output, dispatch: &Dispatch) -> Html {
     } else {
         format!("Sustained decode: total tok/s; {ttft}")
     };
-    let mut t = String::from(
-        r#"<table id="matrix"><thead><tr><th title="rows: context; columns: simultaneous requests">context \ requests</th>"#,
-    );
+    let mut t = Markup::new();
+    t.open("table")
+        .attr("id", "matrix")
+        .open("thead")
+        .open("tr")
+        .open("th")
+        .attr("title", "rows: context; columns: simultaneous requests")
+        .text("context \\ requests")
+        .close();
     for c in &h.concurrency {
-        let _ = write!(t, "<th>{c}</th>");
+        t.leaf("th", c);
     }
-    t.push_str("</tr></thead><tbody>");
+    t.close().close().open("tbody");
     for &ctx in &h.contexts_tokens {
-        let _ = write!(t, "<tr><th>{}</th>", format_tokens(ctx));
+        t.open("tr").leaf("th", format_tokens(ctx));
         for c in h.concurrency.iter().filter_map(|&n| {
             decode
                 .iter()
@@ -179,9 +216,8 @@ pub(super) fn grid(o: &Output, dispatch: &Dispatch) -> Html {
         }) {
             grid_cell(&mut t, c, o, max_total);
         }
-        t.push_str("</tr>");
+        t.close();
     }
-    t.push_str("</tbody></table>");
     let on = |activate: bool| {
         let d = dispatch.clone();
         move |e: &Event| {
@@ -210,30 +246,36 @@ pub(super) fn grid(o: &Output, dispatch: &Dispatch) -> Html {
             activate(&e);
         }
     });
-    let mut legend = String::from(r#"<p class="legend" id="status-legend">"#);
+    let mut legend = Markup::new();
+    legend
+        .open("p")
+        .attr("class", "legend")
+        .attr("id", "status-legend");
     for s in [Status::Valid, Status::Queued, Status::OverCapacity] {
-        let _ = write!(
-            legend,
-            r#"<span data-status="{}"><span class="sw" style="{}"></span> {} {}: {} </span>"#,
-            s.name(),
-            // The swatch: the status's colour at 60% of the largest throughput.
-            {
-                let (r, g, b) = s.heat_rgb(Some(0.6), 1.0);
-                format!("background-color:rgb({r},{g},{b})")
-            },
-            s.symbol(),
-            s.word(),
-            esc(&s.meaning(o.plan.harness.max_tokens, o.capacity.kv_cache_tokens))
-        );
+        // The swatch: the status's colour at 60% of the largest throughput.
+        let (r, g, b) = s.heat_rgb(Some(0.6), 1.0);
+        legend
+            .open("span")
+            .attr("data-status", s.name())
+            .open("span")
+            .attr("class", "sw")
+            .attr("style", format_args!("background-color:rgb({r},{g},{b})"))
+            .close()
+            .text(format_args!(
+                " {} {}: {} ",
+                s.symbol(),
+                s.word(),
+                s.meaning(o.plan.harness.max_tokens, o.capacity.kv_cache_tokens)
+            ))
+            .close();
     }
-    legend.push_str("</p>");
     html! {
         <section>
             <h2>{ title }</h2>
             <div class="grid" onmouseover={hover} onfocusin={focus} onclick={click} onkeydown={key}>
-                { raw(t) }
+                { t.html() }
             </div>
-            { raw(legend) }
+            { legend.html() }
             { compare_line(o) }
         </section>
     }
@@ -248,13 +290,15 @@ pub(super) fn compare_line(o: &Output) -> Html {
     let m = &c.summary.metrics;
     let part = |what: &str, x: &Metric| format!("{what} {:.2}% ({} cells)", x.mape_pct, x.n);
     let name = o.measured_name.as_deref().unwrap_or("the measured run");
-    raw(format!(
-        r#"<p id="compare-line" class="note">{}</p>"#,
-        esc(&format!("Each cell: predicted (bold), measured, and the error of the prediction (predicted / measured - 1). Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
+    Markup::new()
+        .open("p")
+        .attr("id", "compare-line")
+        .attr("class", "note")
+        .text(format_args!("Each cell: predicted (bold), measured, and the error of the prediction (predicted / measured - 1). Against {name}: MAPE {}, {}, {}, {}; statuses agree in {} of {} cells.",
             part("total tok/s", &m.total_tok_s), part("per-request tok/s", &m.per_request_tok_s),
             part("time between tokens", &m.tbt_ms), part("TTFT", &m.ttft_ms),
             c.summary.status_agreement, c.summary.cells))
-    ))
+        .html()
 }
 
 pub(super) fn tooltip(c: &Cell) -> String {
@@ -304,7 +348,9 @@ pub(super) fn tooltip(c: &Cell) -> String {
 
 pub(super) fn details(o: &Output, state: &State) -> Html {
     let Some((ctx, n)) = state.focused else {
-        return raw(r#"<p id="cell-details" class="note">Hover over, click or focus a cell (Tab to it, Enter) for its details.</p>"#.to_string());
+        return html! {
+            <p id="cell-details" class="note">{ "Hover over, click or focus a cell (Tab to it, Enter) for its details." }</p>
+        };
     };
     let Some(c) = o
         .matrix
@@ -340,8 +386,9 @@ pub(super) fn details(o: &Output, state: &State) -> Html {
             c.ttft_cached_ms.map_or("-".into(), |v| grouped_f(v, 0)),
         )
     };
-    raw(format!(
-        r#"<p id="cell-details">{} x {n}: {why}</p>"#,
-        format_tokens(ctx)
-    ))
+    Markup::new()
+        .open("p")
+        .attr("id", "cell-details")
+        .text(format_args!("{} x {n}: {why}", format_tokens(ctx)))
+        .html()
 }

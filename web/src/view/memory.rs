@@ -9,34 +9,39 @@ pub(super) fn log_check(o: &Output) -> Html {
     if figures.is_empty() {
         return html! {};
     }
-    let mut t = String::from(
-        "<table id=\"log-check\"><caption>Your vLLM start-up log against the prediction</caption><tr><th>figure</th><th>logged</th><th>decodecalc</th><th>error</th><th>agrees</th></tr>",
-    );
+    let mut t = Markup::new();
+    t.open("table")
+        .attr("id", "log-check")
+        .leaf("caption", "Your vLLM start-up log against the prediction")
+        .open("tr");
+    for head in ["figure", "logged", "decodecalc", "error", "agrees"] {
+        t.leaf("th", head);
+    }
+    t.close();
     for f in figures {
         let agrees = if f.agrees {
             format!("yes (within {:.2}%)", f.tolerance_pct)
         } else {
             format!("NO (beyond {:.2}%)", f.tolerance_pct)
         };
-        let _ = write!(
-            t,
-            r#"<tr data-figure="{fig}" data-logged="{}" data-predicted="{}" data-agrees="{}"><td>{fig}</td><td>{}</td><td>{:.2}</td><td>{:+.2}%</td><td>{agrees}</td></tr>"#,
-            f.logged,
-            f.predicted,
-            f.agrees,
-            f.logged,
-            f.predicted,
-            f.error_pct,
-            fig = esc(f.figure),
-        );
+        t.open("tr")
+            .attr("data-figure", f.figure)
+            .attr("data-logged", f.logged)
+            .attr("data-predicted", f.predicted)
+            .attr("data-agrees", f.agrees)
+            .leaf("td", f.figure)
+            .leaf("td", f.logged)
+            .leaf("td", format_args!("{:.2}", f.predicted))
+            .leaf("td", format_args!("{:+.2}%", f.error_pct))
+            .leaf("td", agrees)
+            .close();
     }
-    t.push_str("</table>");
-    raw(t)
+    t.html()
 }
 
 /// The calibration's held-out error bands, one sentence per figure, each
 /// saying what its predictions held out.
-pub(super) fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
+pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_core::scenario::ErrorBands) {
     use decodecalc_core::bands::HoldOut;
     let words = |x: &decodecalc_core::scenario::Band| {
         let held = match x.hold_out {
@@ -74,12 +79,11 @@ pub(super) fn error_bands(b: &decodecalc_core::scenario::ErrorBands) -> String {
     let (head, rest) = lines
         .split_first()
         .map_or(("", &[][..]), |(h, r)| (h.as_str(), r));
-    let mut out = format!("<p>{}</p><ul>", esc(head));
+    m.leaf("p", head).open("ul");
     for l in rest {
-        let _ = write!(out, "<li>{}</li>", esc(l));
+        m.leaf("li", l);
     }
-    out.push_str("</ul>");
-    out
+    m.close();
 }
 
 /// The GPU's memory as a bar of core's breakdown rows that are segments
@@ -111,7 +115,12 @@ pub(super) fn memory_bar(o: &Output) -> Html {
             )
         })
         .collect();
-    let mut t = String::from(r#"<section id="memory"><h2>GPU memory</h2><div class="bar">"#);
+    let mut t = Markup::new();
+    t.open("section")
+        .attr("id", "memory")
+        .leaf("h2", "GPU memory")
+        .open("div")
+        .attr("class", "bar");
     for (seg, bytes, title) in &segments {
         let pct = 100.0 * *bytes as f64 / total;
         let label = if pct > 7.0 {
@@ -119,32 +128,36 @@ pub(super) fn memory_bar(o: &Output) -> Html {
         } else {
             String::new()
         };
-        let _ = write!(
-            t,
-            r#"<div class="seg" data-segment="{}" style="width:{pct:.3}%" title="{title}" aria-label="{title}" data-bytes="{bytes}">{}</div>"#,
-            seg.id(),
-            esc(&label),
-            title = esc(title),
-        );
+        t.open("div")
+            .attr("class", "seg")
+            .attr("data-segment", seg.id())
+            .attr("style", format_args!("width:{pct:.3}%"))
+            .attr("title", title)
+            .attr("aria-label", title)
+            .attr("data-bytes", bytes)
+            .text(label)
+            .close();
     }
-    t.push_str(r#"</div><p class="legend" id="memory-legend">"#);
+    t.close()
+        .open("p")
+        .attr("class", "legend")
+        .attr("id", "memory-legend");
     for (seg, bytes, title) in &segments {
-        let _ = write!(
-            t,
-            r#"<span title="{}" data-segment="{}"><span class="sw"></span> {} {:.2} GiB </span>"#,
-            esc(title),
-            seg.id(),
-            esc(seg.label()),
-            gib(*bytes),
-        );
+        t.open("span")
+            .attr("title", title)
+            .attr("data-segment", seg.id())
+            .open("span")
+            .attr("class", "sw")
+            .close()
+            .text(format_args!(" {} {:.2} GiB ", seg.label(), gib(*bytes)))
+            .close();
     }
-    let _ = write!(
-        t,
-        r#"</p><p class="note">{:.2} GiB total, {:.2} GiB requested. Block size {} tokens; blocks per request at {}.</p></section>"#,
+    t.close().open("p").attr("class", "note").text(format_args!(
+        "{:.2} GiB total, {:.2} GiB requested. Block size {} tokens; blocks per request at {}.",
         gib(c.total_bytes),
         gib(c.requested_bytes),
         grouped(c.block_size_tokens),
         per_request.join(", "),
-    );
-    raw(t)
+    ));
+    t.html()
 }

@@ -2,8 +2,9 @@
 //! inputs, groups), `grid` (the decode grid, the prefill row, a cell's
 //! details), `memory` (the memory bar, error bands, a start-up log's
 //! check), `chart`, `panels` (comparison, `vllm bench serve`, plan); the
-//! page's frame and the markup helpers here. Only layout arithmetic (pixel
-//! positions, percentages of a bar, colours).
+//! page's frame and the error boxes here; `markup`, the one writer of
+//! markup text. Only layout arithmetic (pixel positions, percentages of a
+//! bar, colours).
 
 use crate::{
     engine_fields, group_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN,
@@ -14,7 +15,6 @@ use decodecalc_core::compare::{CellComparison, Comparison, Metric};
 use decodecalc_core::flags::FlagGroup;
 use decodecalc_core::matrix::{Cell, Phase, Status};
 use decodecalc_core::units::{format_tokens, gib};
-use std::fmt::Write as _;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -23,12 +23,14 @@ use yew::prelude::*;
 mod chart;
 mod form;
 mod grid;
+mod markup;
 mod memory;
 mod panels;
 
 use chart::*;
 use form::*;
 use grid::*;
+use markup::Markup;
 use memory::*;
 use panels::*;
 
@@ -37,21 +39,26 @@ pub(super) type Dispatch = UseReducerDispatcher<State>;
 pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>) -> Html {
     html! {
         <main data-computes={crate::computes().to_string()}>
-            { raw(format!(
-                r#"<header><h1>decodecalc</h1><p class="sub" id="modelled-version">vLLM {} capacity and decode calculator, offline</p></header>"#,
-                out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)
-            )) }
+            <header>
+                <h1>{ "decodecalc" }</h1>
+                <p class="sub" id="modelled-version">{ format!(
+                    "vLLM {} capacity and decode calculator, offline",
+                    out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)
+                ) }</p>
+            </header>
             <section class="form essentials" aria-label="model, GPU and workload">
                 { for ESSENTIALS.iter().map(|f| field_view(f, state, &dispatch, out)) }
                 { file_input("model-config", "or a model's config.json", ".json", state.model_file.as_ref().map(|m| &m.0), &dispatch, Action::ModelFile, Action::ClearModelFile) }
             </section>
             { match out {
-                Err(e) if e.field.is_none() => raw(format!(
-                    r#"<div id="error" role="alert">error: {}{}</div>"#,
-                    esc(&e.error.message),
-                    hint_line(&e.error)
-                )),
-                Err(_) => raw(r#"<div id="error-summary">Fix the highlighted field to see the matrix.</div>"#.to_string()),
+                Err(e) if e.field.is_none() => {
+                    let mut m = Markup::new();
+                    m.open("div").attr("id", "error").attr("role", "alert")
+                        .text(format_args!("error: {}", e.error.message));
+                    hint_line(&mut m, &e.error);
+                    m.html()
+                }
+                Err(_) => html! { <div id="error-summary">{ "Fix the highlighted field to see the matrix." }</div> },
                 Ok(o) => html! { <section class="results">{ results(o, state, &dispatch) }</section> },
             } }
             <section class="groups">
@@ -67,37 +74,42 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
 
 pub(super) fn results(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     let p = &o.plan;
-    let mut head = format!(
-        r#"<p id="scenario">{}</p><p id="workload" class="note">{}</p>"#,
-        esc(&format!(
-            "{} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
-            p.setup_title(),
-            p.calibration.label(),
-            grouped(o.capacity.block_size_tokens),
-            grouped(o.capacity.num_blocks),
-            grouped(o.capacity.kv_cache_tokens)
-        )),
-        esc(&o.matrix.workload.describe(p.harness.max_tokens)),
-    );
+    let mut head = Markup::new();
+    head.open("p").attr("id", "scenario").text(format_args!(
+        "{} | calibration {} | block {} tokens, {} blocks, KV cache {} tokens",
+        p.setup_title(),
+        p.calibration.label(),
+        grouped(o.capacity.block_size_tokens),
+        grouped(o.capacity.num_blocks),
+        grouped(o.capacity.kv_cache_tokens)
+    ));
+    head.close()
+        .open("p")
+        .attr("id", "workload")
+        .attr("class", "note")
+        .text(o.matrix.workload.describe(p.harness.max_tokens))
+        .close();
     if !p.warnings.is_empty() {
-        head.push_str(r#"<ul id="warnings">"#);
+        head.open("ul").attr("id", "warnings");
         for w in &p.warnings {
-            let _ = write!(head, "<li>warning: {}</li>", esc(w));
+            head.leaf("li", format_args!("warning: {w}"));
         }
-        head.push_str("</ul>");
+        head.close();
     }
-    let bands = format!(
-        r#"<div id="error-bands" class="note">{}</div>"#,
-        error_bands(&p.calibration.bands())
-    );
+    let mut bands = Markup::new();
+    bands
+        .open("div")
+        .attr("id", "error-bands")
+        .attr("class", "note");
+    error_bands(&mut bands, &p.calibration.bands());
     html! {
         <>
-            { raw(head) }
+            { head.html() }
             // A cell's details open right under the grid, not screens below.
             { grid(o, dispatch) }
             { details(o, state) }
             { memory_bar(o) }
-            { raw(bands) }
+            { bands.html() }
             { log_check(o) }
             { prefill_row(o) }
             { chart(o, state, dispatch) }
@@ -113,15 +125,6 @@ pub(super) fn json_number(v: f64) -> String {
     serde_json::to_string(&v).unwrap_or_default()
 }
 
-/// Markup text for `s`: `&`, `<`, `>` and `"` escaped, so it can stand in
-/// an element's text or a quoted attribute of the chart's SVG.
-pub(super) fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
 /// A coordinate as the chart writes it: one decimal.
 pub(super) fn px(v: f64) -> String {
     format!("{v:.1}")
@@ -129,30 +132,30 @@ pub(super) fn px(v: f64) -> String {
 
 /// Why a dropped measured file could not be compared, beside its input.
 pub(super) fn measured_error(e: &decodecalc_core::Error) -> Html {
-    raw(error_box("error-measured", e))
+    let mut m = Markup::new();
+    error_box(&mut m, "error-measured", e);
+    m.html()
 }
 
-/// An error and its hint as markup text, in an alert box with this id.
-pub(super) fn error_box(id: &str, e: &decodecalc_core::Error) -> String {
-    format!(
-        r#"<div class="field-error" id="{id}" role="alert">{}{}</div>"#,
-        esc(&e.message),
-        hint_line(e)
-    )
+/// An error and its hint in an alert box with this id.
+pub(super) fn error_box(m: &mut Markup, id: &str, e: &decodecalc_core::Error) {
+    m.open("div")
+        .attr("class", "field-error")
+        .attr("id", id)
+        .attr("role", "alert")
+        .text(&e.message);
+    hint_line(m, e);
+    m.close();
 }
 
-/// An error's hint as markup text (`hint: ...`), or nothing.
-pub(super) fn hint_line(e: &decodecalc_core::Error) -> String {
-    e.hint
-        .as_deref()
-        .map(|h| format!(r#"<div class="hint">hint: {}</div>"#, esc(h)))
-        .unwrap_or_default()
-}
-
-/// Markup text given to the page whole: for read-only parts with no
-/// listeners, a fraction of the code the same nodes take built by `html!`.
-pub(super) fn raw(markup: String) -> Html {
-    Html::from_html_unchecked(AttrValue::from(markup))
+/// An error's hint (`hint: ...`), or nothing.
+pub(super) fn hint_line(m: &mut Markup, e: &decodecalc_core::Error) {
+    if let Some(h) = &e.hint {
+        m.open("div")
+            .attr("class", "hint")
+            .text(format_args!("hint: {h}"))
+            .close();
+    }
 }
 
 #[cfg(test)]
