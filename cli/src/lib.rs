@@ -13,6 +13,10 @@ mod render;
 mod svg;
 mod table;
 
+/// The CLI's World: files, the local Hugging Face cache and the embedded
+/// config.json corpus by repo id (what `--model org/name` reads).
+pub use files::Fs as CliWorld;
+
 use clap::{Parser, Subcommand};
 use cmd::bench_serve::BenchServeArgs;
 use cmd::calibrate::CalibrateArgs;

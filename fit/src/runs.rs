@@ -11,7 +11,11 @@
 //! `request_rate`: the benchmark's `--request-rate`, empty for inf, its
 //! arrivals drawn as the tool draws them, `decodecalc_core::arrivals`;
 //! `quantization`: vLLM's `--quantization`, or empty for the checkpoint's
-//! own). `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
+//! own; `kv_cache_dtype`: `--kv-cache-dtype`, or empty for auto;
+//! `speculative_config`: `--speculative-config` JSON, or empty;
+//! `mean_acceptance_length`: the acceptance length the run measured, for
+//! reports only: predictions use the method's default rates;
+//! `max_num_seqs`: `--max-num-seqs`, or empty for the release's default). `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
 //! output tokens over its wall time) or `serve` (`vllm bench serve` or
 //! `benchmark_serving.py`; `max_concurrency` empty for no limit); measured
 //! figures may be empty.
@@ -26,7 +30,7 @@ use decodecalc_core::timing::Work;
 use decodecalc_core::version::{batch_defaults, UsageContext, VllmVersion};
 use std::ops::Bound;
 
-pub const COLUMNS: [&str; 23] = [
+pub const COLUMNS: [&str; 27] = [
     "run",
     "point",
     "vllm_version",
@@ -50,6 +54,10 @@ pub const COLUMNS: [&str; 23] = [
     "quantization",
     "source",
     "notes",
+    "kv_cache_dtype",
+    "speculative_config",
+    "mean_acceptance_length",
+    "max_num_seqs",
 ];
 
 /// Rows a runs file may have.
@@ -82,6 +90,14 @@ pub struct RunRow {
     /// `--hf-overrides` of the run, if any.
     pub hf_overrides: Option<String>,
     pub source: String,
+    /// `--kv-cache-dtype`, if the run gave one.
+    pub kv_cache_dtype: Option<String>,
+    /// `--speculative-config`, if the run gave one.
+    pub speculative_config: Option<String>,
+    /// The mean acceptance length the run logged (reported, not used).
+    pub mean_acceptance_length: Option<f64>,
+    /// `--max-num-seqs`, if the run gave one.
+    pub max_num_seqs: Option<u64>,
 }
 
 impl RunRow {
@@ -96,6 +112,9 @@ impl RunRow {
             self.offline,
             &self.hf_overrides,
             &self.quantization,
+            &self.kv_cache_dtype,
+            &self.speculative_config,
+            self.max_num_seqs,
         )
     }
 
@@ -200,6 +219,14 @@ fn run_row(row: &Row) -> Result<RunRow> {
         },
         quantization: row.opt_text(20),
         source: row.text(21)?,
+        kv_cache_dtype: row.opt_text(23),
+        speculative_config: row.opt_text(24),
+        mean_acceptance_length: row.number(
+            25,
+            (Bound::Included(1.0), Bound::Included(64.0)),
+            "a mean acceptance length from 1 to 64, or empty",
+        )?,
+        max_num_seqs: count(26, decodecalc_core::engine::MAX_CONCURRENCY)?,
     })
 }
 
@@ -211,7 +238,7 @@ fn check_run(rows: &[RunRow], row: &RunRow) -> Result<()> {
                 "{}: run `{}` has another setup than on {}",
                 row.origin, row.run, first.origin
             ))
-            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides and quantization; give the row another run id"));
+            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config and max_num_seqs; give the row another run id"));
         }
         if rows
             .iter()
@@ -278,13 +305,15 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
             tensor_parallel_size: Some(to_i64(first.tensor_parallel_size)),
             max_model_len: first.max_model_len.map(to_i64),
             gpu_memory_utilization: first.gpu_memory_utilization,
-            max_num_seqs: Some(to_i64(seqs)),
+            max_num_seqs: Some(to_i64(first.max_num_seqs.unwrap_or(seqs))),
             max_num_batched_tokens: Some(to_i64(tokens)),
             async_scheduling: Some(version.async_scheduling_default()),
             // V0 had no prefix caching by default; the runs' prompts share nothing anyway.
             enable_prefix_caching: Some(version.v1_engine()),
             hf_overrides: first.hf_overrides.clone(),
             quantization: first.quantization.clone(),
+            kv_cache_dtype: first.kv_cache_dtype.clone(),
+            speculative_config: first.speculative_config.clone(),
             max_seq_len_to_capture: version.max_seq_len_to_capture().map(to_i64),
             ..EngineSettings::default()
         },

@@ -50,6 +50,8 @@ COLUMNS = [
     "output_tokens", "max_concurrency", "num_prompts", "output_tok_s",
     "mean_tpot_ms", "median_itl_ms", "mean_ttft_ms", "median_ttft_ms",
     "hf_overrides", "request_rate", "quantization", "source", "notes",
+    "kv_cache_dtype", "speculative_config", "mean_acceptance_length",
+    "max_num_seqs",
 ]
 
 # The five models in scope and, for the others, the architecture that keeps

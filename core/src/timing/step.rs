@@ -272,8 +272,9 @@ impl Work {
     /// one token per decoding sequence; its attention reads its own layers'
     /// share of the KV the target reads.
     fn draft_s(&self, p: &TimingParams, s: &super::SpecWork, b: &Batch, decode_tokens: f64) -> f64 {
+        let passes = s.num_speculative_tokens as f64;
         let Some(draft) = s.draft.as_deref() else {
-            return 0.0;
+            return passes * s.pass_overhead_s;
         };
         let kv_share = if self.model.kv_bytes_per_token > 0 {
             draft.model.kv_bytes_per_token as f64 / self.model.kv_bytes_per_token as f64
@@ -299,7 +300,9 @@ impl Work {
                 ..Batch::default()
             },
         );
-        first.gpu_s() + (s.num_speculative_tokens.saturating_sub(1)) as f64 * rest.gpu_s()
+        first.gpu_s()
+            + (s.num_speculative_tokens.saturating_sub(1)) as f64 * rest.gpu_s()
+            + passes * s.pass_overhead_s
     }
 
     /// One decode step with `running` sequences at `context_tokens` each.

@@ -262,3 +262,182 @@ fn a_launch_line_and_a_start_up_log_carry_the_speculative_config() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stderr.contains("speculative_config"), "{}", out.stderr);
 }
+
+// ----- Published runs with MTP (data/runs/speculative-decoding.csv),
+// predicted with the shipped defaults: the method's acceptance rates (fitted
+// to other runs) and the drafter's per-pass overhead, whose leave-one-run-out
+// refit shows how well that one constant carries to a run it did not see.
+
+use decodecalc_core::presets::{self, Kind};
+use decodecalc_core::scenario::CalibrationFile;
+use decodecalc_core::timing::SPEC_PASS_OVERHEAD_S;
+
+/// Every run of the file, each point's (measured, predicted at
+/// `overhead_s` per drafter pass) output tok/s.
+struct Runs {
+    runs: Vec<decodecalc_fit::Run>,
+}
+
+impl Runs {
+    fn load() -> Runs {
+        let f = presets::find(Kind::Runs, "speculative-decoding").unwrap();
+        let rows = decodecalc_fit::runs::parse_csv(f.path, f.text).unwrap();
+        Runs {
+            runs: decodecalc_fit::runs::build(&decodecalc::CliWorld, &rows).unwrap(),
+        }
+    }
+
+    /// (measured, predicted) of each point of run `i`, the drafter's passes
+    /// at `overhead_s` each.
+    fn points(&mut self, i: usize, overhead_s: f64) -> Vec<(f64, f64)> {
+        let r = &mut self.runs[i];
+        let cal = presets::find(Kind::Calibration, &r.class)
+            .or_else(|_| presets::find(Kind::Calibration, "shared"))
+            .unwrap();
+        let p = CalibrationFile::parse(cal.path, cal.text).unwrap().params;
+        if let Some(s) = r.work.spec.as_mut() {
+            s.pass_overhead_s = overhead_s;
+        }
+        let r = &self.runs[i];
+        r.points
+            .iter()
+            .flat_map(|pt| decodecalc_fit::predict_point(r, &p, pt))
+            .map(|(_, pred, meas, _)| (meas, pred))
+            .collect()
+    }
+
+    fn spec_runs(&self) -> Vec<usize> {
+        (0..self.runs.len())
+            .filter(|&i| self.runs[i].work.spec.is_some())
+            .collect()
+    }
+}
+
+/// The overhead per drafter pass (0.25 ms grid, 0 to 15 ms) whose mean
+/// absolute log error over the spec runs `fit_on` is least.
+fn fit_overhead(runs: &mut Runs, fit_on: &[usize]) -> f64 {
+    let grid: Vec<f64> = (0..=60).map(|i| f64::from(i) * 0.25e-3).collect();
+    let cost = |runs: &mut Runs, c: f64| {
+        let e: Vec<f64> = fit_on
+            .iter()
+            .flat_map(|&i| runs.points(i, c))
+            .map(|(m, p)| (p / m).ln().abs())
+            .collect();
+        e.iter().sum::<f64>() / e.len() as f64
+    };
+    let costs: Vec<f64> = grid.iter().map(|&c| cost(runs, c)).collect();
+    let best = (0..grid.len())
+        .min_by(|&a, &b| costs[a].total_cmp(&costs[b]))
+        .unwrap();
+    grid[best]
+}
+
+fn pct(pred: f64, meas: f64) -> f64 {
+    (pred / meas - 1.0) * 100.0
+}
+
+#[test]
+fn published_mtp_runs_against_the_shipped_defaults() {
+    let mut runs = Runs::load();
+    let spec = runs.spec_runs();
+    // The shipped overhead is the all-runs fit.
+    let all = fit_overhead(&mut runs, &spec);
+    assert!((all - SPEC_PASS_OVERHEAD_S).abs() < 1e-9, "{all}");
+    let mut table = String::from(
+        "| Run | Point | Measured tok/s | Predicted | Error | Leave-one-run-out error (overhead refit) | Acceptance length measured / default |\n|---|---|---|---|---|---|---|\n",
+    );
+    let (mut shipped, mut loo, mut kernels_only) = (Vec::new(), Vec::new(), Vec::new());
+    let mut refits: Vec<f64> = Vec::new();
+    for i in 0..runs.runs.len() {
+        let others: Vec<usize> = spec.iter().copied().filter(|&j| j != i).collect();
+        let is_spec = runs.runs[i].work.spec.is_some();
+        let held = if is_spec {
+            let c = fit_overhead(&mut runs, &others);
+            refits.push(c);
+            c
+        } else {
+            SPEC_PASS_OVERHEAD_S
+        };
+        let out = runs.points(i, held);
+        let base = runs.points(i, 0.0);
+        let pts = runs.points(i, SPEC_PASS_OVERHEAD_S);
+        let r = &runs.runs[i];
+        let al = r.work.spec.as_ref().map(|s| s.mean_acceptance_length);
+        let labels: Vec<String> = r
+            .points
+            .iter()
+            .map(|p| match p {
+                decodecalc_fit::Observed::Serve { label, .. } => label.clone(),
+                _ => String::new(),
+            })
+            .collect();
+        for (k, ((m, p), (_, p_loo))) in pts.iter().zip(&out).enumerate() {
+            let measured_al = rows_al(&r.id);
+            table.push_str(&format!(
+                "| {} | {} | {m:.1} | {p:.1} | {:+.0}% | {} | {} |\n",
+                r.id,
+                labels[k],
+                pct(*p, *m),
+                if is_spec {
+                    format!("{:+.0}% ({:.2} ms)", pct(*p_loo, *m), held * 1e3)
+                } else {
+                    "no speculation".to_string()
+                },
+                match (measured_al, al) {
+                    (Some(a), Some(b)) => format!("{a:.2} / {b:.2}"),
+                    _ => String::new(),
+                }
+            ));
+            if is_spec {
+                shipped.push(pct(*p, *m).abs());
+                loo.push(pct(*p_loo, *m).abs());
+                kernels_only.push(pct(base[k].1, *m));
+            }
+        }
+    }
+    let mape = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let range = |v: &[f64]| {
+        (
+            v.iter().copied().fold(f64::MAX, f64::min),
+            v.iter().copied().fold(f64::MIN, f64::max),
+        )
+    };
+    let (k_lo, k_hi) = range(&kernels_only);
+    let (c_lo, c_hi) = range(&refits);
+    table.push_str(&format!(
+        "\nMTP points: {} from {} runs; mean absolute error {:.0}% with the shipped defaults ({:.2} ms a drafter pass), {:.0}% leave one run out (the pass overhead refit without the run: {:.2} to {:.2} ms); kernels alone (no pass overhead): {:+.0}% to {:+.0}%.\n",
+        shipped.len(),
+        spec.len(),
+        mape(&shipped),
+        SPEC_PASS_OVERHEAD_S * 1e3,
+        mape(&loo),
+        c_lo * 1e3,
+        c_hi * 1e3,
+        k_lo,
+        k_hi
+    ));
+    eprintln!("{table}");
+    // Kernels alone (no per-pass overhead) predict every MTP point faster
+    // than measured.
+    assert!(kernels_only.iter().all(|e| *e > 0.0), "{kernels_only:?}");
+    // The published runs are far from the 20% the issue asks: these bounds
+    // hold the figures the README states (they move with the model).
+    assert!(mape(&loo) < 90.0, "{}", mape(&loo));
+    assert!(mape(&shipped) < 60.0, "{}", mape(&shipped));
+    let readme =
+        std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();
+    assert!(
+        readme.contains(&table),
+        "README.md's speculative-decoding table differs from this test's:\n{table}"
+    );
+}
+
+/// The acceptance length run `id` logged (the file's column).
+fn rows_al(id: &str) -> Option<f64> {
+    let f = presets::find(Kind::Runs, "speculative-decoding").unwrap();
+    decodecalc_fit::runs::parse_csv(f.path, f.text)
+        .unwrap()
+        .into_iter()
+        .find(|r| r.run == id)
+        .and_then(|r| r.mean_acceptance_length)
+}

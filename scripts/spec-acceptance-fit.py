@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Fit each speculative method's default acceptance curve to the published
+mean acceptance lengths in data/speculative/acceptance_curves.csv.
+
+Model (core/src/speculative.rs, AcceptanceCurve): draft position j is
+accepted, given position j-1 was, with chance first * decay^(j-1); the
+mean acceptance length at k draft tokens is
+    AL(k) = 1 + sum_{i=1..k} prod_{j=1..i} first * decay^(j-1).
+Least squares on AL over every row of the method (models, thinking on and
+off, k = 1..8 pooled). Prints the two figures per method; they are copied
+into DEFAULT_ACCEPTANCE by hand. Not run by the tests.
+Usage: python3 scripts/spec-acceptance-fit.py (numpy, scipy)
+"""
+import csv
+from pathlib import Path
+
+import numpy as np
+from scipy.optimize import least_squares
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def al(first, decay, k):
+    p, c, total = 1.0, first, 1.0
+    for _ in range(k):
+        p *= min(c, 1.0)
+        total += p
+        c *= decay
+    return total
+
+
+def main():
+    lines = [l for l in open(ROOT / "data" / "speculative" / "acceptance_curves.csv") if not l.startswith("#")]
+    rows = list(csv.DictReader(lines))
+    for method in sorted({r["method"] for r in rows}):
+        mine = [(int(r["num_speculative_tokens"]), float(r["mean_acceptance_length"])) for r in rows if r["method"] == method]
+        fun = lambda x: [al(x[0], x[1], k) - a for k, a in mine]
+        r = least_squares(fun, [0.8, 0.98], bounds=([0.0, 0.5], [1.0, 1.0]))
+        rms = float(np.sqrt(np.mean(np.square(r.fun))))
+        print(f"{method}: first {r.x[0]:.3f} decay {r.x[1]:.3f} over {len(mine)} rows, rms AL error {rms:.3f}")
+
+
+if __name__ == "__main__":
+    main()
