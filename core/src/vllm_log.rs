@@ -35,6 +35,27 @@ pub struct VllmLog {
     pub max_concurrency: Option<(u64, f64)>,
     pub attention_block_size_tokens: Option<u64>,
     pub mamba_padding_pct: Option<f64>,
+    /// Speculative decoding's per-position acceptance rates over the log's
+    /// `SpecDecoding metrics` lines, each line weighted by its drafted
+    /// tokens (`vllm/v1/spec_decode/metrics.py`); None without such lines.
+    pub spec_acceptance: Option<Vec<f64>>,
+}
+
+/// A `SpecDecoding metrics` line's drafted tokens and per-position
+/// acceptance rates (comma-separated, so the field is found by its name and
+/// runs to the next field's).
+fn spec_metrics(line: &str) -> Option<(f64, Vec<f64>)> {
+    line.find("SpecDecoding metrics:")?;
+    let drafted = number_after(line, "Drafted:").and_then(float)?;
+    let at = line.find("Per-position acceptance rate:")? + "Per-position acceptance rate:".len();
+    let rest = line.get(at..)?;
+    let end = rest.find(", Avg").unwrap_or(rest.len());
+    let rates: Option<Vec<f64>> = rest
+        .get(..end)?
+        .split(',')
+        .map(|t| crate::units::parse_f64(t.trim()).filter(|r| (0.0..=1.0).contains(r)))
+        .collect();
+    Some((drafted, rates?)).filter(|(d, r)| *d > 0.0 && !r.is_empty() && r.len() <= 64)
 }
 
 /// The number after `prefix` in `line` (digits, `,` and `.`).
@@ -138,6 +159,7 @@ fn python_to_json(text: &str) -> String {
 pub fn parse(origin: &str, text: &str) -> Result<VllmLog> {
     crate::parse::check_size(origin, text)?;
     let mut log = VllmLog::default();
+    let mut spec_lines: Vec<(f64, Vec<f64>)> = Vec::new();
     for line in text.lines() {
         if log.version.is_none() {
             let v = number_after(line, "Initializing a V1 LLM engine (v")
@@ -172,6 +194,9 @@ pub fn parse(origin: &str, text: &str) -> Result<VllmLog> {
             log.attention_block_size_tokens =
                 number_after(line, "Setting attention block size to").and_then(count);
         }
+        if let Some((drafted, rates)) = spec_metrics(line) {
+            spec_lines.push((drafted, rates));
+        }
         if log.max_concurrency.is_none() {
             let tokens = number_after(line, "Maximum concurrency for").and_then(count);
             let x = line
@@ -183,10 +208,12 @@ pub fn parse(origin: &str, text: &str) -> Result<VllmLog> {
             }
         }
     }
+    log.spec_acceptance = weighted_rates(&spec_lines);
     if log.version.is_none()
         && log.available_kv_gib.is_none()
         && log.kv_cache_tokens.is_none()
         && log.model_loading_gib.is_none()
+        && log.spec_acceptance.is_none()
     {
         return Err(Error::new(format!(
             "{origin}: no vLLM start-up line found (\"Model loading took\", \"Available KV cache memory\", \"GPU KV cache size\")"
@@ -194,6 +221,24 @@ pub fn parse(origin: &str, text: &str) -> Result<VllmLog> {
         .with_hint("paste the log `vllm serve` prints up to \"Application startup complete\""));
     }
     Ok(log)
+}
+
+/// Per-position rates averaged over `lines` (drafted tokens, rates), each
+/// weighted by its drafted tokens; positions as many as the shortest line's.
+fn weighted_rates(lines: &[(f64, Vec<f64>)]) -> Option<Vec<f64>> {
+    let positions = lines.iter().map(|(_, r)| r.len()).min()?;
+    let total: f64 = lines.iter().map(|(d, _)| d).sum();
+    Some(
+        (0..positions)
+            .map(|i| {
+                lines
+                    .iter()
+                    .map(|(d, r)| d * r.get(i).copied().unwrap_or(0.0))
+                    .sum::<f64>()
+                    / total
+            })
+            .collect(),
+    )
 }
 
 /// The non-default args line: each entry is a vLLM flag by its field name,

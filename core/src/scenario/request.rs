@@ -151,6 +151,19 @@ impl Request {
                 base.model = Some(model_for_repo(m).map_err(|e| e.context(origin))?);
             }
         }
+        // The acceptance the server measured, unless given: its
+        // `SpecDecoding metrics` lines' per-position rates.
+        let mut measured_acceptance = None;
+        if let (Some(rates), None) = (&log.spec_acceptance, &base.engine.spec_acceptance) {
+            if base.engine.speculative_config.is_some() {
+                let text: Vec<String> = rates
+                    .iter()
+                    .map(|r| format!("{:.4}", r.max(1e-4)))
+                    .collect();
+                base.engine.spec_acceptance = Some(text.join(","));
+                measured_acceptance = base.engine.spec_acceptance.clone();
+            }
+        }
         let predicted_plan = base.resolve_plain(world)?;
         let predicted = predicted_plan.capacity()?;
         let mut pinned = base.clone();
@@ -233,6 +246,11 @@ impl Request {
             plan.warnings.push(format!(
                 "{origin}: flags of the log not modelled: {}",
                 log.ignored_args.join(", ")
+            ));
+        }
+        if let Some(rates) = measured_acceptance {
+            plan.warnings.push(format!(
+                "{origin}: speculative decoding's acceptance per position is the log's (SpecDecoding metrics): {rates}"
             ));
         }
         if pins {

@@ -261,6 +261,30 @@ fn a_launch_line_and_a_start_up_log_carry_the_speculative_config() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert!(!out.stderr.contains("speculative_config"), "{}", out.stderr);
+    // The server's SpecDecoding metrics lines give the acceptance: each
+    // position's rate weighted by the line's drafted tokens.
+    let metrics = |drafted: u64, rates: &str| {
+        format!("INFO [metrics.py:120] SpecDecoding metrics: Mean acceptance length: 2.50, Accepted throughput: 10.00 tokens/s, Drafted throughput: 20.00 tokens/s, Accepted: 100 tokens, Drafted: {drafted} tokens, Per-position acceptance rate: {rates}, Avg Draft acceptance rate: 50.0%\n")
+    };
+    let text = std::fs::read_to_string(&log).unwrap()
+        + &metrics(300, "0.900, 0.600, 0.300")
+        + &metrics(100, "0.500, 0.200, 0.100");
+    let r = Request {
+        gpu: Some("rtx5090".into()),
+        vllm_log: Some(("spec-metrics.log".to_string(), text)),
+        ..Request::default()
+    };
+    let plan = r.resolve(&Fs).unwrap();
+    let a = plan.engine.speculative.unwrap().acceptance;
+    let expect = [0.8, 0.5, 0.25];
+    assert!(
+        a.iter().zip(expect).all(|(x, y)| (x - y).abs() < 1e-9),
+        "{a:?}"
+    );
+    assert!(plan
+        .warnings
+        .iter()
+        .any(|w| w.contains("SpecDecoding metrics")));
 }
 
 // ----- Published runs with MTP (data/runs/speculative-decoding.csv),
