@@ -299,6 +299,8 @@ pub struct Speculative {
     /// Where the rates come from: `--spec-acceptance`, or the method's
     /// default and its source ([`DEFAULT_ACCEPTANCE`]).
     pub acceptance_source: String,
+    /// Fields of the config that change nothing decodecalc computes.
+    pub ignored_keys: Vec<String>,
 }
 
 /// A method's default acceptance: the conditional acceptance of the first
@@ -574,6 +576,7 @@ impl Speculative {
             },
             acceptance: curve.rates(k),
             acceptance_source: curve.source.to_string(),
+            ignored_keys: config.ignored_keys.clone(),
         })
     }
 

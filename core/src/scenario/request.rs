@@ -330,6 +330,24 @@ impl Request {
                 &label,
             )?
             .for_model(&settings, &model.model, &label)?;
+        if let Some(sp) = &engine.speculative {
+            // Name what the speed assumes: the acceptance and where it is from.
+            let rates: Vec<String> = sp.acceptance.iter().map(|r| format!("{r:.2}")).collect();
+            warnings.push(format!(
+                "speculative decoding: {} with {} draft tokens, acceptance per position {} (mean acceptance length {:.2}) from {}; the speed-up depends on the workload's text: measure it (vLLM logs SpecDecoding metrics) and give --spec-acceptance",
+                sp.method.name(),
+                sp.num_speculative_tokens,
+                rates.join(", "),
+                sp.mean_acceptance_length(),
+                sp.acceptance_source
+            ));
+            if !sp.ignored_keys.is_empty() {
+                warnings.push(format!(
+                    "speculative decoding: fields not modelled (no figure changes): {}",
+                    sp.ignored_keys.join(", ")
+                ));
+            }
+        }
         kv_pool_fits_the_card(&engine, &gpu, &label)?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
         // A scenario's pinned non-KV figure holds only while what sets non-KV
