@@ -465,3 +465,74 @@ fn rows_al(id: &str) -> Option<f64> {
         .find(|r| r.run == id)
         .and_then(|r| r.mean_acceptance_length)
 }
+
+/// Capacity with the drafter against published start-up figures
+/// (noonghunna/club-3090 @4a29ab57, BENCHMARKS.md, Apache-2.0), the KV pool
+/// pinned to the logged one: the MTP layer's KV and the k Mamba state pages
+/// per request are what bring the token count to the log's.
+#[test]
+fn the_drafters_kv_matches_published_start_up_figures() {
+    // (GPU, release, KV dtype, utilization, k, logged pool bytes, logged
+    // tokens, logged concurrency at 262,144 tokens, tolerance %)
+    let cases = [
+        // nvidia/Qwen3.6-27B-NVFP4, 2 x RTX 5090, TP 2, v0.25.1, fp8 KV,
+        // 8,192 batched tokens: "KV pool 14.68 GiB / 841,541 tok (3.21x)".
+        (
+            "rtx5090", "0.25.1", "fp8", 0.85, 3, 14.68, 841_541.0, 3.21, 0.5,
+        ),
+        // The same model's AutoRound int4 build (the same layers), 2 x RTX
+        // 3090, TP 2, a nightly of 2026-05-10 (0.20.1 here),
+        // int8_per_token_head KV, MTP n=4: 11.10 GiB, 605,495 tokens, 2.31x.
+        (
+            "rtx3090",
+            "0.20.1",
+            "int8_per_token_head",
+            0.92,
+            4,
+            11.10,
+            605_495.0,
+            2.31,
+            3.0,
+        ),
+    ];
+    for (gpu, version, kv, util, k, gib, tokens, concurrency, tol) in cases {
+        let cap = |spec: bool, pinned: bool| {
+            let mut r = Request {
+                model: Some(hub(QWEN36_27B)),
+                gpu: Some(gpu.into()),
+                ..Request::default()
+            };
+            let e = &mut r.engine;
+            e.tensor_parallel_size = Some(2);
+            e.vllm_version = Some(version.into());
+            e.kv_cache_dtype = Some(kv.into());
+            e.gpu_memory_utilization = Some(util);
+            e.max_model_len = Some(262_144);
+            e.max_num_seqs = Some(2);
+            e.max_num_batched_tokens = Some(8192);
+            e.kv_cache_memory_bytes = pinned.then(|| (gib * (1u64 << 30) as f64).round() as i64);
+            e.speculative_config =
+                spec.then(|| format!(r#"{{"method": "mtp", "num_speculative_tokens": {k}}}"#));
+            r.resolve(&Fs).unwrap().capacity().unwrap()
+        };
+        let with = cap(true, true);
+        let without = cap(false, true);
+        // The pool itself, predicted from the card (not pinned).
+        let pool_gib = cap(true, false).kv_pool_bytes as f64 / (1u64 << 30) as f64;
+        eprintln!(
+            "{gpu} k={k}: predicted pool {pool_gib:.2} GiB, logged {gib} ({:+.1}%)",
+            pct(pool_gib, gib)
+        );
+        let err = pct(with.kv_cache_tokens as f64, tokens);
+        eprintln!(
+            "{gpu} k={k}: {} tokens with the drafter ({err:+.2}%), {} without ({:+.2}%); concurrency {:.2} (logged {concurrency})",
+            with.kv_cache_tokens,
+            without.kv_cache_tokens,
+            pct(without.kv_cache_tokens as f64, tokens)
+        , with.max_concurrency);
+        assert!(err.abs() <= tol, "{gpu}: {err:+.2}%");
+        assert!((with.max_concurrency - concurrency).abs() <= 0.06, "{gpu}");
+        // Without the drafter's layer and state pages the count is far off.
+        assert!(pct(without.kv_cache_tokens as f64, tokens) > 5.0, "{gpu}");
+    }
+}
