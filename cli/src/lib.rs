@@ -82,7 +82,7 @@ fn run(cli: Cli, argv: &[String], diag: &mut cmd::Diagnostics) -> cmd::Output {
         Command::Compare(args) => cmd::compare::run(&args, diag),
         Command::BenchServe(args) => cmd::bench_serve::run(&args, diag),
         Command::Solve(args) => cmd::solve::run(&args, diag),
-        Command::Rank(args) => cmd::rank::run(&args),
+        Command::Rank(args) => cmd::rank::run(&args, diag),
         Command::Presets(args) => cmd::presets::run(&args),
     }
 }

@@ -45,13 +45,37 @@ pub struct RankArgs {
     pub top: Option<u64>,
 }
 
-pub fn run(args: &RankArgs) -> Output {
+use decodecalc_core::speculative::{Speculative, SpeculativeConfig};
+
+pub fn run(args: &RankArgs, diag: &mut super::Diagnostics) -> Output {
     let request = args.common.request()?;
     let model_name = request.model.clone().ok_or_else(|| {
         Error::new("rank needs --model")
             .with_hint("add --model with a preset, a config.json or a folder")
     })?;
     let model = decodecalc_core::scenario::load_model(&Fs, &model_name)?;
+    // A speculative config is checked once, here, so that a bad one is an
+    // error rather than every configuration of the sweep skipped; the
+    // acceptance it assumes is named.
+    if let Some(text) = &request.engine.speculative_config {
+        let config = SpeculativeConfig::parse("--speculative-config", text)?;
+        let mut spec = Speculative::resolve("--speculative-config", &config, &model.model, 1)?;
+        if let Some(rates) = &request.engine.spec_acceptance {
+            spec.acceptance = decodecalc_core::speculative::parse_acceptance(
+                "--spec-acceptance",
+                rates,
+                spec.num_speculative_tokens,
+            )?;
+            spec.acceptance_source = "--spec-acceptance".into();
+        }
+        diag.warn(format!(
+            "speculative decoding: {} with {} draft tokens, mean acceptance length {:.2} ({}) in every configuration",
+            spec.method.name(),
+            spec.num_speculative_tokens,
+            spec.mean_acceptance_length(),
+            spec.acceptance_source
+        ));
+    }
     let concurrency = match &request.harness.concurrency {
         Some(list) => match list.as_slice() {
             [c] if *c > 0 => c.unsigned_abs(),

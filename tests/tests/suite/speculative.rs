@@ -213,6 +213,19 @@ fn speculative_configs_vllm_refuses_are_refused_with_its_reason() {
         args.extend(extra);
         rejects(&args, "--spec-acceptance");
     }
+    // rank checks the config once instead of skipping every configuration.
+    let args = [
+        "rank",
+        "--model",
+        &m,
+        "--context",
+        "8K",
+        "--concurrency",
+        "4",
+        "--speculative-config",
+        r#"{"method":"mtp"}"#,
+    ];
+    rejects(&args, "--speculative-config");
     // MTP on a model without MTP layers.
     let args = [
         "capacity",
@@ -510,7 +523,11 @@ fn the_drafters_kv_matches_published_start_up_figures() {
             e.max_model_len = Some(262_144);
             e.max_num_seqs = Some(2);
             e.max_num_batched_tokens = Some(8192);
-            e.kv_cache_memory_bytes = pinned.then(|| (gib * (1u64 << 30) as f64).round() as i64);
+            e.kv_cache_memory_bytes = pinned.then(|| {
+                let bytes =
+                    decodecalc_core::units::saturating_u64((gib * (1u64 << 30) as f64).round());
+                i64::try_from(bytes).unwrap()
+            });
             e.speculative_config =
                 spec.then(|| format!(r#"{{"method": "mtp", "num_speculative_tokens": {k}}}"#));
             r.resolve(&Fs).unwrap().capacity().unwrap()
