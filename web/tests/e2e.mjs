@@ -583,6 +583,31 @@ try {
     await page.selectOption("#gpu", "");
   });
 
+  await check("--speculative-config in the form changes the grid as the CLI does and names its acceptance", async () => {
+    const cfg = join(root, "data", "hub", "nvidia--Qwen3.6-27B-NVFP4.json");
+    const spec = '{"method": "mtp", "num_speculative_tokens": 3}';
+    await page.fill("#gpu-memory-utilization", "");
+    await page.selectOption("#gpu", "rtx5090");
+    await page.setInputFiles("#model-config", cfg);
+    await page.fill("#max-model-len", "65536");
+    await page.fill("#max-num-seqs", "8");
+    await page.fill("#speculative-config", spec);
+    await page.waitForSelector("#warnings li", { timeout: 10000 });
+    const w = await page.locator("#warnings").textContent();
+    assert(w.includes("speculative decoding: mtp with 3 draft tokens"), w);
+    await gridEquals(page, matrixJson("--model", cfg, "--gpu", "rtx5090", "--max-model-len", "65536", "--max-num-seqs", "8", "--speculative-config", spec));
+    // A config vLLM refuses is an error beside the field.
+    await page.fill("#speculative-config", '{"method": "mtp"}');
+    await page.waitForSelector("#error-speculative-config", { timeout: 10000 });
+    const e = await page.locator("#error-speculative-config").textContent();
+    assert(e.includes("needs num_speculative_tokens"), e);
+    await page.fill("#speculative-config", "");
+    await page.fill("#max-num-seqs", "");
+    await page.fill("#max-model-len", "");
+    await page.setInputFiles("#model-config", []);
+    await page.selectOption("#gpu", "");
+  });
+
   await check("the plan panel answers the solver and ranking questions", async () => {
     await page.setInputFiles("#model-config", []);
     await page.goto(base);
