@@ -118,6 +118,9 @@ pub struct Sweep<'a> {
     /// Any other engine flags.
     pub engine: &'a EngineSettings,
     pub harness: &'a HarnessSettings,
+    /// The draft model of `--speculative-config` (`method: draft_model`),
+    /// loaded once for the sweep.
+    pub drafter: Option<&'a LoadedModel>,
 }
 
 impl Sweep<'_> {
@@ -152,6 +155,16 @@ impl Sweep<'_> {
                         .resolve_for(self.model.model.max_position_embeddings, gpu)
                         .and_then(|a| {
                             a.for_model(&settings, &self.model.model, &crate::engine::plain)
+                        })
+                        .and_then(|mut a| {
+                            if let (Some(sp), Some(d)) = (a.speculative.as_mut(), self.drafter) {
+                                sp.attach_drafter(
+                                    "--speculative-config",
+                                    &self.model.model,
+                                    |_| Ok(d.clone()),
+                                )?;
+                            }
+                            Ok(a)
                         })
                     else {
                         continue;
@@ -246,6 +259,21 @@ impl Question<'_> {
         let mut engine = self.engine.clone();
         engine.kv_cache_dtype = None;
         engine.tensor_parallel_size = None;
+        // The draft model, once (`method: draft_model`).
+        let drafter = match &engine.speculative_config {
+            Some(text) => {
+                let config =
+                    crate::speculative::SpeculativeConfig::parse("--speculative-config", text)?;
+                match (config.method, &config.model) {
+                    (Some(crate::speculative::Method::DraftModel), Some(name)) => Some(
+                        crate::scenario::load_model(world, name)
+                            .map_err(|e| e.context("--speculative-config"))?,
+                    ),
+                    _ => None,
+                }
+            }
+            None => None,
+        };
         let sweep = Sweep {
             model: self.model,
             gpus: &gpus,
@@ -253,6 +281,7 @@ impl Question<'_> {
             dtypes: &dtypes,
             engine: &engine,
             harness: self.harness,
+            drafter: drafter.as_ref(),
         };
         let (ranked, considered) = rank(&sweep, self.workload, &prices)?;
         Ok(Ranking {

@@ -301,6 +301,13 @@ pub struct Speculative {
     pub acceptance_source: String,
     /// Fields of the config that change nothing decodecalc computes.
     pub ignored_keys: Vec<String>,
+    /// A draft model's checkpoint, loaded by [`Speculative::attach_drafter`]
+    /// (`method: draft_model`); None for the other methods.
+    #[serde(skip)]
+    pub drafter: Option<Box<crate::presets::LoadedModel>>,
+    /// GPUs the drafter is split across (`draft_tensor_parallel_size`, else
+    /// the target's).
+    pub draft_tensor_parallel_size: Option<u64>,
 }
 
 /// A method's default acceptance: the conditional acceptance of the first
@@ -497,10 +504,17 @@ fn draft_tokens(
             }
             Ok(k)
         }
-        Method::Eagle | Method::Eagle3 | Method::DraftModel => match &config.model {
+        Method::DraftModel => match &config.model {
+            Some(_) => needs_k(),
+            None => Err((
+                "method draft_model needs the drafter's checkpoint in `model`".into(),
+                r#"add "model": "<the drafter's Hugging Face id, preset or config.json>""#,
+            )),
+        },
+        Method::Eagle | Method::Eagle3 => match &config.model {
             Some(m) => Err((
-                format!("method {} with drafter {m}: decodecalc does not read a separate drafter's checkpoint yet, so its weights, KV cache and steps would be missing", method.name()),
-                "method mtp (the checkpoint's own MTP layers), ngram and suffix are modelled",
+                format!("method {} with drafter {m}: decodecalc does not read EAGLE heads' checkpoints yet, so its weights, KV cache and steps would be missing", method.name()),
+                "method mtp (the checkpoint's own MTP layers), draft_model (a smaller model of the same vocabulary), ngram and suffix are modelled",
             )),
             None => Err((
                 format!("method {} needs the drafter's checkpoint in `model`", method.name()),
@@ -577,7 +591,54 @@ impl Speculative {
             acceptance: curve.rates(k),
             acceptance_source: curve.source.to_string(),
             ignored_keys: config.ignored_keys.clone(),
+            drafter: None,
+            draft_tensor_parallel_size: config.draft_tensor_parallel_size,
         })
+    }
+
+    /// Load a draft model's checkpoint (`method: draft_model`) with
+    /// `load` (the World's model loader), refused as vLLM refuses a drafter
+    /// of another vocabulary (`SpeculativeConfig._verify_args`).
+    pub fn attach_drafter(
+        &mut self,
+        field: &str,
+        target: &crate::model::Model,
+        load: impl FnOnce(&str) -> Result<crate::presets::LoadedModel>,
+    ) -> Result<()> {
+        let (Method::DraftModel, Some(name)) = (self.method, self.draft_model.clone()) else {
+            return Ok(());
+        };
+        let drafter = load(&name).map_err(|e| e.context(field))?;
+        if drafter.model.vocab_size != target.vocab_size {
+            return Err(Error::new(format!(
+                "{field}: the drafter {name} has a vocabulary of {} tokens and the model {}: vLLM needs them equal",
+                drafter.model.vocab_size, target.vocab_size
+            ))
+            .with_hint("choose a drafter of the same family (its tokenizer)")
+            .of_kind(ErrorKind::InvalidValue)
+            .about(field));
+        }
+        self.drafter = Some(Box::new(drafter));
+        Ok(())
+    }
+
+    /// What one GPU holds of the draft model, in the target's served dtype
+    /// (`served`): split over `draft_tensor_parallel_size`, else the
+    /// target's `tp`. None without a draft model.
+    pub fn drafter_per_gpu(
+        &self,
+        tp: u64,
+        served: crate::dtype::FloatDtype,
+    ) -> Option<Result<crate::model::Model>> {
+        let d = self.drafter.as_ref()?;
+        Some(
+            d.model
+                .shard(self.draft_tensor_parallel_size.unwrap_or(tp))
+                .map(|mut m| {
+                    m.dtype = served;
+                    m
+                }),
+        )
     }
 
     /// KV slots a decoding request holds beyond its context: the `k` draft

@@ -63,6 +63,7 @@ fn catalog_sweep(b: divan::Bencher) {
             dtypes: &KvCacheDtype::ALL,
             engine: &engine,
             harness: &harness,
+            drafter: None,
         };
         let mut cells = 0usize;
         for (plan, _) in sweep.plans(None, None).unwrap() {

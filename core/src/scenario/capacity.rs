@@ -9,21 +9,32 @@ use super::*;
 /// TP 2 becomes 1,472.
 const MXFP4_INTERMEDIATE_ALIGN: u64 = 64;
 
-/// The MTP drafter's weights on one GPU (`model` is the per-GPU shard):
-/// its modules at the checkpoint's quantization unless the checkpoint
-/// leaves them unquantized ([`crate::quant::WeightQuant::mtp_quantized`]).
-/// The drafter shares the target's embedding and `lm_head`.
-fn mtp_weights_bytes(
+/// The drafter's weights on one GPU (`model` is the target's per-GPU
+/// shard): the MTP block at the checkpoint's quantization unless the
+/// checkpoint leaves it unquantized ([`crate::quant::WeightQuant::mtp_quantized`]),
+/// sharing the target's embedding and `lm_head`; or a draft model whole, in
+/// its own checkpoint's layout.
+fn draft_weights_bytes(
     model: &crate::model::Model,
     quant: &crate::quant::WeightQuant,
     engine: &EngineArgs,
-) -> u64 {
-    if engine
-        .speculative
-        .as_ref()
-        .is_none_or(|s| s.mtp_modules == 0)
-    {
-        return 0;
+) -> Result<u64> {
+    let Some(spec) = engine.speculative.as_ref() else {
+        return Ok(0);
+    };
+    if let Some(drafter) = spec.drafter_per_gpu(engine.tensor_parallel_size, model.dtype) {
+        let drafter = drafter?;
+        let q = spec
+            .drafter
+            .as_ref()
+            .map(|d| d.quant.clone())
+            .unwrap_or_else(|| {
+                crate::quant::WeightQuant::for_method(crate::quant::QuantMethod::None)
+            });
+        return Ok(crate::memory::weights_bytes(&drafter, &q));
+    }
+    if spec.mtp_modules == 0 {
+        return Ok(0);
     }
     let plain = crate::quant::WeightQuant::for_method(crate::quant::QuantMethod::None);
     let decoder_layers = model.decoder_layers().len() as u64;
@@ -32,29 +43,33 @@ fn mtp_weights_bytes(
     } else {
         &plain
     };
-    model
+    Ok(model
         .mtp_modules()
         .iter()
         .map(|m| q.module_bytes(m, model.dtype))
-        .sum()
+        .sum())
 }
 
-/// `model` with the MTP drafter's layers after its own when speculative
-/// decoding runs them: the drafter's attention layers take KV cache in the
-/// same pool (vLLM registers them with the target's layers).
-fn with_mtp_layers(mut model: crate::model::Model, engine: &EngineArgs) -> crate::model::Model {
-    if engine
-        .speculative
-        .as_ref()
-        .is_some_and(|s| s.mtp_modules > 0)
-    {
+/// `model` with the drafter's layers after its own when speculative
+/// decoding runs a drafter on the GPU: its attention (and state) layers
+/// take KV cache in the same pool (vLLM registers them with the target's).
+fn with_draft_layers(
+    mut model: crate::model::Model,
+    engine: &EngineArgs,
+) -> Result<crate::model::Model> {
+    let Some(spec) = engine.speculative.as_ref() else {
+        return Ok(model);
+    };
+    if let Some(drafter) = spec.drafter_per_gpu(engine.tensor_parallel_size, model.dtype) {
+        model.layers.extend(drafter?.layers);
+    } else if spec.mtp_modules > 0 {
         if let Some(block) = model.mtp.clone() {
             for _ in 0..block.count {
                 model.layers.extend(block.layers.iter().copied());
             }
         }
     }
-    model
+    Ok(model)
 }
 
 /// Running requests the engine admits at one context.
@@ -220,7 +235,7 @@ impl Plan {
             crate::model::Model,
             NonKvEstimate,
         )> = None;
-        let draft_bytes = mtp_weights_bytes(&per_gpu, &quant, &engine);
+        let draft_bytes = draft_weights_bytes(&per_gpu, &quant, &engine)?;
         for stage in &stages {
             let m = per_gpu.stage(stage);
             let mut est = NonKvEstimate::for_stage(&m, stage, &quant, &engine, &gpu);
@@ -230,7 +245,7 @@ impl Plan {
             let m = if stage.is_last() {
                 est.weights_bytes += draft_bytes;
                 est.draft_weights_bytes = draft_bytes;
-                with_mtp_layers(m, &engine)
+                with_draft_layers(m, &engine)?
             } else {
                 m
             };

@@ -330,6 +330,12 @@ impl Request {
                 &label,
             )?
             .for_model(&settings, &model.model, &label)?;
+        let mut engine = engine;
+        if let Some(sp) = engine.speculative.as_mut() {
+            sp.attach_drafter(&label("speculative_config"), &model.model, |name| {
+                load_model(world, name)
+            })?;
+        }
         if let Some(sp) = &engine.speculative {
             // Name what the speed assumes: the acceptance and where it is from.
             let rates: Vec<String> = sp.acceptance.iter().map(|r| format!("{r:.2}")).collect();

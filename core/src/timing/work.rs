@@ -165,8 +165,8 @@ impl Work {
     }
 }
 
-/// The MTP drafter's work, when speculative decoding runs the model's MTP
-/// block: one module's layers (every module has the same shape; the passes
+/// The drafter's work: a draft model's own (`method: draft_model`), or,
+/// when speculative decoding runs the model's MTP block, one module's layers (every module has the same shape; the passes
 /// cycle through them), its `eh_proj` (2h -> h, the weights of an ungated
 /// h-wide MLP, counted as one) and the target's `lm_head`, at the
 /// checkpoint's quantization unless it leaves the MTP modules unquantized.
@@ -177,7 +177,18 @@ fn mtp_draft(
     gpu: &Gpu,
     layout: &KvLayout,
 ) -> Option<Work> {
-    engine.speculative.as_ref().filter(|s| s.mtp_modules > 0)?;
+    let spec = engine.speculative.as_ref()?;
+    let plain = EngineArgs {
+        speculative: None,
+        ..engine.clone()
+    };
+    if let Some(drafter) = spec.drafter_per_gpu(engine.tensor_parallel_size, model.dtype) {
+        let q = spec.drafter.as_ref()?.quant.clone();
+        return Some(Work::new(&drafter.ok()?, &q, &plain, gpu, layout));
+    }
+    if spec.mtp_modules == 0 {
+        return None;
+    }
     let block = model.mtp.as_ref()?;
     let mut layers = block.layers.clone();
     layers.push(Layer::Mlp(crate::model::MlpLayer {
@@ -196,10 +207,6 @@ fn mtp_draft(
             q.unquantized.push(kind.to_string());
         }
     }
-    let plain = EngineArgs {
-        speculative: None,
-        ..engine.clone()
-    };
     Some(Work::new(&draft, &q, &plain, gpu, layout))
 }
 

@@ -177,7 +177,7 @@ fn speculative_configs_vllm_refuses_are_refused_with_its_reason() {
         (r#"{"method":"mtp"}"#, "needs num_speculative_tokens"),
         (
             r#"{"method":"eagle3","model":"org/drafter","num_speculative_tokens":3}"#,
-            "does not read a separate drafter",
+            "does not read EAGLE heads",
         ),
         (
             r#"{"method":"dflash","model":"z-lab/x","num_speculative_tokens":5}"#,
@@ -552,4 +552,50 @@ fn the_drafters_kv_matches_published_start_up_figures() {
         // Without the drafter's layer and state pages the count is far off.
         assert!(pct(without.kv_cache_tokens as f64, tokens) > 5.0, "{gpu}");
     }
+}
+
+/// A draft model (`method: draft_model`): its own weights and its layers'
+/// KV in the pool. SpecDecode-Bench (arXiv 2601.11580, specdecode-bench.github.io
+/// @514270c6) states that Qwen3-0.6B as the draft of Qwen3-8B multiplies the
+/// per-token memory by 1.77: 28 more layers of the same KV shape on 36.
+#[test]
+fn a_draft_model_brings_its_weights_and_its_kv_layers() {
+    let cap = |spec: Option<&str>| {
+        let mut r = Request {
+            model: Some("qwen3-8b".into()),
+            gpu: Some("l40s".into()),
+            ..Request::default()
+        };
+        r.engine.max_model_len = Some(16_384);
+        r.engine.speculative_config = spec.map(str::to_string);
+        r.resolve(&decodecalc::CliWorld)
+            .unwrap()
+            .capacity()
+            .unwrap()
+    };
+    let plain = cap(None);
+    let spec = cap(Some(
+        r#"{"method": "draft_model", "model": "Qwen/Qwen3-0.6B", "num_speculative_tokens": 4}"#,
+    ));
+    let layers = |c: &Capacity| c.kv_groups.iter().map(|g| g.layers).sum::<u64>();
+    assert_eq!((layers(&plain), layers(&spec)), (36, 64));
+    let per_token = |c: &Capacity| c.bytes_per_block as f64 / c.block_size_tokens as f64;
+    let ratio = per_token(&spec) / per_token(&plain);
+    eprintln!("KV per token with the Qwen3-0.6B drafter: x{ratio:.2}");
+    assert!((ratio - 1.77).abs() < 0.01, "{ratio}");
+    // Qwen3-0.6B's weights in bf16: 596 M parameters (its embedding tied).
+    let added = (spec.weights_bytes - plain.weights_bytes) as f64;
+    assert!((added / 2.0 / 596e6 - 1.0).abs() < 0.01, "{added}");
+    // A drafter of another vocabulary is refused, as vLLM refuses it.
+    let m = "qwen3-8b";
+    let args = [
+        "capacity",
+        "--model",
+        m,
+        "--gpu",
+        "l40s",
+        "--speculative-config",
+        r#"{"method": "draft_model", "model": "meta-llama/Llama-3.1-8B-Instruct", "num_speculative_tokens": 4}"#,
+    ];
+    rejects(&args, "vocabulary of 128256 tokens");
 }
