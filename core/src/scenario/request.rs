@@ -137,9 +137,9 @@ impl Request {
     /// explicit ones; the prediction without the log's pool, then the plan
     /// with the pool pinned to the logged available memory, carrying each
     /// logged figure against the prediction.
-    fn resolve_with_log(&self, world: &dyn World, origin: &str, text: &str) -> Result<Plan> {
-        use crate::vllm_log::{parse, LogFigure};
-        let log = parse(origin, text)?;
+    /// This request under a start-up log: the log's release, model and
+    /// flags beneath the explicit ones, the log itself dropped.
+    fn under_log(&self, origin: &str, log: &crate::vllm_log::VllmLog) -> Result<Request> {
         let mut base = self.clone();
         base.vllm_log = None;
         base.engine = log.settings.overlay(&self.engine);
@@ -151,19 +151,14 @@ impl Request {
                 base.model = Some(model_for_repo(m).map_err(|e| e.context(origin))?);
             }
         }
-        // The acceptance the server measured, unless given: its
-        // `SpecDecoding metrics` lines' per-position rates.
-        let mut measured_acceptance = None;
-        if let (Some(rates), None) = (&log.spec_acceptance, &base.engine.spec_acceptance) {
-            if base.engine.speculative_config.is_some() {
-                let text: Vec<String> = rates
-                    .iter()
-                    .map(|r| format!("{:.4}", r.max(1e-4)))
-                    .collect();
-                base.engine.spec_acceptance = Some(text.join(","));
-                measured_acceptance = base.engine.spec_acceptance.clone();
-            }
-        }
+        Ok(base)
+    }
+
+    fn resolve_with_log(&self, world: &dyn World, origin: &str, text: &str) -> Result<Plan> {
+        use crate::vllm_log::{parse, LogFigure};
+        let log = parse(origin, text)?;
+        let mut base = self.under_log(origin, &log)?;
+        let acceptance_note = log_acceptance(origin, &log, &mut base.engine);
         let predicted_plan = base.resolve_plain(world)?;
         let predicted = predicted_plan.capacity()?;
         let mut pinned = base.clone();
@@ -248,11 +243,7 @@ impl Request {
                 log.ignored_args.join(", ")
             ));
         }
-        if let Some(rates) = measured_acceptance {
-            plan.warnings.push(format!(
-                "{origin}: speculative decoding's acceptance per position is the log's (SpecDecoding metrics): {rates}"
-            ));
-        }
+        plan.warnings.extend(acceptance_note);
         if pins {
             plan.warnings.push(format!(
                 "{origin}: the KV pool is the log's available KV cache memory ({} GiB)",
@@ -335,24 +326,7 @@ impl Request {
             sp.attach_drafter(&label("speculative_config"), &model.model, |name| {
                 load_model(world, name)
             })?;
-        }
-        if let Some(sp) = &engine.speculative {
-            // Name what the speed assumes: the acceptance and where it is from.
-            let rates: Vec<String> = sp.acceptance.iter().map(|r| format!("{r:.2}")).collect();
-            warnings.push(format!(
-                "speculative decoding: {} with {} draft tokens, acceptance per position {} (mean acceptance length {:.2}) from {}; the speed-up depends on the workload's text: measure it (vLLM logs SpecDecoding metrics) and give --spec-acceptance",
-                sp.method.name(),
-                sp.num_speculative_tokens,
-                rates.join(", "),
-                sp.mean_acceptance_length(),
-                sp.acceptance_source
-            ));
-            if !sp.ignored_keys.is_empty() {
-                warnings.push(format!(
-                    "speculative decoding: fields not modelled (no figure changes): {}",
-                    sp.ignored_keys.join(", ")
-                ));
-            }
+            warnings.extend(speculative_notes(sp));
         }
         kv_pool_fits_the_card(&engine, &gpu, &label)?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
@@ -670,4 +644,48 @@ fn kv_pool_fits_the_card(
         )),
         None => Ok(()),
     }
+}
+
+/// What speculative decoding's speed assumes, one line each: the acceptance
+/// and where it is from, and the config's fields that change nothing.
+fn speculative_notes(sp: &crate::speculative::Speculative) -> Vec<String> {
+    let rates: Vec<String> = sp.acceptance.iter().map(|r| format!("{r:.2}")).collect();
+    let mut out = vec![format!(
+        "speculative decoding: {} with {} draft tokens, acceptance per position {} (mean acceptance length {:.2}) from {}; the speed-up depends on the workload's text: measure it (vLLM logs SpecDecoding metrics) and give --spec-acceptance",
+        sp.method.name(),
+        sp.num_speculative_tokens,
+        rates.join(", "),
+        sp.mean_acceptance_length(),
+        sp.acceptance_source
+    )];
+    if !sp.ignored_keys.is_empty() {
+        out.push(format!(
+            "speculative decoding: fields not modelled (no figure changes): {}",
+            sp.ignored_keys.join(", ")
+        ));
+    }
+    out
+}
+
+/// The acceptance the server measured (its log's `SpecDecoding metrics`
+/// lines' per-position rates) as `--spec-acceptance`, unless one is given or
+/// no speculative config is: the plan's note naming them.
+fn log_acceptance(
+    origin: &str,
+    log: &crate::vllm_log::VllmLog,
+    engine: &mut crate::engine::EngineSettings,
+) -> Option<String> {
+    let rates = log.spec_acceptance.as_ref()?;
+    if engine.spec_acceptance.is_some() || engine.speculative_config.is_none() {
+        return None;
+    }
+    let text: Vec<String> = rates
+        .iter()
+        .map(|r| format!("{:.4}", r.max(1e-4)))
+        .collect();
+    let rates = text.join(",");
+    engine.spec_acceptance = Some(rates.clone());
+    Some(format!(
+        "{origin}: speculative decoding's acceptance per position is the log's (SpecDecoding metrics): {rates}"
+    ))
 }
