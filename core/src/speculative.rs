@@ -301,8 +301,8 @@ pub struct Speculative {
     pub acceptance_source: String,
     /// Fields of the config that change nothing decodecalc computes.
     pub ignored_keys: Vec<String>,
-    /// A draft model's checkpoint, loaded by [`Speculative::attach_drafter`]
-    /// (`method: draft_model`); None for the other methods.
+    /// A draft model's or an EAGLE-3 head's checkpoint, loaded by
+    /// [`Speculative::attach_drafter`]; None for the other methods.
     #[serde(skip)]
     pub drafter: Option<Box<crate::presets::LoadedModel>>,
     /// GPUs the drafter is split across (`draft_tensor_parallel_size`, else
@@ -511,10 +511,17 @@ fn draft_tokens(
                 r#"add "model": "<the drafter's Hugging Face id, preset or config.json>""#,
             )),
         },
-        Method::Eagle | Method::Eagle3 => match &config.model {
+        Method::Eagle3 => match &config.model {
+            Some(_) => needs_k(),
+            None => Err((
+                "method eagle3 needs the EAGLE-3 head's checkpoint in `model`".into(),
+                r#"add "model": "<the head's Hugging Face id or config.json>""#,
+            )),
+        },
+        Method::Eagle => match &config.model {
             Some(m) => Err((
-                format!("method {} with drafter {m}: decodecalc does not read EAGLE heads' checkpoints yet, so its weights, KV cache and steps would be missing", method.name()),
-                "method mtp (the checkpoint's own MTP layers), draft_model (a smaller model of the same vocabulary), ngram and suffix are modelled",
+                format!("method {} with drafter {m}: decodecalc does not read EAGLE-1 heads' checkpoints, so its weights, KV cache and steps would be missing", method.name()),
+                "method mtp (the checkpoint's own MTP layers), eagle3, draft_model (a smaller model of the same vocabulary), ngram and suffix are modelled",
             )),
             None => Err((
                 format!("method {} needs the drafter's checkpoint in `model`", method.name()),
@@ -605,14 +612,18 @@ impl Speculative {
         target: &crate::model::Model,
         load: impl FnOnce(&str) -> Result<crate::presets::LoadedModel>,
     ) -> Result<()> {
-        let (Method::DraftModel, Some(name)) = (self.method, self.draft_model.clone()) else {
+        let (Method::DraftModel | Method::Eagle3, Some(name)) =
+            (self.method, self.draft_model.clone())
+        else {
             return Ok(());
         };
         let drafter = load(&name).map_err(|e| e.context(field))?;
-        if drafter.model.vocab_size != target.vocab_size {
+        // An EAGLE-3 head's own logits cover a smaller vocabulary; the one
+        // it samples (`vocab_size`) is the target's.
+        if drafter.model.sampled_vocab_size != target.sampled_vocab_size {
             return Err(Error::new(format!(
                 "{field}: the drafter {name} has a vocabulary of {} tokens and the model {}: vLLM needs them equal",
-                drafter.model.vocab_size, target.vocab_size
+                drafter.model.sampled_vocab_size, target.sampled_vocab_size
             ))
             .with_hint("choose a drafter of the same family (its tokenizer)")
             .of_kind(ErrorKind::InvalidValue)

@@ -44,6 +44,37 @@ pub fn llama(x: &Ctx) -> Result<Built> {
     blocks(x, a)
 }
 
+/// An EAGLE-3 draft head (`vllm/model_executor/models/llama_eagle3.py`):
+/// Llama decoder layers whose first q/k/v projection reads the token's
+/// embedding and the fused hidden state side by side (2h inputs), `fc`
+/// fusing three of the target's hidden states (3h -> h), and an `lm_head`
+/// over its own `draft_vocab_size` (`model_from_config` sizes the
+/// vocabulary); the embedding is the target's.
+pub fn llama_eagle3(x: &Ctx) -> Result<Built> {
+    let a = AttentionLayer {
+        qkv_bias: x.c.b_or("attention_bias", false)?,
+        ..x.attention()?
+    };
+    let mut built = blocks(x, a)?;
+    let h = x.hidden;
+    let qkv = (a.num_heads + 2 * a.num_kv_heads) * a.head_dim;
+    built.encoder.push(crate::model::Module {
+        name: "eagle3_qkv_second_input",
+        kind: crate::model::ModuleKind::AttentionLinear,
+        in_features: h,
+        out_features: qkv,
+        count: 1,
+    });
+    built.encoder.push(crate::model::Module {
+        name: "eagle3_fc",
+        kind: crate::model::ModuleKind::MlpLinear,
+        in_features: 3 * h,
+        out_features: h,
+        count: 1,
+    });
+    Ok(built)
+}
+
 /// `vllm/model_executor/models/mistral.py` (Llama layers); Mistral 7B v0.1
 /// applies `sliding_window` to every layer.
 pub fn mistral(x: &Ctx) -> Result<Built> {

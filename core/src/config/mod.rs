@@ -129,6 +129,18 @@ const GEMMA3_TEXT_DEFAULTS: &[(&str, u64)] = &[
 /// Every architecture this version models, as config.json names them.
 pub static ARCHITECTURES: &[Architecture] = &[
     arch!("LlamaForCausalLM", "dense", false, dense::llama),
+    arch!(
+        "LlamaForCausalLMEagle3",
+        "eagle3",
+        false,
+        dense::llama_eagle3
+    ),
+    arch!(
+        "Eagle3LlamaForCausalLM",
+        "eagle3",
+        false,
+        dense::llama_eagle3
+    ),
     arch!("MistralForCausalLM", "dense", false, dense::mistral),
     arch!("Qwen2ForCausalLM", "dense", false, dense::qwen2),
     arch!("Qwen3ForCausalLM", "dense", false, dense::qwen3),
@@ -520,6 +532,11 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         ));
     }
     let vocab = c.u("vocab_size")?;
+    // An EAGLE-3 head's logits cover its own smaller vocabulary.
+    let head_vocab = match arch.family {
+        "eagle3" => c.opt("draft_vocab_size")?.unwrap_or(vocab),
+        _ => vocab,
+    };
     let max_pos = derived_max_len(c, top)?;
     let dtype = checkpoint_dtype(c, top)?;
     let built = (arch.read)(&ctx)?;
@@ -545,7 +562,7 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
     let mut model = Model {
         architecture: arch.name.to_string(),
         hidden_size: ctx.hidden,
-        vocab_size: vocab,
+        vocab_size: head_vocab,
         sampled_vocab_size: vocab,
         tie_word_embeddings: tie,
         dtype,

@@ -31,7 +31,21 @@ fn draft_weights_bytes(
             .unwrap_or_else(|| {
                 crate::quant::WeightQuant::for_method(crate::quant::QuantMethod::None)
             });
-        return Ok(crate::memory::weights_bytes(&drafter, &q));
+        // An EAGLE-3 head takes the target's embedding and rotary tables
+        // (vLLM shares the one and caches the other by its parameters).
+        let head = spec.method == crate::speculative::Method::Eagle3;
+        let shared = |k: crate::model::ModuleKind| {
+            head && matches!(
+                k,
+                crate::model::ModuleKind::Embedding | crate::model::ModuleKind::Buffer
+            )
+        };
+        return Ok(drafter
+            .modules()
+            .iter()
+            .filter(|m| !shared(m.kind))
+            .map(|m| q.module_bytes(m, drafter.dtype))
+            .sum());
     }
     if spec.mtp_modules == 0 {
         return Ok(0);

@@ -177,7 +177,11 @@ fn speculative_configs_vllm_refuses_are_refused_with_its_reason() {
         (r#"{"method":"mtp"}"#, "needs num_speculative_tokens"),
         (
             r#"{"method":"eagle3","model":"org/drafter","num_speculative_tokens":3}"#,
-            "does not read EAGLE heads",
+            "org/drafter",
+        ),
+        (
+            r#"{"method":"eagle","model":"org/drafter","num_speculative_tokens":3}"#,
+            "EAGLE-1",
         ),
         (
             r#"{"method":"dflash","model":"z-lab/x","num_speculative_tokens":5}"#,
@@ -598,4 +602,43 @@ fn a_draft_model_brings_its_weights_and_its_kv_layers() {
         r#"{"method": "draft_model", "model": "meta-llama/Llama-3.1-8B-Instruct", "num_speculative_tokens": 4}"#,
     ];
     rejects(&args, "vocabulary of 128256 tokens");
+}
+
+/// An EAGLE-3 head (`method: eagle3`): one Llama layer whose q/k/v also
+/// read the embedding (2h inputs), `fc` (3h -> h) and an `lm_head` over a
+/// 32,000-token draft vocabulary; the embedding is the target's. The head
+/// for Llama-3.1-8B, as a public write-up gives its config
+/// (Speculative-Decoding-EAGLE3's `llama3-8B-eagle3.json`: one layer,
+/// hidden 4,096, vocab 128,256, draft vocab 32,000; the rest Llama-3.1-8B's),
+/// is 849 MB there (its SpecForge log: "Draft head parameters: ... (849
+/// MB)"; `model.safetensors` 811 MiB).
+#[test]
+fn an_eagle3_head_brings_its_layer_and_its_draft_vocabulary() {
+    let head = decodecalc_tests::scratch_file(
+        "eagle3-llama31-8b.json",
+        r#"{"architectures": ["LlamaForCausalLMEagle3"], "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 1, "max_position_embeddings": 131072, "vocab_size": 128256, "draft_vocab_size": 32000, "tie_word_embeddings": false, "torch_dtype": "bfloat16", "rms_norm_eps": 1e-05, "rope_theta": 500000.0}"#,
+    );
+    let cap = |spec: Option<String>| {
+        let mut r = Request {
+            model: Some("llama-3.1-8b".into()),
+            gpu: Some("l40s".into()),
+            ..Request::default()
+        };
+        r.engine.max_model_len = Some(16_384);
+        r.engine.speculative_config = spec;
+        r.resolve(&decodecalc::CliWorld)
+            .unwrap()
+            .capacity()
+            .unwrap()
+    };
+    let plain = cap(None);
+    let spec = cap(Some(format!(
+        r#"{{"method": "eagle3", "model": "{}", "num_speculative_tokens": 3}}"#,
+        head.display()
+    )));
+    let added = (spec.weights_bytes - plain.weights_bytes) as f64;
+    eprintln!("EAGLE-3 head for Llama-3.1-8B: {added} bytes");
+    assert!((added / 849e6 - 1.0).abs() < 0.005, "{added}");
+    let layers = |c: &Capacity| c.kv_groups.iter().map(|g| g.layers).sum::<u64>();
+    assert_eq!(layers(&spec), layers(&plain) + 1);
 }
