@@ -240,6 +240,19 @@ impl WeightQuant {
         !self.unquantized.iter().any(|u| u == "mtp" || *u == whole)
     }
 
+    /// The layout of the MTP block's weights: this one, or, where the
+    /// checkpoint leaves them unquantized, every linear kind at the model
+    /// dtype (the shared `lm_head` keeps this layout).
+    pub fn for_mtp(&self, decoder_layers: u64) -> WeightQuant {
+        let mut q = self.clone();
+        if !self.mtp_quantized(decoder_layers) {
+            for kind in ["attention", "mlp", "experts", "mamba"] {
+                q.unquantized.push(kind.to_string());
+            }
+        }
+        q
+    }
+
     /// Whether `module` is stored in the quantized format (else at the model dtype).
     pub fn quantizes(&self, module: &Module) -> bool {
         if self.method == QuantMethod::None {

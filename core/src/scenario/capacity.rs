@@ -50,13 +50,7 @@ fn draft_weights_bytes(
     if spec.mtp_modules == 0 {
         return Ok(0);
     }
-    let plain = crate::quant::WeightQuant::for_method(crate::quant::QuantMethod::None);
-    let decoder_layers = model.decoder_layers().len() as u64;
-    let q = if quant.mtp_quantized(decoder_layers) {
-        quant
-    } else {
-        &plain
-    };
+    let q = quant.for_mtp(model.decoder_layers().len() as u64);
     Ok(model
         .mtp_modules()
         .iter()

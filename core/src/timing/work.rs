@@ -201,12 +201,7 @@ fn mtp_draft(
         mtp: None,
         ..model.clone()
     };
-    let mut q = quant.clone();
-    if !quant.mtp_quantized(model.decoder_layers().len() as u64) {
-        for kind in ["attention", "mlp", "experts", "mamba"] {
-            q.unquantized.push(kind.to_string());
-        }
-    }
+    let q = quant.for_mtp(model.decoder_layers().len() as u64);
     Some(Work::new(&draft, &q, &plain, gpu, layout))
 }
 
