@@ -6,7 +6,7 @@ use crate::cmd::Diagnostics;
 use decodecalc_core::bench_serve::BenchResult;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::Kind;
-use decodecalc_core::scenario::{load_text, Entry, Plan, World};
+use decodecalc_core::scenario::{load_text, Entry, HubError, Plan, World};
 use decodecalc_core::Error;
 
 /// Files come from the file system.
@@ -97,19 +97,32 @@ impl World for Fs {
     }
 
     /// The local Hub cache's snapshot first (what the user downloaded is
-    /// the revision they serve), else the embedded corpus's config.
-    fn hub_snapshot(&self, repo: &str) -> Option<String> {
-        hub_cache()
-            .and_then(|root| hub_snapshot_in(&root, repo))
-            .or_else(|| corpus_config(repo))
+    /// the revision they serve), else the embedded corpus's config, else
+    /// the repo's files fetched from the Hub into the cache (not when
+    /// `HF_HUB_OFFLINE` is set: then `Ok(None)`).
+    fn hub_snapshot(&self, repo: &str) -> Result<Option<String>, HubError> {
+        let cache = hub_cache();
+        if let Some(snap) = cache
+            .as_deref()
+            .and_then(|root| hub_snapshot_in(root, repo))
+        {
+            return Ok(Some(snap));
+        }
+        if let Some(config) = corpus_config(repo) {
+            return Ok(Some(config));
+        }
+        if crate::hub::offline() {
+            return Ok(None);
+        }
+        crate::hub::fetch(cache, repo).map(Some)
     }
 }
 
 /// Snapshot folders of one repo looked at, at most.
 const MAX_SNAPSHOTS: usize = 1000;
 
-/// The local Hugging Face Hub cache, where `hf download` (huggingface_hub)
-/// and the `hf-hub` crate put files: `$HF_HUB_CACHE`, else `$HF_HOME/hub`,
+/// The local Hugging Face Hub cache, where `hf download` (huggingface_hub),
+/// the `hf-hub` crate and [`crate::hub::fetch`] put files: `$HF_HUB_CACHE`, else `$HF_HOME/hub`,
 /// else `~/.cache/huggingface/hub`.
 fn hub_cache() -> Option<std::path::PathBuf> {
     let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());

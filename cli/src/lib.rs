@@ -9,6 +9,7 @@ mod args;
 mod cmd;
 mod files;
 mod flag_args;
+mod hub;
 mod render;
 mod svg;
 mod table;

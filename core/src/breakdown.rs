@@ -158,6 +158,27 @@ pub fn grouped_f(x: f64, digits: usize) -> String {
     }
 }
 
+/// The checkpoint's own byte count (its `model.safetensors.index.json`
+/// total, or a preset's published size) beside the weights computed for the
+/// whole model, when the model has one: the check a user can read off.
+fn checkpoint_row(plan: &Plan) -> Option<BreakdownRow> {
+    let published = plan.model.checkpoint_bytes?;
+    let computed = crate::memory::weights_bytes(&plan.model.model, &plan.model.quant);
+    let diff_pct = if published > 0 {
+        (computed as f64 / published as f64 - 1.0) * 100.0
+    } else {
+        0.0
+    };
+    Some(BreakdownRow::new(
+        "checkpoint_bytes",
+        Amount::Bytes(published),
+        format!(
+            "the checkpoint's files, whole model (safetensors index total_size or published size); computed weights for the whole model {} B ({diff_pct:+.1}%)",
+            grouped(computed)
+        ),
+    ))
+}
+
 impl Capacity {
     /// The memory breakdown, in the capacity table's order; the rows with a
     /// segment, in this order, are the memory bar's.
@@ -170,6 +191,16 @@ impl Capacity {
     /// GPU memory, from the total down to the KV pool.
     fn memory_rows(&self, plan: &Plan) -> Vec<BreakdownRow> {
         let estimated = matches!(self.non_kv_source, NonKvSource::Estimated);
+        let mut rows = self.pool_rows(plan, estimated);
+        if let Some(row) = checkpoint_row(plan) {
+            // Beside the computed weights.
+            rows.insert(3, row);
+        }
+        rows
+    }
+
+    /// GPU memory rows, from the total down to the KV pool.
+    fn pool_rows(&self, plan: &Plan, estimated: bool) -> Vec<BreakdownRow> {
         vec![
             BreakdownRow::new(
                 "total_bytes",

@@ -9,8 +9,12 @@ use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
 use serde_json::Value;
 use std::path::PathBuf;
 
-/// The CLI in process: `decodecalc ARGS...`.
+/// The CLI in process: `decodecalc ARGS...`, offline: a Hub repo id is
+/// read from the local cache or the embedded corpus, never fetched (the
+/// fetch is `cli/tests/files.rs`'s, against a local Hub).
 pub fn run(args: &[&str]) -> decodecalc::Outcome {
+    static OFFLINE: std::sync::Once = std::sync::Once::new();
+    OFFLINE.call_once(|| std::env::set_var("HF_HUB_OFFLINE", "1"));
     let mut all = vec!["decodecalc"];
     all.extend_from_slice(args);
     decodecalc::main_with(all)

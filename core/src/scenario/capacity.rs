@@ -102,6 +102,11 @@ pub struct Capacity {
     pub requested_bytes: u64,
     /// The model's parameters (embedding and untied lm_head included).
     pub model_params: u64,
+    /// The checkpoint's own byte count, whole model, where known: its
+    /// `model.safetensors.index.json` `total_size`, or a preset's
+    /// published size (the capacity table shows it beside the weights).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub checkpoint_bytes: Option<u64>,
     /// GPUs the model is split across; every byte figure here is per GPU.
     pub tensor_parallel_size: u64,
     /// Pipeline stages; the byte figures are those of `kv_stage` (the stage
@@ -341,6 +346,7 @@ impl Plan {
             gpu_memory_utilization: self.engine.gpu_memory_utilization,
             requested_bytes: pool.requested_bytes,
             model_params: self.model.model.params(),
+            checkpoint_bytes: self.model.checkpoint_bytes,
             tensor_parallel_size: self.engine.tensor_parallel_size,
             pipeline_parallel_size: self.engine.pipeline_parallel_size,
             kv_stage: self.kv_stage,

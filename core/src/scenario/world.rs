@@ -16,10 +16,85 @@ pub trait World {
 
     /// Where a Hugging Face Hub repo's (`org/name`) config is: its folder
     /// in the local Hub cache (a path [`World::read`] reads `config.json`
-    /// under), or a config file the world holds for it (the CLI embeds a
-    /// corpus of real configs). None: the world has neither (the page).
-    fn hub_snapshot(&self, _repo: &str) -> Option<String> {
-        None
+    /// under, fetched from the Hub first when the world can), or a config
+    /// file the world holds for it (the CLI embeds a corpus of real
+    /// configs). `Ok(None)`: the world has none and cannot fetch it (the
+    /// page, or the CLI offline); an error: the Hub was asked and said no,
+    /// or could not be reached.
+    fn hub_snapshot(&self, _repo: &str) -> std::result::Result<Option<String>, HubError> {
+        Ok(None)
+    }
+}
+
+/// Why a Hub repo's files could not be fetched, as the world saw it; core
+/// words the error and its hint ([`HubError::into_error`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HubError {
+    /// The repo id asked for (`org/name`).
+    pub repo: String,
+    /// The Hub's address (`HF_ENDPOINT`, else https://huggingface.co).
+    pub endpoint: String,
+    pub failure: HubFailure,
+}
+
+/// What went wrong fetching a repo from the Hub.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HubFailure {
+    /// No such repo (or a private one the token cannot see): HTTP 404, or
+    /// the Hub's `X-Error-Code: RepoNotFound`.
+    RepoNotFound,
+    /// A gated or private repo and no token, or a token without access:
+    /// HTTP 401/403, or `X-Error-Code: GatedRepo`. `token_sent`: whether a
+    /// token went with the request.
+    Gated { token_sent: bool },
+    /// The repo exists but has no `config.json` (a GGUF-only repo, say).
+    NoConfig,
+    /// The Hub could not be reached (no network, DNS, refused connection,
+    /// no answer within the bound), with the transport's reason.
+    Unreachable(String),
+    /// Anything else the Hub answered (HTTP status, malformed headers),
+    /// or the cache could not be written, with the reason.
+    Other(String),
+}
+
+impl HubError {
+    /// The user-facing error: what failed, naming the repo, and a hint.
+    pub fn into_error(self) -> Error {
+        let (repo, endpoint) = (&self.repo, &self.endpoint);
+        let (message, hint) = match &self.failure {
+            HubFailure::RepoNotFound => (
+                format!("`{repo}` is no model preset, no file here, and no repo on the Hub ({endpoint})"),
+                "check the repo id's spelling on the Hub; a private repo needs a token with access in $HF_TOKEN".to_string(),
+            ),
+            HubFailure::Gated { token_sent: false } => (
+                format!("`{repo}` is a gated or private repo on the Hub ({endpoint}) and no token was sent"),
+                format!("accept its license on {endpoint}/{repo}, then set $HF_TOKEN to a token with read access (or run `hf auth login`)"),
+            ),
+            HubFailure::Gated { token_sent: true } => (
+                format!("the Hub ({endpoint}) refused the token for `{repo}`: it is gated or private and the token has no access"),
+                format!("accept its license on {endpoint}/{repo} with the token's account, or set $HF_TOKEN to a token that has access"),
+            ),
+            HubFailure::NoConfig => (
+                format!("`{repo}` on the Hub ({endpoint}) has no config.json"),
+                "give the repo of the original (non-GGUF) checkpoint, or a config.json by path".to_string(),
+            ),
+            HubFailure::Unreachable(why) => (
+                format!("cannot reach the Hub ({endpoint}) for `{repo}`: {why}"),
+                format!("check the network (or $HF_ENDPOINT), or fetch it elsewhere and copy the cache: `hf download {repo} config.json`; HF_HUB_OFFLINE=1 reads only the local cache"),
+            ),
+            HubFailure::Other(why) => (
+                format!("cannot fetch `{repo}` from the Hub ({endpoint}): {why}"),
+                format!("retry, or fetch its config.json with `hf download {repo} config.json` and give the folder"),
+            ),
+        };
+        let kind = match self.failure {
+            HubFailure::RepoNotFound => crate::ErrorKind::UnknownPreset,
+            _ => crate::ErrorKind::Other,
+        };
+        Error::new(message)
+            .with_hint(hint)
+            .of_kind(kind)
+            .about("--model")
     }
 }
 
@@ -109,9 +184,11 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
     }
     // A Hub repo id that names no file here: its config.json from the local
     // Hub cache, when the world has the repo there.
-    let snapshot = (world.entry(name) == Entry::Missing && is_hub_repo(name))
-        .then(|| world.hub_snapshot(name))
-        .flatten();
+    let snapshot = if world.entry(name) == Entry::Missing && is_hub_repo(name) {
+        world.hub_snapshot(name).map_err(HubError::into_error)?
+    } else {
+        None
+    };
     let repo = snapshot.as_ref().map(|_| name);
     let name = snapshot.as_deref().unwrap_or(name);
     // A config.json by any name, or a folder holding one; a FIFO or a
@@ -135,6 +212,7 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
                 m.id = repo.to_string();
                 m.name = repo.to_string();
             }
+            m.checkpoint_bytes = safetensors_total_beside(world, &path)?;
             Ok(m)
         }
         // Something is there but cannot be read as a config.json.
@@ -145,10 +223,10 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
         Err(why) => match presets::find(Kind::Model, name) {
             Ok(f) => presets::model(f.id),
             Err(_) if is_hub_repo(name) => Err(Error::new(format!(
-                "`{name}` is no model preset, no file here, and not in the local Hugging Face cache"
+                "`{name}` is no model preset, no file here, and not in the local Hugging Face cache; the Hub was not asked (offline)"
             ))
             .with_hint(format!(
-                "fetch its config.json into the cache (`hf download {name} config.json`, or `huggingface-cli download`), or give a config.json or a folder holding one; the cache is $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub"
+                "fetch its config.json into the cache (`hf download {name} config.json`), or give a config.json or a folder holding one; the CLI asks the Hub itself unless HF_HUB_OFFLINE is set; the cache is $HF_HUB_CACHE, else $HF_HOME/hub, else ~/.cache/huggingface/hub"
             ))
             .of_kind(crate::ErrorKind::UnknownPreset)
             .about("--model")),
@@ -197,6 +275,49 @@ pub(super) fn hf_quant_beside(world: &dyn World, config_path: &str) -> Result<Op
     }
     Ok(None)
 }
+
+/// The checkpoint's exact byte count: `metadata.total_size` of the
+/// `model.safetensors.index.json` beside a config.json (the index a sharded
+/// safetensors checkpoint has; the Hub's `hf download` and the CLI's fetch
+/// put it there). None when there is no index; an error naming the file when
+/// it does not hold a total size.
+pub(super) fn safetensors_total_beside(
+    world: &dyn World,
+    config_path: &str,
+) -> Result<Option<u64>> {
+    let Some(dir) = config_path.strip_suffix("config.json") else {
+        return Ok(None);
+    };
+    if !(dir.is_empty() || dir.ends_with('/')) {
+        return Ok(None);
+    }
+    let path = format!("{dir}model.safetensors.index.json");
+    if world.entry(&path) == Entry::Missing {
+        return Ok(None);
+    }
+    let text = world.read(&path).map_err(|why| {
+        Error::new(why).with_hint("a model.safetensors.index.json is a regular JSON file")
+    })?;
+    parse::check_size(&path, &text)?;
+    let v = crate::config::parse_json(&path, &text)?;
+    let total = v
+        .get("metadata")
+        .and_then(|m| m.get("total_size"))
+        .and_then(serde_json::Value::as_u64)
+        .filter(|&b| b > 0 && b <= MAX_CHECKPOINT_BYTES);
+    match total {
+        Some(b) => Ok(Some(b)),
+        None => Err(Error::new(format!(
+            "{path}: `metadata.total_size` is missing or not a byte count in 1..={MAX_CHECKPOINT_BYTES}"
+        ))
+        .with_hint("the index a sharded safetensors checkpoint has: {\"metadata\": {\"total_size\": BYTES}, \"weight_map\": {...}}")
+        .of_kind(crate::ErrorKind::Parse)),
+    }
+}
+
+/// The largest checkpoint a safetensors index may state: 16 TiB (the
+/// largest open checkpoints of 2026 are about 2 TB).
+pub const MAX_CHECKPOINT_BYTES: u64 = 16 << 40;
 
 /// A model from the text of a Hugging Face `config.json`, with its
 /// `quantization_config` if it has one.
