@@ -4,6 +4,7 @@
 //! page turns core's values into markup (widths, colours, text) and nothing
 //! more.
 
+pub mod hub;
 mod view;
 
 use decodecalc_core::bench_serve::{
@@ -85,6 +86,10 @@ pub struct State {
     pub measured: Option<(String, String)>,
     /// A model's config.json loaded from disk (name, text).
     pub model_file: Option<(String, String)>,
+    /// A Hub repo's files fetched by the "Hugging Face repo" field.
+    pub hub: Option<hub::HubFiles>,
+    /// That field's fetch: under way, or failed with core's error.
+    pub hub_fetch: HubFetch,
     /// The decode cell whose details are shown (context, concurrency).
     pub focused: Option<(u64, u64)>,
     /// The figure the chart draws.
@@ -106,7 +111,18 @@ pub struct Inputs {
     pub fields: BTreeMap<String, String>,
     pub measured: Option<(String, String)>,
     pub model_file: Option<(String, String)>,
+    pub hub: Option<hub::HubFiles>,
     pub rank_requested: bool,
+}
+
+/// The state of the Hub field's last fetch.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum HubFetch {
+    #[default]
+    Idle,
+    /// Asking the Hub for this repo.
+    Fetching(String),
+    Failed(Error),
 }
 
 impl State {
@@ -115,6 +131,7 @@ impl State {
             fields: self.fields.clone(),
             measured: self.measured.clone(),
             model_file: self.model_file.clone(),
+            hub: self.hub.clone(),
             rank_requested: self.rank_requested,
         }
     }
@@ -215,6 +232,11 @@ pub enum Action {
     ClearMeasured,
     ModelFile(String, String),
     ClearModelFile,
+    /// The Hub field's fetch started, finished, or failed.
+    HubFetching(String),
+    HubFetched(hub::HubFiles),
+    HubFailed(Error),
+    ClearHub,
     Focus(u64, u64),
     /// A cell clicked (or Enter / Space): its details, and the plan panel's
     /// question set to it, so the solvers answer what would make it fit or
@@ -249,8 +271,29 @@ impl Reducible for State {
             }
             Action::Measured(name, text) => next.measured = Some((name, text)),
             Action::ClearMeasured => next.measured = None,
-            Action::ModelFile(name, text) => next.model_file = Some((name, text)),
+            // The model comes from one place: a loaded file replaces a
+            // fetched repo, and the other way round.
+            Action::ModelFile(name, text) => {
+                next.model_file = Some((name, text));
+                next.hub = None;
+                next.hub_fetch = HubFetch::Idle;
+            }
             Action::ClearModelFile => next.model_file = None,
+            Action::HubFetching(repo) => next.hub_fetch = HubFetch::Fetching(repo),
+            Action::HubFetched(files) => {
+                next.hub = Some(files);
+                next.model_file = None;
+                next.hub_fetch = HubFetch::Idle;
+            }
+            // A failed fetch leaves no earlier repo driving the grid.
+            Action::HubFailed(e) => {
+                next.hub = None;
+                next.hub_fetch = HubFetch::Failed(e);
+            }
+            Action::ClearHub => {
+                next.hub = None;
+                next.hub_fetch = HubFetch::Idle;
+            }
             Action::Focus(c, n) => next.focused = Some((c, n)),
             Action::Activate(c, n) => {
                 next.focused = Some((c, n));
@@ -417,15 +460,42 @@ pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
     Ok(request)
 }
 
-/// The page's files: a model's config.json the user loaded, if any.
-struct Uploaded<'a>(Option<&'a (String, String)>);
+/// The page's files: a model's config.json the user loaded, and a Hub
+/// repo's fetched files, if any.
+struct Uploaded<'a> {
+    model_file: Option<&'a (String, String)>,
+    hub: Option<&'a hub::HubFiles>,
+}
 
 impl World for Uploaded<'_> {
     fn read(&self, path: &str) -> Result<String, String> {
-        match self.0 {
+        if let Some(text) = self.hub.and_then(|h| h.file(path)) {
+            return Ok(text.to_string());
+        }
+        match self.model_file {
             Some((name, text)) if uploaded_name(name) == path => Ok(text.clone()),
             _ => NoFiles.read(path),
         }
+    }
+
+    fn entry(&self, path: &str) -> decodecalc_core::scenario::Entry {
+        use decodecalc_core::scenario::Entry;
+        match self.hub {
+            Some(h) if h.snapshot() == path => Entry::Directory,
+            Some(h) if h.file(path).is_some() => Entry::File,
+            _ => Entry::Missing,
+        }
+    }
+
+    /// The fetched repo's files, read as a cached snapshot is.
+    fn hub_snapshot(
+        &self,
+        repo: &str,
+    ) -> Result<Option<String>, decodecalc_core::scenario::HubError> {
+        Ok(self
+            .hub
+            .filter(|h| h.repo == repo)
+            .map(hub::HubFiles::snapshot))
     }
 }
 
@@ -442,12 +512,18 @@ fn uploaded_name(name: &str) -> String {
 pub fn compute(state: &Inputs) -> Result<Output, FieldError> {
     COMPUTES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let mut req = request(&state.fields).map_err(FieldError::new)?;
-    if let (Some((name, _)), None) = (&state.model_file, &req.model) {
-        req.model = Some(uploaded_name(name));
+    if req.model.is_none() {
+        if let Some((name, _)) = &state.model_file {
+            req.model = Some(uploaded_name(name));
+        } else if let Some(h) = &state.hub {
+            req.model = Some(h.repo.clone());
+        }
     }
-    let plan = req
-        .resolve(&Uploaded(state.model_file.as_ref()))
-        .map_err(FieldError::new)?;
+    let world = Uploaded {
+        model_file: state.model_file.as_ref(),
+        hub: state.hub.as_ref(),
+    };
+    let plan = req.resolve(&world).map_err(FieldError::new)?;
     let capacity = plan.capacity().map_err(FieldError::new)?;
     let predictor =
         Predictor::new(&plan, &capacity, plan.calibration.params).map_err(FieldError::new)?;
@@ -741,5 +817,46 @@ mod tests {
         let a = compute(&s.inputs()).unwrap().answers.unwrap().unwrap();
         assert_eq!(a.max_model_len.workload, Prompts::Harness);
         assert!((a.utilization.value.unwrap() - 0.69437).abs() < 1e-4);
+    }
+
+    /// A repo fetched by the Hub field is read by core as a cached snapshot
+    /// is: named by its repo id, its ModelOpt hf_quant_config.json beside
+    /// the config applied (NVFP4: under 0.8 bytes a parameter), a
+    /// safetensors index's total kept; a loaded config.json replaces it.
+    #[test]
+    fn a_fetched_hub_repo_is_read_as_a_snapshot() {
+        let hub_dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../data/hub/");
+        let read = |f: &str| std::fs::read_to_string(format!("{hub_dir}{f}")).unwrap();
+        let files = hub::HubFiles {
+            repo: "nvidia/Qwen3-32B-NVFP4".into(),
+            files: vec![
+                ("config.json".into(), read("nvidia--Qwen3-32B-NVFP4.json")),
+                (
+                    "hf_quant_config.json".into(),
+                    read("nvidia--Qwen3-32B-NVFP4.hf_quant_config.json"),
+                ),
+                (
+                    "model.safetensors.index.json".into(),
+                    r#"{"metadata": {"total_size": 20123456789}}"#.into(),
+                ),
+            ],
+        };
+        let mut s = State::default();
+        s.fields.insert("gpu".into(), "h100-sxm".into());
+        let s = Rc::new(s).reduce(Action::HubFetched(files));
+        let out = compute(&s.inputs()).unwrap();
+        assert_eq!(out.plan.model.id, "nvidia/Qwen3-32B-NVFP4");
+        assert_eq!(out.capacity.checkpoint_bytes, Some(20_123_456_789));
+        let per_param = out.capacity.weights_bytes as f64 / out.capacity.model_params as f64;
+        assert!(per_param < 0.8, "{per_param} bytes a parameter");
+        let s = s.reduce(Action::ModelFile(
+            "Qwen3-14B.json".into(),
+            read("Qwen--Qwen3-14B.json"),
+        ));
+        assert!(s.hub.is_none());
+        assert_eq!(
+            compute(&s.inputs()).unwrap().plan.model.id,
+            "./Qwen3-14B.json"
+        );
     }
 }

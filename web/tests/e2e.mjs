@@ -608,6 +608,60 @@ try {
     await page.selectOption("#gpu", "");
   });
 
+  await check("a Hugging Face repo is fetched from the Hub in the browser (a routed response), drives the grid as its config.json does in the CLI, and the Hub's refusals are core's errors", async () => {
+    // Yi-34B's config.json, and a safetensors index with its published
+    // total (2 bytes x 34,388,917,248 parameters, data/hub/published.csv).
+    const cfg = join(root, "data", "hub", "01-ai--Yi-34B.json");
+    const total = 2 * 34388917248;
+    const asked = [];
+    const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "X-Error-Code, X-Repo-Commit, ETag" };
+    await page.route("https://huggingface.co/**", (route) => {
+      const path = new URL(route.request().url()).pathname;
+      asked.push(path);
+      const m = path.match(/^\/([^/]+\/[^/]+)\/resolve\/main\/(.+)$/);
+      const answer = (status, body, code) =>
+        route.fulfill({ status, body, headers: code ? { ...cors, "x-error-code": code } : cors });
+      if (!m) return answer(404, "", null);
+      const [, repo, file] = m;
+      if (repo === "acme/gated-34b") return answer(401, "Access restricted", "GatedRepo");
+      if (repo !== "acme/Yi-34B-mirror") return answer(404, "Repository not found", "RepoNotFound");
+      if (file === "config.json") return answer(200, readFileSync(cfg, "utf8"), null);
+      if (file === "model.safetensors.index.json") return answer(200, JSON.stringify({ metadata: { total_size: total }, weight_map: {} }), null);
+      return answer(404, "Entry not found", "EntryNotFound");
+    });
+    await page.selectOption("#gpu", "h100-sxm");
+    await page.fill("#hub-repo", "acme/Yi-34B-mirror");
+    await page.click("#hub-fetch");
+    await page.waitForSelector("#hub-status:has-text('loaded acme/Yi-34B-mirror')", { timeout: 10000 });
+    const status = await page.locator("#hub-status").textContent();
+    assert(status.includes("config.json, model.safetensors.index.json"), status);
+    for (const f of ["config.json", "hf_quant_config.json", "model.safetensors.index.json"]) {
+      assert(asked.includes(`/acme/Yi-34B-mirror/resolve/main/${f}`), `${f} not asked: ${asked}`);
+    }
+    await gridEquals(page, matrixJson("--model", cfg, "--gpu", "h100-sxm"));
+    const scenario = await page.locator("#scenario").textContent();
+    assert(scenario.startsWith("acme/Yi-34B-mirror on "), scenario);
+    const ckpt = await page.locator("#checkpoint").getAttribute("data-bytes");
+    assert(Number(ckpt) === total, `checkpoint ${ckpt}`);
+    const refusals = [
+      ["acme/gated-34b", "`acme/gated-34b` is a gated or private repo on the Hub (https://huggingface.co) and no token was sent", "the page sends no token"],
+      ["acme/nothing-here", "`acme/nothing-here` is no model preset, no file here, and no repo on the Hub (https://huggingface.co)", "check the repo id's spelling"],
+      ["not a repo", "invalid value `not a repo` for `hub-repo`", "ORG/NAME"],
+    ];
+    for (const [repo, error, hint] of refusals) {
+      await page.fill("#hub-repo", repo);
+      await page.click("#hub-fetch");
+      await page.waitForSelector(`#error-hub-repo:has-text("${error.slice(0, 40)}")`, { timeout: 10000 });
+      const text = await page.locator("#error-hub-repo").textContent();
+      assert(text.includes(error) && text.includes(hint), text);
+      // The failed fetch leaves no earlier repo driving the grid.
+      assert(await page.locator("#checkpoint").count() === 0, "the fetched repo was dropped");
+    }
+    await page.unroute("https://huggingface.co/**");
+    await page.fill("#hub-repo", "");
+    await page.selectOption("#gpu", "");
+  });
+
   await check("the plan panel answers the solver and ranking questions", async () => {
     await page.setInputFiles("#model-config", []);
     await page.goto(base);

@@ -226,3 +226,97 @@ pub(super) fn group(
         </details>
     }
 }
+
+/// The "Hugging Face repo" field: an `ORG/NAME` fetched from the Hub in
+/// the browser (`crate::hub`), read by core as the CLI reads a cached repo.
+/// Pressing Enter, leaving the field or the button fetches it.
+pub(super) fn hub_input(state: &State, dispatch: &Dispatch) -> Html {
+    let fetch = {
+        let d = dispatch.clone();
+        move || {
+            let Some(input) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|doc| doc.get_element_by_id("hub-repo"))
+                .and_then(|el| el.dyn_into::<HtmlInputElement>().ok())
+            else {
+                return;
+            };
+            let value = input.value();
+            if value.trim().is_empty() {
+                return;
+            }
+            let repo = match crate::hub::check_repo(&value) {
+                Ok(r) => r,
+                Err(e) => return d.dispatch(Action::HubFailed(e)),
+            };
+            d.dispatch(Action::HubFetching(repo.clone()));
+            let d = d.clone();
+            yew::platform::spawn_local(async move {
+                d.dispatch(match crate::hub::fetch(&repo).await {
+                    Ok(files) => Action::HubFetched(files),
+                    Err(failure) => Action::HubFailed(crate::hub::error(&repo, failure)),
+                });
+            });
+        }
+    };
+    let onchange = {
+        let f = fetch.clone();
+        Callback::from(move |_: Event| f())
+    };
+    let onclick = Callback::from(move |_: MouseEvent| fetch());
+    let clear = {
+        let d = dispatch.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Action::ClearHub))
+    };
+    let mut status = Markup::new();
+    status
+        .open("div")
+        .attr("class", "help")
+        .attr("id", "help-hub-repo")
+        .text(format_args!(
+            "ORG/NAME, fetched from {} by your browser: {}; no token is sent (for a gated repo, load its config.json)",
+            crate::hub::ENDPOINT,
+            crate::hub::FILES.join(", ")
+        ))
+        .close();
+    match (&state.hub_fetch, &state.hub) {
+        (HubFetch::Fetching(repo), _) => {
+            status
+                .open("span")
+                .attr("class", "loaded")
+                .attr("id", "hub-status")
+                .text(format_args!(
+                    "fetching {repo} from {} ...",
+                    crate::hub::ENDPOINT
+                ))
+                .close();
+        }
+        (HubFetch::Failed(e), _) => error_box(&mut status, "error-hub-repo", e),
+        (HubFetch::Idle, Some(h)) => {
+            status
+                .open("span")
+                .attr("class", "loaded")
+                .attr("id", "hub-status")
+                .text(format_args!(
+                    "loaded {} ({}) ",
+                    h.repo,
+                    h.files
+                        .iter()
+                        .map(|(f, _)| f.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .close();
+        }
+        (HubFetch::Idle, None) => {}
+    }
+    html! {
+        <div class="field" data-invalid={matches!(state.hub_fetch, HubFetch::Failed(_)).then_some("true")}>
+            <label for="hub-repo">{ "or a Hugging Face repo" }</label>
+            <input id="hub-repo" type="text" placeholder="ORG/NAME" spellcheck="false" aria-describedby="help-hub-repo" {onchange} />
+            <button id="hub-fetch" {onclick}>{ "fetch" }</button>
+            { for state.hub.is_some().then(|| html! { <button id="hub-clear" onclick={clear}>{ "clear" }</button> }) }
+            { status.html() }
+        </div>
+    }
+}

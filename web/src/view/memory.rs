@@ -159,5 +159,16 @@ pub(super) fn memory_bar(o: &Output) -> Html {
         grouped(c.block_size_tokens),
         per_request.join(", "),
     ));
+    // The checkpoint's own size beside the computed weights, where known.
+    for r in rows.iter().filter(|r| r.name == "checkpoint_bytes") {
+        if let Amount::Bytes(b) = r.amount {
+            t.close()
+                .open("p")
+                .attr("class", "note")
+                .attr("id", "checkpoint")
+                .attr("data-bytes", b)
+                .text(format_args!("Checkpoint {:.2} GiB: {}.", gib(b), r.note));
+        }
+    }
     t.html()
 }

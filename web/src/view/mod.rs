@@ -7,7 +7,8 @@
 //! bar, colours).
 
 use crate::{
-    engine_fields, group_fields, Action, ChartMetric, FieldError, Output, State, ESSENTIALS, PLAN,
+    engine_fields, group_fields, Action, ChartMetric, FieldError, HubFetch, Output, State,
+    ESSENTIALS, PLAN,
 };
 use decodecalc_core::bench_serve::FigureComparison;
 use decodecalc_core::breakdown::{grouped, grouped_f, Amount, Segment};
@@ -49,6 +50,7 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
             <section class="form essentials" aria-label="model, GPU and workload">
                 { for ESSENTIALS.iter().map(|f| field_view(f, state, &dispatch, out)) }
                 { file_input("model-config", "or a model's config.json", ".json", state.model_file.as_ref().map(|m| &m.0), &dispatch, Action::ModelFile, Action::ClearModelFile) }
+                { hub_input(state, &dispatch) }
             </section>
             { match out {
                 Err(e) if e.field.is_none() => {

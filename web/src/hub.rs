@@ -1,0 +1,147 @@
+//! The Hugging Face Hub from the browser: a repo's `config.json`, and where
+//! the repo has them `hf_quant_config.json` and
+//! `model.safetensors.index.json`, fetched from `https://huggingface.co`
+//! (the Hub answers cross-origin requests), then read by core exactly as the
+//! CLI reads a cached snapshot. Refusals are core's [`HubFailure`], worded by
+//! core, so the page and the CLI say the same thing; the page sends no token.
+
+use decodecalc_core::scenario::{is_hub_repo, HubError, HubFailure};
+use decodecalc_core::Error;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The Hub the page asks.
+pub const ENDPOINT: &str = "https://huggingface.co";
+
+/// The files asked for, the first required.
+pub const FILES: [&str; 3] = [
+    "config.json",
+    "hf_quant_config.json",
+    "model.safetensors.index.json",
+];
+
+/// The largest file the page keeps (core refuses larger inputs too).
+const MAX_FILE_BYTES: usize = decodecalc_core::parse::MAX_INPUT_BYTES;
+
+/// A repo's files as fetched: (file name, text), config.json first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HubFiles {
+    pub repo: String,
+    pub files: Vec<(String, String)>,
+}
+
+impl HubFiles {
+    /// Where core finds the snapshot: a folder name no uploaded file has.
+    pub fn snapshot(&self) -> String {
+        format!("hub:{}", self.repo)
+    }
+
+    /// The text of `path` if it is one of the fetched files.
+    pub fn file(&self, path: &str) -> Option<&str> {
+        let name = path.strip_prefix(&self.snapshot())?.strip_prefix('/')?;
+        self.files
+            .iter()
+            .find(|(f, _)| f == name)
+            .map(|(_, t)| t.as_str())
+    }
+}
+
+/// A repo id the page accepts, or the error shown beside the field.
+pub fn check_repo(repo: &str) -> Result<String, Error> {
+    let repo = repo.trim();
+    if is_hub_repo(repo) {
+        Ok(repo.to_string())
+    } else {
+        Err(Error::field(
+            "hub-repo",
+            repo,
+            "a Hugging Face repo id: ORG/NAME (letters, digits, - _ .)",
+        ))
+    }
+}
+
+/// The error a failed fetch shows: core's words, with the page's hint for a
+/// gated repo (the page holds no token).
+pub fn error(repo: &str, failure: HubFailure) -> Error {
+    let gated = matches!(failure, HubFailure::Gated { .. });
+    let e = HubError {
+        repo: repo.to_string(),
+        endpoint: ENDPOINT.to_string(),
+        failure,
+    }
+    .into_error();
+    if gated {
+        e.with_hint(format!(
+            "the page sends no token: accept the license on {ENDPOINT}/{repo}, download its config.json and load it with \"or a model's config.json\""
+        ))
+    } else {
+        e
+    }
+}
+
+/// Fetch the repo's files.
+pub async fn fetch(repo: &str) -> Result<HubFiles, HubFailure> {
+    let mut files = Vec::new();
+    for (i, file) in FILES.iter().enumerate() {
+        match get(&format!("{ENDPOINT}/{repo}/resolve/main/{file}")).await? {
+            Answer::Text(text) => files.push((file.to_string(), text)),
+            // An optional file the repo (which has a config.json) lacks.
+            Answer::Missing { .. } if i > 0 => {}
+            Answer::Missing { entry: true } => return Err(HubFailure::NoConfig),
+            Answer::Missing { entry: false } => return Err(HubFailure::RepoNotFound),
+        }
+    }
+    Ok(HubFiles {
+        repo: repo.to_string(),
+        files,
+    })
+}
+
+/// One file's answer.
+enum Answer {
+    Text(String),
+    /// 404 or the Hub's `X-Error-Code`: `entry` when the repo exists but
+    /// the file does not (`EntryNotFound`).
+    Missing {
+        entry: bool,
+    },
+}
+
+/// GET `url`: its text, a missing file or repo, or why not.
+async fn get(url: &str) -> Result<Answer, HubFailure> {
+    let unreachable = |why: &str| {
+        HubFailure::Unreachable(format!(
+            "the browser could not fetch {url} ({why}: offline, blocked, or no cross-origin answer)"
+        ))
+    };
+    let window = web_sys::window().ok_or_else(|| unreachable("no window"))?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(url))
+        .await
+        .map_err(|_| unreachable("the request failed"))?
+        .dyn_into()
+        .map_err(|_| unreachable("no response"))?;
+    let code = response.headers().get("x-error-code").ok().flatten();
+    match (code.as_deref(), response.status()) {
+        (_, 200..=299) => {
+            let text = JsFuture::from(
+                response
+                    .text()
+                    .map_err(|_| HubFailure::Other("the answer has no text".into()))?,
+            )
+            .await
+            .ok()
+            .and_then(|v| v.as_string())
+            .ok_or_else(|| HubFailure::Other("the answer is not text".into()))?;
+            if text.len() > MAX_FILE_BYTES {
+                return Err(HubFailure::Other(format!(
+                    "{url} has more than the {MAX_FILE_BYTES} bytes (8 MiB) an input may have"
+                )));
+            }
+            Ok(Answer::Text(text))
+        }
+        (Some("EntryNotFound"), _) => Ok(Answer::Missing { entry: true }),
+        (Some("RepoNotFound"), _) | (None, 404) => Ok(Answer::Missing { entry: false }),
+        (Some("GatedRepo"), _) | (_, 401 | 403) => Err(HubFailure::Gated { token_sent: false }),
+        (_, status) => Err(HubFailure::Other(format!("HTTP {status}"))),
+    }
+}
