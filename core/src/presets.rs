@@ -231,6 +231,8 @@ pub static FILES: &[Embedded] = &[
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "speculative-decoding", csv),
     #[cfg(feature = "corpus")]
+    embed!(Kind::Runs, "runs", "speculative-sweeps", csv),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "allreduce", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "context_attention", csv),

@@ -313,15 +313,19 @@ use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::CalibrationFile;
 use decodecalc_core::timing::SPEC_PASS_OVERHEAD_S;
 
-/// Every run of the file, each point's (measured, predicted at
-/// `overhead_s` per drafter pass) output tok/s.
+/// Every run of a runs file, each point's (measured, predicted at
+/// `overhead_s` per drafter pass) output tok/s (its other figures left out).
 struct Runs {
     runs: Vec<decodecalc_fit::Run>,
 }
 
 impl Runs {
     fn load() -> Runs {
-        let f = presets::find(Kind::Runs, "speculative-decoding").unwrap();
+        Runs::load_file("speculative-decoding")
+    }
+
+    fn load_file(id: &str) -> Runs {
+        let f = presets::find(Kind::Runs, id).unwrap();
         let rows = decodecalc_fit::runs::parse_csv(f.path, f.text).unwrap();
         Runs {
             runs: decodecalc_fit::runs::build(&decodecalc::CliWorld, &rows).unwrap(),
@@ -343,6 +347,7 @@ impl Runs {
         r.points
             .iter()
             .flat_map(|pt| decodecalc_fit::predict_point(r, &p, pt))
+            .filter(|(figure, ..)| *figure == "output_tok_s")
             .map(|(_, pred, meas, _)| (meas, pred))
             .collect()
     }
@@ -473,9 +478,99 @@ fn published_mtp_runs_against_the_shipped_defaults() {
     );
 }
 
+/// Concurrency sweeps with and without MTP (data/runs/speculative-sweeps.csv:
+/// Qwen3.8-27B on an RTX 5090 and an RTX PRO 6000, one to 64 requests at
+/// once), held out: nothing is fitted to them, and they are predicted with
+/// the shipped defaults (the acceptance included). Prints the README's
+/// table, one row per run, a column per concurrency.
+#[test]
+fn published_concurrency_sweeps_held_out() {
+    let mut runs = Runs::load_file("speculative-sweeps");
+    let mut table = String::from(
+        "| Run | k | c = 1 | 2 | 4 | 8 | 16 | 32 | 64 | MAPE |\n|---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    let (mut spec_errors, mut plain_errors) = (Vec::new(), Vec::new());
+    let mut by_run: Vec<(String, f64)> = Vec::new();
+    let row = |runs: &mut Runs, i: usize, label: &str| {
+        let pts = runs.points(i, SPEC_PASS_OVERHEAD_S);
+        let k = runs.runs[i]
+            .work
+            .spec
+            .as_ref()
+            .map_or("none".to_string(), |s| s.num_speculative_tokens.to_string());
+        let errs: Vec<f64> = pts.iter().map(|(m, p)| pct(*p, *m)).collect();
+        let cells: Vec<String> = pts
+            .iter()
+            .zip(&errs)
+            .map(|((m, p), e)| format!("{m:.0} / {p:.0} ({e:+.0}%)"))
+            .collect();
+        let mape = errs.iter().map(|e| e.abs()).sum::<f64>() / errs.len() as f64;
+        (
+            format!("| {label} | {k} | {} | {mape:.0}% |\n", cells.join(" | ")),
+            errs,
+            mape,
+        )
+    };
+    for i in 0..runs.runs.len() {
+        let id = runs.runs[i].id.clone();
+        let (line, errs, mape) = row(&mut runs, i, &id);
+        table.push_str(&line);
+        by_run.push((id.clone(), mape));
+        if runs.runs[i].work.spec.is_some() {
+            spec_errors.extend(errs.iter().map(|e| e.abs()));
+        } else {
+            plain_errors.extend(errs.iter().map(|e| e.abs()));
+        }
+        // The same run at the acceptance it logged, where it did: what
+        // the timing alone gets wrong (not counted in the means).
+        if let (Some(al), Some(s)) = (
+            rows_al_in("speculative-sweeps", &id),
+            runs.runs[i].work.spec.as_mut(),
+        ) {
+            s.mean_acceptance_length = al;
+            let (line, _, mape) = row(
+                &mut runs,
+                i,
+                &format!("{id}, its logged acceptance {al:.2}"),
+            );
+            table.push_str(&line);
+            by_run.push((format!("{id} logged"), mape));
+        }
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    table.push_str(&format!(
+        "\nMeasured / predicted output tok/s (error). Points with MTP: {}, mean absolute error {:.0}%; without: {}, {:.0}%.\n",
+        spec_errors.len(),
+        mean(&spec_errors),
+        plain_errors.len(),
+        mean(&plain_errors)
+    ));
+    eprintln!("{table}");
+    assert_eq!(runs.runs.len(), 5);
+    assert_eq!(spec_errors.len() + plain_errors.len(), 35);
+    // What the README says of each run, as bounds on its mean error.
+    let bound = |id: &str| -> f64 { by_run.iter().find(|(r, _)| r == id).unwrap().1 };
+    assert!(bound("q38-27b-w4a4-nvfp4-rtxpro6000-mtp1") < 12.0);
+    assert!(bound("q38-27b-w4a4-nvfp4-rtxpro6000-mtp2") < 8.0);
+    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-nospec") < 15.0);
+    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3") > 50.0);
+    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3 logged") > 20.0);
+    let readme =
+        std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();
+    assert!(
+        readme.contains(&table),
+        "README.md's concurrency-sweep table differs from this test's:\n{table}"
+    );
+}
+
 /// The acceptance length run `id` logged (the file's column).
 fn rows_al(id: &str) -> Option<f64> {
-    let f = presets::find(Kind::Runs, "speculative-decoding").unwrap();
+    rows_al_in("speculative-decoding", id)
+}
+
+/// The acceptance length run `id` of runs file `file` logged.
+fn rows_al_in(file: &str, id: &str) -> Option<f64> {
+    let f = presets::find(Kind::Runs, file).unwrap();
     decodecalc_fit::runs::parse_csv(f.path, f.text)
         .unwrap()
         .into_iter()
