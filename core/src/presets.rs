@@ -229,6 +229,8 @@ pub static FILES: &[Embedded] = &[
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "aiconfigurator-silicon-vllm", csv),
     #[cfg(feature = "corpus")]
+    embed!(Kind::Runs, "runs", "a100-vllm-v1", csv),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "speculative-decoding", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "speculative-sweeps", csv),

@@ -13,11 +13,17 @@ use std::path::PathBuf;
 /// read from the local cache or the embedded corpus, never fetched (the
 /// fetch is `cli/tests/files.rs`'s, against a local Hub).
 pub fn run(args: &[&str]) -> decodecalc::Outcome {
-    static OFFLINE: std::sync::Once = std::sync::Once::new();
-    OFFLINE.call_once(|| std::env::set_var("HF_HUB_OFFLINE", "1"));
+    offline();
     let mut all = vec!["decodecalc"];
     all.extend_from_slice(args);
     decodecalc::main_with(all)
+}
+
+/// No Hub fetches from the in-process CLI or its World in this test process:
+/// the cache and the embedded corpus only (`HF_HUB_OFFLINE`).
+pub fn offline() {
+    static OFFLINE: std::sync::Once = std::sync::Once::new();
+    OFFLINE.call_once(|| std::env::set_var("HF_HUB_OFFLINE", "1"));
 }
 
 /// A command that succeeds, its stdout parsed as JSON.
@@ -113,11 +119,16 @@ pub fn corpus_runs() -> Vec<decodecalc_fit::Run> {
 /// The runs of aiconfigurator's silicon sample that no fit uses
 /// (`data/runs/aiconfigurator-silicon-vllm.csv`), read from disk.
 pub fn held_out_runs() -> Vec<decodecalc_fit::Run> {
-    let path = data_dir()
-        .join("runs")
-        .join("aiconfigurator-silicon-vllm.csv");
+    held_out_runs_of("aiconfigurator-silicon-vllm")
+}
+
+/// The runs of `data/runs/{file}.csv`, read from disk, their models
+/// through the CLI's World (Hub repo ids from the embedded corpus).
+pub fn held_out_runs_of(file: &str) -> Vec<decodecalc_fit::Run> {
+    offline();
+    let path = data_dir().join("runs").join(format!("{file}.csv"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let rows = decodecalc_fit::runs::parse_csv("data/runs/aiconfigurator-silicon-vllm.csv", &text)
+    let rows = decodecalc_fit::runs::parse_csv(&format!("data/runs/{file}.csv"), &text)
         .unwrap_or_else(|e| panic!("{e}"));
-    decodecalc_fit::runs::build(&NoFiles, &rows).unwrap_or_else(|e| panic!("{e}"))
+    decodecalc_fit::runs::build(&decodecalc::CliWorld, &rows).unwrap_or_else(|e| panic!("{e}"))
 }

@@ -81,14 +81,11 @@ fn joint(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Outpu
         }
     }
     let mut out = render::joint(&report, args.common.format())?;
-    let mut held = Vec::new();
+    // One table per held-out file: each is its own evidence.
     for m in &args.held_out {
-        let (_, mut r) = measured_runs(m, &args.common, diag)?;
-        held.append(&mut r);
-    }
-    if !held.is_empty() {
+        let (_, held) = measured_runs(m, &args.common, diag)?;
         let h = decodecalc_fit::held_out_report(&report.fit, &held);
-        out.push_str(&render::held_out(&h, args.common.format())?);
+        out.push_str(&render::held_out(m, &h, args.common.format())?);
     }
     Ok((out, 0))
 }

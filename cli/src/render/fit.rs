@@ -136,7 +136,11 @@ fn fitted_values(report: &decodecalc_fit::JointReport) -> String {
 
 /// Runs no fit saw, predicted with the joint fit: errors by GPU and by
 /// model family.
-pub fn held_out(report: &decodecalc_fit::HeldOutReport, format: Format) -> Result<String, Error> {
+pub fn held_out(
+    name: &str,
+    report: &decodecalc_fit::HeldOutReport,
+    format: Format,
+) -> Result<String, Error> {
     if format == Format::Json {
         return json(report);
     }
@@ -170,7 +174,7 @@ pub fn held_out(report: &decodecalc_fit::HeldOutReport, format: Format) -> Resul
         }
     }
     let mut out =
-        String::from("\nHeld-out runs (no fit saw them), predicted with the joint fit:\n\n");
+        format!("\nHeld-out runs of {name} (no fit saw them), predicted with the joint fit:\n\n");
     out.push_str(&emit(&t, format)?);
     Ok(out)
 }

@@ -325,6 +325,7 @@ impl Runs {
     }
 
     fn load_file(id: &str) -> Runs {
+        decodecalc_tests::offline();
         let f = presets::find(Kind::Runs, id).unwrap();
         let rows = decodecalc_fit::runs::parse_csv(f.path, f.text).unwrap();
         Runs {
