@@ -6,7 +6,7 @@ use crate::cmd::Diagnostics;
 use decodecalc_core::bench_serve::BenchResult;
 use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::Kind;
-use decodecalc_core::scenario::{load_text, Entry, HubError, Plan, World};
+use decodecalc_core::scenario::{load_text, Entry, HubError, Plan, ReadError, World};
 use decodecalc_core::Error;
 
 /// Files come from the file system.
@@ -58,41 +58,45 @@ impl World for Fs {
         }
     }
 
-    fn read(&self, path: &str) -> Result<String, String> {
+    fn read(&self, path: &str) -> Result<String, ReadError> {
         use std::io::Read;
+        let unreadable = |e: std::io::Error| ReadError::Unreadable {
+            path: path.to_string(),
+            reason: e.to_string(),
+        };
         if path.starts_with(HUB_CORPUS_PREFIX) {
             return corpus_file(path)
                 .map(str::to_string)
-                .ok_or_else(|| format!("`{path}` is not in the embedded config corpus"));
+                .ok_or_else(|| ReadError::Unreadable {
+                    path: path.to_string(),
+                    reason: "not in the embedded config corpus".into(),
+                });
         }
         let limit = decodecalc_core::parse::MAX_INPUT_BYTES;
         // A FIFO would block (even on open), a device (/dev/zero) never end:
         // regular files only, checked before opening.
-        let meta = std::fs::metadata(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        let meta = std::fs::metadata(path).map_err(unreadable)?;
         if !meta.is_file() {
-            return Err(format!(
-                "`{path}` is not a regular file (a directory, FIFO, socket or device)"
-            ));
+            return Err(ReadError::NotRegular { path: path.into() });
         }
-        let file = std::fs::File::open(path).map_err(|e| format!("cannot read `{path}`: {e}"))?;
+        let file = std::fs::File::open(path).map_err(unreadable)?;
         // Read at most one byte past the limit, whatever size the file states.
         let mut bytes = Vec::new();
         file.take(limit as u64 + 1)
             .read_to_end(&mut bytes)
-            .map_err(|e| format!("cannot read `{path}`: {e}"))?;
+            .map_err(unreadable)?;
         if bytes.len() > limit {
-            return Err(format!(
-                "`{path}` has more than the {limit} bytes (8 MiB) an input may have"
-            ));
+            return Err(ReadError::TooLarge {
+                path: path.into(),
+                limit_bytes: limit as u64,
+            });
         }
         if let (Ok(mut inputs), Ok(canonical)) = (INPUTS.lock(), std::fs::canonicalize(path)) {
             inputs.push(canonical);
         }
-        String::from_utf8(bytes).map_err(|e| {
-            format!(
-                "`{path}` is not UTF-8 text (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            )
+        String::from_utf8(bytes).map_err(|e| ReadError::NotUtf8 {
+            path: path.into(),
+            offset_bytes: e.utf8_error().valid_up_to() as u64,
         })
     }
 
@@ -198,9 +202,9 @@ pub fn measured_rows(name: Option<&str>, plan: &Plan) -> Result<(String, Vec<Mea
 /// A `vllm bench serve --save-result` file, with a warning when its lengths
 /// vary and are modelled at their means.
 pub fn read_bench_result(path: &str, diag: &mut Diagnostics) -> Result<BenchResult, Error> {
-    let text = Fs.read(path).map_err(|why| {
-        Error::new(why).with_hint("give the JSON vllm bench serve --save-result wrote")
-    })?;
+    let text = Fs
+        .read(path)
+        .map_err(|why| why.into_error("give the JSON vllm bench serve --save-result wrote"))?;
     let r = decodecalc_core::bench_serve::parse(path, &text)?;
     if r.lengths_vary && r.lengths.is_empty() {
         diag.warn(format!(

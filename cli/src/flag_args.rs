@@ -153,8 +153,7 @@ impl RequestFlagArgs {
             match f.flag {
                 "vllm-log" => {
                     let log = Fs.read(text).map_err(|why| {
-                        Error::new(why)
-                            .with_hint("give the start-up log vLLM printed, as a text file")
+                        why.into_error("give the start-up log vLLM printed, as a text file")
                             .about("--vllm-log")
                     })?;
                     r.vllm_log = Some((text.clone(), log));

@@ -5,7 +5,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
 
 use decodecalc_core::measured::{parse_csv, MeasuredRow};
-use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
+use decodecalc_core::scenario::{Capacity, NoFiles, Plan, ReadError, Request, World};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -56,8 +56,11 @@ pub fn rejects(args: &[&str], names: &str) -> String {
 pub struct Fs;
 
 impl World for Fs {
-    fn read(&self, path: &str) -> Result<String, String> {
-        std::fs::read_to_string(path).map_err(|e| format!("cannot read `{path}`: {e}"))
+    fn read(&self, path: &str) -> Result<String, ReadError> {
+        std::fs::read_to_string(path).map_err(|e| ReadError::Unreadable {
+            path: path.into(),
+            reason: e.to_string(),
+        })
     }
 }
 

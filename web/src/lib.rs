@@ -17,7 +17,7 @@ use decodecalc_core::matrix::{Matrix, Predictor};
 use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::rank::{Question, Ranked, Workload, RANKED_TP_SIZES};
-use decodecalc_core::scenario::{Capacity, NoFiles, Plan, Request, World};
+use decodecalc_core::scenario::{Capacity, NoFiles, Plan, ReadError, Request, World};
 use decodecalc_core::solve::{
     sizing_workload, smallest_max_model_len, smallest_utilization, MaxConcurrency, MaxContext,
     SmallestSetting, SpeedTarget,
@@ -468,7 +468,7 @@ struct Uploaded<'a> {
 }
 
 impl World for Uploaded<'_> {
-    fn read(&self, path: &str) -> Result<String, String> {
+    fn read(&self, path: &str) -> Result<String, ReadError> {
         if let Some(text) = self.hub.and_then(|h| h.file(path)) {
             return Ok(text.to_string());
         }

@@ -5,8 +5,8 @@ use super::*;
 /// Where files come from. The CLI reads the file system; the web page has no
 /// files but the ones a user drops in.
 pub trait World {
-    /// The text of the file at `path`, or a one-line reason it cannot be read.
-    fn read(&self, path: &str) -> std::result::Result<String, String>;
+    /// The text of the file at `path`, or why it cannot be read.
+    fn read(&self, path: &str) -> std::result::Result<String, ReadError>;
 
     /// What is at `path`: nothing, a regular file, or something else (a
     /// directory, FIFO, socket or device). A world without files has nothing.
@@ -23,6 +23,59 @@ pub trait World {
     /// or could not be reached.
     fn hub_snapshot(&self, _repo: &str) -> std::result::Result<Option<String>, HubError> {
         Ok(None)
+    }
+}
+
+/// Why a world could not read a file: what the World reports, typed, and
+/// worded once here (`Display`), whichever world it comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReadError {
+    /// Nothing at the path, or the system refused it (`reason`: the
+    /// system's words, e.g. "No such file or directory (os error 2)").
+    Unreadable { path: String, reason: String },
+    /// A directory, FIFO, socket or device: never read (it could block or
+    /// never end).
+    NotRegular { path: String },
+    /// Larger than an input may be.
+    TooLarge { path: String, limit_bytes: u64 },
+    /// Not UTF-8 text: the first invalid byte's offset.
+    NotUtf8 { path: String, offset_bytes: u64 },
+    /// A world without files (the page), or without this one.
+    NoFileAccess { path: String },
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReadError::Unreadable { path, reason } => write!(f, "cannot read `{path}`: {reason}"),
+            ReadError::NotRegular { path } => write!(
+                f,
+                "`{path}` is not a regular file (a directory, FIFO, socket or device)"
+            ),
+            ReadError::TooLarge { path, limit_bytes } => write!(
+                f,
+                "`{path}` has more than the {limit_bytes} bytes ({} MiB) an input may have",
+                limit_bytes >> 20
+            ),
+            ReadError::NotUtf8 { path, offset_bytes } => write!(
+                f,
+                "`{path}` is not UTF-8 text (invalid byte at offset {offset_bytes})"
+            ),
+            ReadError::NoFileAccess { path } => {
+                write!(f, "cannot read `{path}`: no file access here")
+            }
+        }
+    }
+}
+
+impl ReadError {
+    /// The user-facing error, with the caller's hint.
+    pub fn into_error(self, hint: impl Into<String>) -> Error {
+        let kind = match self {
+            ReadError::NotUtf8 { .. } => crate::ErrorKind::Parse,
+            _ => crate::ErrorKind::Other,
+        };
+        Error::new(self.to_string()).with_hint(hint).of_kind(kind)
     }
 }
 
@@ -132,8 +185,8 @@ pub enum Entry {
 pub struct NoFiles;
 
 impl World for NoFiles {
-    fn read(&self, path: &str) -> std::result::Result<String, String> {
-        Err(format!("cannot read `{path}`: no file access here"))
+    fn read(&self, path: &str) -> std::result::Result<String, ReadError> {
+        Err(ReadError::NoFileAccess { path: path.into() })
     }
 }
 
@@ -153,13 +206,12 @@ pub fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, S
         || (presets::find(kind, name).is_err() && world.entry(name) != Entry::Missing);
     if path_like {
         let text = world.read(name).map_err(|why| {
-            Error::new(why)
-                .with_hint(format!(
-                    "give an existing file or a {} preset: {}",
-                    kind.name(),
-                    presets::ids(kind).collect::<Vec<_>>().join(", ")
-                ))
-                .about(kind.flag())
+            why.into_error(format!(
+                "give an existing file or a {} preset: {}",
+                kind.name(),
+                presets::ids(kind).collect::<Vec<_>>().join(", ")
+            ))
+            .about(kind.flag())
         })?;
         Ok((name.to_string(), text))
     } else {
@@ -216,7 +268,7 @@ pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
             Ok(m)
         }
         // Something is there but cannot be read as a config.json.
-        Err(why) if world.entry(&path) != Entry::Missing => Err(Error::new(why).with_hint(
+        Err(why) if world.entry(&path) != Entry::Missing => Err(why.into_error(
             "give a regular config.json file (UTF-8, at most 8 MiB) or a folder holding one",
         )),
         // No such file or folder: a preset's id or Hugging Face repo.
@@ -295,9 +347,9 @@ pub(super) fn safetensors_total_beside(
     if world.entry(&path) == Entry::Missing {
         return Ok(None);
     }
-    let text = world.read(&path).map_err(|why| {
-        Error::new(why).with_hint("a model.safetensors.index.json is a regular JSON file")
-    })?;
+    let text = world
+        .read(&path)
+        .map_err(|why| why.into_error("a model.safetensors.index.json is a regular JSON file"))?;
     parse::check_size(&path, &text)?;
     let v = crate::config::parse_json(&path, &text)?;
     let total = v
@@ -353,7 +405,52 @@ pub fn load_gpu(world: &dyn World, name: &str) -> Result<Gpu> {
 
 #[cfg(test)]
 mod tests {
-    use super::is_hub_repo;
+    use super::{is_hub_repo, ReadError};
+
+    /// Each refusal a World reports is worded in one place, with the bound
+    /// it broke, and a text that is not UTF-8 is a parse error.
+    #[test]
+    fn read_errors_are_typed_and_worded_once() {
+        let p = || "x.json".to_string();
+        let cases = [
+            (
+                ReadError::Unreadable {
+                    path: p(),
+                    reason: "No such file or directory (os error 2)".into(),
+                },
+                "cannot read `x.json`: No such file or directory (os error 2)",
+            ),
+            (
+                ReadError::NotRegular { path: p() },
+                "`x.json` is not a regular file (a directory, FIFO, socket or device)",
+            ),
+            (
+                ReadError::TooLarge {
+                    path: p(),
+                    limit_bytes: 8 << 20,
+                },
+                "`x.json` has more than the 8388608 bytes (8 MiB) an input may have",
+            ),
+            (
+                ReadError::NotUtf8 {
+                    path: p(),
+                    offset_bytes: 17,
+                },
+                "`x.json` is not UTF-8 text (invalid byte at offset 17)",
+            ),
+            (
+                ReadError::NoFileAccess { path: p() },
+                "cannot read `x.json`: no file access here",
+            ),
+        ];
+        for (e, words) in cases {
+            let parse = matches!(e, ReadError::NotUtf8 { .. });
+            let err = e.into_error("a hint");
+            assert_eq!(err.message, words);
+            assert_eq!(err.hint.as_deref(), Some("a hint"));
+            assert_eq!(err.kind == crate::ErrorKind::Parse, parse);
+        }
+    }
 
     #[test]
     fn hub_repo_ids_are_org_slash_name_and_no_file_names() {

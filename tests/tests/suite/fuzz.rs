@@ -13,7 +13,7 @@ use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind, ModelFile};
-use decodecalc_core::scenario::{loaded_from_config_json, Request, World};
+use decodecalc_core::scenario::{loaded_from_config_json, ReadError, Request, World};
 use decodecalc_core::solve::SpeedTarget;
 use decodecalc_tests::reference;
 use proptest::prelude::*;
@@ -157,11 +157,11 @@ where
 struct OneFile(&'static str, String);
 
 impl World for OneFile {
-    fn read(&self, path: &str) -> Result<String, String> {
+    fn read(&self, path: &str) -> Result<String, ReadError> {
         if path == self.0 {
             Ok(self.1.clone())
         } else {
-            Err(format!("no `{path}`"))
+            Err(ReadError::NoFileAccess { path: path.into() })
         }
     }
 }
