@@ -22,6 +22,7 @@ pub(crate) fn routed(num_experts: u64, top_k: u64, expert_intermediate: u64) -> 
         shared_intermediate: 0,
         gated: true,
         latent_dim: None,
+        router_bias: false,
     })
 }
 
