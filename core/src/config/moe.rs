@@ -1,8 +1,9 @@
 //! Mixture-of-experts transformers: Qwen3-MoE, Mixtral, gpt-oss, MiniMax-M2,
-//! PhiMoE (`vllm/model_executor/models/qwen3_moe.py`, `mixtral.py`,
-//! `gpt_oss.py`, `minimax_m2.py`, `phimoe.py`).
+//! PhiMoE, Llama 4 (`vllm/model_executor/models/qwen3_moe.py`,
+//! `mixtral.py`, `gpt_oss.py`, `minimax_m2.py`, `phimoe.py`, `llama4.py` and
+//! `mllama4.py`).
 
-use super::{gated_mlp, Built, Ctx};
+use super::{gated_mlp, vision, Built, Ctx};
 use crate::error::{Error, Result};
 use crate::model::{AttentionLayer, Layer, MoeLayer};
 
@@ -140,4 +141,60 @@ fn every_layer_sparse(x: &Ctx, a: AttentionLayer, moe: MoeLayer) -> Result<Built
         layers.push(Layer::Moe(moe));
     }
     Built::layers(layers)
+}
+
+/// Llama 4 (`Llama4ForConditionalGeneration`, `vllm/model_executor/models/
+/// mllama4.py` around the text model of `llama4.py`; fields of
+/// `text_config`). Attention: no biases; a layer is NoPE, global full
+/// attention, where `no_rope_layers[i]` is 0, and otherwise uses RoPE and
+/// chunked local attention over `attention_chunk_size` tokens. transformers'
+/// `Llama4TextConfig` fills an empty or missing `no_rope_layers` with
+/// `int((i + 1) % no_rope_layer_interval != 0)` (interval 4): every fourth
+/// layer global, as in Scout's (`[]`) and Maverick's (absent) configs. The
+/// q/k norm of the RoPE layers (`use_qk_norm`) is an RMSNorm without
+/// weight: no parameters. Feed-forward: layer i is MoE when
+/// `interleave_moe_layer_step` divides i + 1 (`Llama4DecoderLayer`): top-k
+/// of `num_local_experts` routed experts of `intermediate_size` and one
+/// always-on shared expert of the same width (`Llama4MoE`); else a dense
+/// SwiGLU MLP of `intermediate_size_mlp`. The vision encoder and projector
+/// are `vision::llama4`'s. Maverick (401,583,781,376) matches its published
+/// safetensors total exactly.
+pub fn llama4(x: &Ctx) -> Result<Built> {
+    let a = x.attention()?;
+    let chunk = x.c.opt("attention_chunk_size")?.filter(|c| *c > 0);
+    let nope = x.c.numbers("no_rope_layers")?;
+    if !nope.is_empty() && nope.len() as u64 != x.n_layers {
+        return Err(Error::field(
+            "no_rope_layers",
+            format!("({} entries)", nope.len()),
+            format!("{} entries, one per layer (num_hidden_layers)", x.n_layers),
+        ));
+    }
+    let interval = x.c.u_or("no_rope_layer_interval", 4)?.max(1);
+    let step = x.c.u_or("interleave_moe_layer_step", 1)?;
+    let inter = x.c.u("intermediate_size")?;
+    let moe = MoeLayer {
+        shared_intermediate: inter,
+        ..local_experts(x)?
+    };
+    let dense = gated_mlp(x.c.u("intermediate_size_mlp")?);
+    let mut layers = Vec::new();
+    for i in 0..x.n_layers {
+        let uses_rope = match nope.get(usize::try_from(i).unwrap_or(usize::MAX)) {
+            Some(flag) => *flag != 0,
+            None => (i + 1) % interval != 0,
+        };
+        layers.push(Layer::Attention(AttentionLayer {
+            chunk_tokens: chunk.filter(|_| uses_rope),
+            ..a
+        }));
+        layers.push(if step > 0 && (i + 1) % step == 0 {
+            Layer::Moe(moe)
+        } else {
+            dense
+        });
+    }
+    let mut built = Built::layers(layers)?;
+    built.encoder = vision::llama4(x)?;
+    Ok(built)
 }

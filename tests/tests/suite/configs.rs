@@ -213,3 +213,99 @@ fn bitsandbytes_checkpoints_hold_half_a_byte_plus_their_absmaxes() {
     let ratio = (q - fixed - norms) / (bf16 - fixed - norms);
     assert!((ratio - 0.515_869 / 2.0).abs() < 1e-4, "{ratio}");
 }
+
+/// A config.json of the real corpus (`data/hub/`).
+fn real(name: &str) -> LoadedModel {
+    let path = format!("{}/../data/hub/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    loaded_from_config_json(&path, &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Llama 4 (`mllama4.py`, `llama4.py`): the parameter totals worked by hand
+/// in docs/reference/pending-architectures.md section 4, the layer pattern,
+/// and the FP8 checkpoint's weights.
+#[test]
+fn llama_4_counts_its_text_model_and_vision_encoder() {
+    // Shared: attention 5,120 x (40 + 8 + 8) x 128 + 40 x 128 x 5,120 =
+    // 62,914,560 a layer, two norms 10,240; embedding and lm_head
+    // 2 x 202,048 x 5,120 = 2,068,971,520; final norm 5,120. Vision encoder
+    // 850,960,896 (34 layers of 23,807,872, patch 827,904, class 1,408,
+    // 577 x 1,408 positions, pre/post LayerNorm 5,632, adapter 5,632 x 4,096
+    // + 4,096 x 4,096) and projector 4,096 x 5,120 = 20,971,520.
+    let shared = 48 * (62_914_560 + 10_240) + 2_068_971_520 + 5_120;
+    let vision = 850_960_896 + 20_971_520;
+    // Scout: 48 MoE layers of 16 x 3 x 5,120 x 8,192 experts, a shared
+    // expert 3 x 5,120 x 8,192, a router 5,120 x 16: 2,139,176,960 each.
+    let scout = shared + 48 * 2_139_176_960 + vision;
+    assert_eq!(scout, 108_641_793_536);
+    // Maverick: 24 MoE layers (128 experts: 16,232,611,840 each) and 24
+    // dense ones of 3 x 5,120 x 16,384 = 251,658,240; its published
+    // safetensors total (data/hub/published.csv) is 401,583,781,376.
+    let maverick = shared + 24 * 16_232_611_840 + 24 * 251_658_240 + vision;
+    assert_eq!(maverick, 401_583_781_376);
+    let s = real("meta-llama--Llama-4-Scout-17B-16E-Instruct");
+    assert_eq!(s.model.params(), scout);
+    let m = real("meta-llama--Llama-4-Maverick-17B-128E-Instruct");
+    assert_eq!(m.model.params(), maverick);
+    assert!(!m.model.tie_word_embeddings);
+    // Every fourth layer (3, 7, ..., 47) is NoPE global attention, the
+    // other 36 chunked over 8,192 tokens; 8 KV heads of 128: 4,096 B a
+    // token and layer in bf16.
+    let attn: Vec<_> = s.model.attention_layers().collect();
+    assert_eq!(attn.len(), 48);
+    let global: Vec<usize> = attn
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.chunk_tokens.is_none())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(global, (3..48).step_by(4).collect::<Vec<_>>());
+    assert!(attn
+        .iter()
+        .all(|a| a.chunk_tokens.is_none_or(|c| c == 8_192) && a.sliding_window_tokens.is_none()));
+    assert_eq!(
+        layout(&s, "auto").attention_bytes_per_token_per_layer,
+        4_096
+    );
+    // Maverick alternates dense (even) and MoE (odd) layers.
+    let ffn: Vec<bool> = m
+        .model
+        .layers
+        .iter()
+        .filter_map(|l| match l {
+            decodecalc_core::model::Layer::Moe(_) => Some(true),
+            decodecalc_core::model::Layer::Mlp(_) => Some(false),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ffn, (0..48).map(|i| i % 2 == 1).collect::<Vec<_>>());
+    // The FP8 checkpoint: the same model; compressed-tensors fp8 per
+    // channel on the experts and shared experts, while its ignore list
+    // keeps attention, routers, lm_head and the vision encoder in bf16.
+    let f = real("RedHatAI--Llama-4-Scout-17B-16E-Instruct-FP8-dynamic");
+    assert_eq!(f.model.params(), scout);
+    assert_eq!(f.quant.method, QuantMethod::Fp8);
+    assert_eq!(f.quant.block, None);
+    // (`vision_model.patch_embedding.linear` reads as an embedding, which
+    // no method quantizes either.)
+    assert_eq!(
+        f.quant.unquantized,
+        ["attention", "embed_tokens", "encoder", "lm_head"]
+    );
+    // Bytes: embedding and lm_head 2 x 2,068,971,520 / 2 x 2 B; attention
+    // 48 x 62,914,560 x 2 B; norms and routers (496,640 + 48 x 81,920) x
+    // 2 B; per MoE layer 17 expert-shaped MLPs of fp8 weights plus an fp32
+    // scale per output channel: 2 x (41,943,040 + 32,768) + (41,943,040 +
+    // 20,480) = 125,915,136; the encoder 871,932,416 x 2 B; the rotary
+    // table 10,485,760 positions x 128 x 2 B.
+    let bytes = 2_068_971_520 * 2
+        + 48 * 62_914_560 * 2
+        + (496_640 + 48 * 81_920) * 2
+        + 48 * 17 * 125_915_136
+        + 871_932_416 * 2
+        + 10_485_760 * 128 * 2;
+    assert_eq!(
+        decodecalc_core::memory::weights_bytes(&f.model, &f.quant),
+        bytes
+    );
+}
