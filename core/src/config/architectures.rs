@@ -188,6 +188,12 @@ pub static ARCHITECTURES: &[Architecture] = &[
         false,
         moe::llama4
     ),
+    arch!(
+        "LagunaForCausalLM",
+        "MoE + sliding window",
+        false,
+        moe::laguna
+    ),
     arch!("DeepseekV2ForCausalLM", "MLA + MoE", false, mla::deepseek),
     arch!("DeepseekV3ForCausalLM", "MLA + MoE", false, mla::deepseek),
     arch!(

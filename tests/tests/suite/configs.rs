@@ -309,3 +309,87 @@ fn llama_4_counts_its_text_model_and_vision_encoder() {
         bytes
     );
 }
+
+/// Laguna (`laguna.py`): per-layer head counts, the per-head output gate,
+/// 30 sliding layers of 512 and 10 full ones, a dense first layer, and the
+/// compressed-tensors FP8 block weights with their ignore list. No total is
+/// published: the count is the one worked in
+/// docs/reference/pending-architectures.md.
+#[test]
+fn laguna_has_per_layer_heads_gates_windows_and_fp8_blocks() {
+    let m = real("poolside--Laguna-XS.2-FP8");
+    // Full layers (48 heads): q 2,048 x 6,144, k and v 2,048 x 1,024, o
+    // 6,144 x 2,048, g 2,048 x 48, q/k norms 256: 29,458,688; sliding
+    // layers (64 heads): 37,880,064. Dense layer 0: 3 x 2,048 x 8,192. MoE
+    // layers: 257 expert-shaped MLPs of 3 x 2,048 x 512, a router
+    // 2,048 x 256 and its 256 biases: 808,976,640. Norms 80 x 2,048,
+    // embedding and lm_head 2 x 100,352 x 2,048, final norm 2,048.
+    let total = 10 * 29_458_688
+        + 30 * 37_880_064
+        + 3 * 2_048 * 8_192
+        + 39 * 808_976_640
+        + 80 * 2_048
+        + 2 * 100_352 * 2_048
+        + 2_048;
+    assert_eq!(total, 33_442_617_088);
+    assert_eq!(m.model.params(), total);
+    let attn: Vec<_> = m.model.attention_layers().collect();
+    let heads: Vec<u64> = attn.iter().map(|a| a.num_heads).collect();
+    assert_eq!(
+        heads,
+        (0..40)
+            .map(|i| if i % 4 == 0 { 48 } else { 64 })
+            .collect::<Vec<_>>()
+    );
+    assert!(attn.iter().all(|a| a.head_gate && a.qk_norm));
+    assert!(attn
+        .iter()
+        .all(|a| a.sliding_window_tokens == (a.num_heads == 64).then_some(512)));
+    // Compressed-tensors fp8, one fp32 scale per 128 x 128 block; attention
+    // (g_proj included), the router (`mlp.gate`) and lm_head stay bf16.
+    assert_eq!(m.quant.method, QuantMethod::Fp8);
+    assert_eq!(m.quant.block, Some([128, 128]));
+    assert_eq!(m.quant.unquantized, ["attention", "lm_head"]);
+    // Bytes: embedding and lm_head 2 x 100,352 x 2,048 x 2 B; attention
+    // (10 x 29,458,432 + 30 x 37,879,808) x 2 B; norms, routers and their
+    // biases (10,240 + 163,840 + 2,048 + 39 x (524,288 + 256)) x 2 B; the
+    // dense MLP 3 x (16,777,216 + 64 x 16 x 4); per MoE layer 257 x 3 x
+    // (1,048,576 + 4 x 16 x 4); the two rotary tables 262,144 x (128 + 64)
+    // x 2 B (the full layers rotate half of each head).
+    let bytes = 2 * 100_352 * 2_048 * 2
+        + (10 * 29_458_432 + 30 * 37_879_808) * 2
+        + (10_240 + 163_840 + 2_048 + 39 * (524_288 + 256)) * 2
+        + 3 * (16_777_216 + 64 * 16 * 4)
+        + 39 * 257 * 3 * (1_048_576 + 4 * 16 * 4)
+        + 262_144 * (128 + 64) * 2;
+    assert_eq!(bytes, 35_413_644_032);
+    assert_eq!(
+        decodecalc_core::memory::weights_bytes(&m.model, &m.quant),
+        bytes
+    );
+    // KV groups (vLLM 0.32): buckets of 10 full and 30 sliding layers,
+    // 30 >= 1.5 x 10, so groups of 10: one full, three windows of 512. With
+    // 2,048 batched tokens twice in flight (async scheduling), a request of
+    // 32,768 tokens reserves 2,048 full pages and per window
+    // ceil(min(511 + 4,096, 32,768) / 16) + 1 = 289.
+    let args = EngineSettings {
+        max_model_len: Some(32_768),
+        max_num_batched_tokens: Some(2_048),
+        async_scheduling: Some(true),
+        ..EngineSettings::default()
+    }
+    .resolve(m.model.max_position_embeddings, 80 << 30)
+    .unwrap();
+    let l = KvLayout::new(&m.model, &args).unwrap();
+    assert_eq!(l.group_size_layers, 10);
+    let windows: Vec<_> = l
+        .groups
+        .iter()
+        .filter(|g| g.kind == GroupKind::SlidingWindow)
+        .map(|g| g.window_tokens)
+        .collect();
+    assert_eq!(windows, vec![Some(512); 3]);
+    assert_eq!(l.attention_groups(), 1);
+    assert_eq!(l.attention_bytes_per_token_per_layer, 4_096);
+    assert_eq!(l.max_pages_per_request(32_768), 2_048 + 3 * 289);
+}
