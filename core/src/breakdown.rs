@@ -386,6 +386,7 @@ impl Capacity {
                 let kind = match (g.kind, g.window_tokens) {
                     (GroupKind::FullAttention, _) => "attention".to_string(),
                     (GroupKind::SlidingWindow, w) => format!("window {}", w.unwrap_or(0)),
+                    (GroupKind::ChunkedLocal, c) => format!("chunk {}", c.unwrap_or(0)),
                     (GroupKind::Mamba, _) => "mamba".to_string(),
                 };
                 format!("{kind} {}/{}", g.layers, g.slots)

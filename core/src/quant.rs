@@ -464,7 +464,12 @@ const KIND_NAMES: [&str; 9] = [
 ];
 
 fn ignored_kind(pattern: &str) -> Option<String> {
-    let p = pattern.to_ascii_lowercase();
+    // A compressed-tensors regex (`re:.*\.mlp\.gate$`) is read as the
+    // module path it matches: its end anchor and escaped dots dropped.
+    let p = pattern
+        .to_ascii_lowercase()
+        .trim_end_matches('$')
+        .replace("\\.", ".");
     // A whole decoder layer (`model.layers.61*`): DeepSeek's MTP layer sits
     // at index num_hidden_layers ([`WeightQuant::mtp_quantized`]).
     if let Some(index) = p
@@ -696,7 +701,23 @@ impl<'a> QuantConfig<'a> {
         let float = weights.get("type").and_then(Value::as_str) == Some("float");
         let group = weights.get("group_size").and_then(Value::as_u64);
         let mut q = match (float, bits) {
-            (true, 8) => WeightQuant::for_method(QuantMethod::Fp8),
+            (true, 8) => {
+                let mut q = WeightQuant::for_method(QuantMethod::Fp8);
+                // `strategy: block`: one fp32 scale per `block_structure`
+                // block of `[out, in]` weights (Laguna-XS.2-FP8: 128 x 128),
+                // as `weight_block_size` gives it for `fp8` checkpoints.
+                if weights.get("strategy").and_then(Value::as_str) == Some("block") {
+                    let b: Vec<u64> = weights
+                        .get("block_structure")
+                        .and_then(Value::as_array)
+                        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                        .unwrap_or_default();
+                    if let [bo, bi] = b.as_slice() {
+                        q.block = Some([*bo, *bi]);
+                    }
+                }
+                q
+            }
             (true, 4) => WeightQuant::for_method(QuantMethod::Nvfp4),
             (false, b) => {
                 let mut q = WeightQuant::for_method(QuantMethod::CompressedTensors);

@@ -41,6 +41,14 @@ const fn v(minor: u32, patch: u32) -> VllmVersion {
 // Each boundary: the first tagged release with the new rule.
 /// `--async-scheduling` is on unless disabled (`config/scheduler.py`).
 pub const ASYNC_SCHEDULING_DEFAULT: VllmVersion = v(14, 0);
+/// Chunked local attention layers (Llama 4's RoPE layers) get KV-cache
+/// groups of their own (`ChunkedLocalAttentionSpec`, `v1/kv_cache_interface.py`):
+/// `VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE` defaults to "1" in
+/// 0.14.0's `envs.py` and to "0" in 0.13.0's (vLLM PR #29627; off since PR
+/// #21761), and while it is off `VllmConfig` turns the hybrid KV-cache
+/// manager off for a model with chunked local attention, so every layer is
+/// allocated as full attention (docs/reference/pending-architectures.md).
+pub const CHUNKED_LOCAL_GROUPS: VllmVersion = v(14, 0);
 /// `requested = ceil(total * utilization)` (`v1/worker/utils.py`,
 /// `request_memory`); before, the product is not rounded up.
 pub const REQUEST_ROUNDS_UP: VllmVersion = v(14, 0);
@@ -161,6 +169,7 @@ pub static CHANGES: &[Change] = &[
     Change { since: CAPTURE_SPEC_TOKENS, what: "speculative decoding: the largest capture size is min(max_num_seqs x (1 + k) x 2, 512)", file: "config/vllm.py" },
     Change { since: REQUEST_ROUNDS_UP, what: "the requested budget is `ceil(total x utilization)`", file: "v1/worker/utils.py" },
     Change { since: ASYNC_SCHEDULING_DEFAULT, what: "async scheduling on by default", file: "config/scheduler.py" },
+    Change { since: CHUNKED_LOCAL_GROUPS, what: "chunked local attention layers (Llama 4) get their own KV groups, a chunk plus the in-flight tokens per request (allocated as full attention before: the hybrid KV-cache manager was off for them)", file: "envs.py (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE), v1/kv_cache_interface.py" },
     Change { since: MAMBA_CACHE_MODES, what: "`mamba_cache_mode` none / all / align (hybrid prefix caching cached every block's state before)", file: "config/cache.py" },
     Change { since: MXFP4_VALUE_PAD.start, what: "MXFP4 experts (TRITON backend): values padded to 64 bytes, through 0.21", file: "cmake/external_projects/triton_kernels.cmake" },
     Change { since: KV_DTYPE_FLOAT16, what: "`--kv-cache-dtype float16`", file: "config/cache.py" },
@@ -379,6 +388,12 @@ impl VllmVersion {
         } else {
             None
         }
+    }
+
+    /// Whether chunked local attention layers get their own KV-cache groups
+    /// (else they are allocated as full attention).
+    pub fn chunked_local_groups(self) -> bool {
+        self >= CHUNKED_LOCAL_GROUPS
     }
 
     /// Whether a given `--attention-backend` name exists in this release.

@@ -41,6 +41,15 @@ impl KvLayout {
                 let window = group.window_tokens.unwrap_or(0);
                 blocks.min(div_ceil(window, bs) + 1)
             }
+            // The blocks wholly before the current chunk are freed: the
+            // tokens computed, `tokens - 1`, rounded down to the chunk
+            // (`ChunkedLocalAttentionManager.get_num_skipped_tokens`,
+            // v1/core/single_type_kv_cache_manager.py).
+            GroupKind::ChunkedLocal => {
+                let chunk = group.window_tokens.unwrap_or(0).max(1);
+                let skipped = (tokens.saturating_sub(1) / chunk) * chunk;
+                blocks - (skipped / bs).min(blocks)
+            }
             GroupKind::Mamba => match self.mamba_cache_mode {
                 // Every block's state is kept, like attention's.
                 MambaCacheMode::All => blocks + self.mamba_spec_pages,
@@ -51,7 +60,10 @@ impl KvLayout {
 
     /// Pages a group may need for one request of `max_model_len` tokens, as the
     /// start-up log counts them: full attention `ceil(len / block)`; a sliding
-    /// window `ceil(min(window - 1 + in-flight tokens, len) / block) + 1`;
+    /// window `ceil(min(window - 1 + in-flight tokens, len) / block) + 1`; a
+    /// chunked local group `ceil(min(chunk + in-flight tokens, len) / block)`
+    /// (`ChunkedLocalAttentionSpec`, whose in-flight tokens follow the
+    /// sliding window's, docs/reference/vllm-versions.md section 7);
     /// Mamba in align mode 2 pages (running, boundary) plus a Mamba2 prefill
     /// checkpoint from 0.32, in all mode one per block, else 1
     /// (`MambaSpec.max_memory_usage_bytes`, `v1/kv_cache_interface.py`).
@@ -64,6 +76,13 @@ impl KvLayout {
                 let tokens =
                     (window.saturating_sub(1) + self.in_flight_tokens).min(max_model_len_tokens);
                 div_ceil(tokens, bs) + 1
+            }
+            GroupKind::ChunkedLocal => {
+                let chunk = group.window_tokens.unwrap_or(0);
+                let tokens = chunk
+                    .saturating_add(self.in_flight_tokens)
+                    .min(max_model_len_tokens);
+                div_ceil(tokens.max(1), bs)
             }
             GroupKind::Mamba => match self.mamba_cache_mode {
                 MambaCacheMode::Align => 2 + self.mamba_spec_pages + self.mamba_checkpoint_pages,
@@ -104,7 +123,9 @@ impl KvLayout {
         let prompt = div_ceil(prompt_tokens.max(1), self.block_of(group));
         match group.kind {
             GroupKind::FullAttention => prompt - hit_blocks.min(prompt),
-            GroupKind::SlidingWindow => self.group_blocks(group, prompt_tokens),
+            GroupKind::SlidingWindow | GroupKind::ChunkedLocal => {
+                self.group_blocks(group, prompt_tokens)
+            }
             GroupKind::Mamba => {
                 self.mamba_spec_pages
                     + match self.mamba_cache_mode {

@@ -19,6 +19,9 @@ use super::MambaCacheMode;
 pub enum GroupKind {
     FullAttention,
     SlidingWindow,
+    /// Chunked local attention (`ChunkedLocalAttentionSpec`): the group's
+    /// `window_tokens` is the chunk.
+    ChunkedLocal,
     Mamba,
 }
 
@@ -27,7 +30,8 @@ pub enum GroupKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct KvGroup {
     pub kind: GroupKind,
-    /// The window of a sliding-window group, tokens.
+    /// The window of a sliding-window group, or the chunk of a
+    /// chunked-local one, tokens.
     pub window_tokens: Option<u64>,
     pub layers: u64,
     pub slots: u64,
@@ -131,15 +135,20 @@ impl KvLayout {
             mamba_state
         };
         // Buckets of layers with the same spec: full attention, each sliding
-        // window, Mamba; attention also by KV bytes per token.
+        // window, each chunk, Mamba; attention also by KV bytes per token.
+        // Chunked local layers are full attention to the allocator before
+        // 0.14 (`version::CHUNKED_LOCAL_GROUPS`).
         let mut specs: Vec<LayerSpec> = attn
             .iter()
             .map(|a| {
-                let kind = match a.sliding_window_tokens {
-                    None => GroupKind::FullAttention,
-                    Some(_) => GroupKind::SlidingWindow,
+                let (kind, window) = match (a.sliding_window_tokens, a.chunk_tokens) {
+                    (Some(w), _) => (GroupKind::SlidingWindow, Some(w)),
+                    (None, Some(c)) if version.chunked_local_groups() => {
+                        (GroupKind::ChunkedLocal, Some(c))
+                    }
+                    _ => (GroupKind::FullAttention, None),
                 };
-                (kind, a.sliding_window_tokens, bytes_of(a))
+                (kind, window, bytes_of(a))
             })
             .collect();
         specs.extend(mamba.iter().map(|_| (GroupKind::Mamba, None, 0)));

@@ -156,6 +156,8 @@ mod tests {
                 output_gate: false,
                 mla: None,
                 kv_shared: false,
+                chunk_tokens: None,
+                head_gate: false,
             })
         };
         let layers = (0..48)
@@ -199,5 +201,72 @@ mod tests {
         // per window group.
         assert_eq!(l.in_flight_tokens, 4096);
         assert_eq!(l.max_pages_per_request(32_768), 2_048 + 5 * 321);
+    }
+
+    #[test]
+    fn chunked_local_layers_hold_the_current_chunk() {
+        use crate::dtype::FloatDtype;
+        use crate::model::{AttentionLayer, Layer, Model};
+        // Three layers chunked over 8,192 tokens, one global (Llama 4's
+        // pattern), 8 KV heads x 128.
+        let attn = |chunk| {
+            Layer::Attention(AttentionLayer {
+                num_heads: 40,
+                num_kv_heads: 8,
+                head_dim: 128,
+                sliding_window_tokens: None,
+                qkv_bias: false,
+                qk_norm: false,
+                output_gate: false,
+                mla: None,
+                kv_shared: false,
+                chunk_tokens: chunk,
+                head_gate: false,
+            })
+        };
+        let model = Model {
+            architecture: "test".into(),
+            hidden_size: 5_120,
+            vocab_size: 202_048,
+            sampled_vocab_size: 202_048,
+            tie_word_embeddings: false,
+            dtype: FloatDtype::Bfloat16,
+            max_position_embeddings: 131_072,
+            layers: (0..4)
+                .map(|i| attn((i % 4 != 3).then_some(8_192)))
+                .collect(),
+            mamba_ssm_auto_dtype: FloatDtype::Bfloat16,
+            mamba_ssm_dtype_named: false,
+            mamba_chunk_tokens: 2048,
+            encoder: Vec::new(),
+            mtp: None,
+        };
+        let settings = |v: &str| EngineSettings {
+            max_model_len: Some(65_536),
+            max_num_batched_tokens: Some(2_048),
+            async_scheduling: Some(false),
+            vllm_version: Some(v.into()),
+            ..EngineSettings::default()
+        };
+        // 0.32: one full group and three chunked ones of one layer each.
+        let l = KvLayout::new(&model, &engine(settings("0.32.0"), 131_072)).unwrap();
+        assert_eq!(l.count(GroupKind::ChunkedLocal), 3);
+        assert_eq!(l.attention_groups(), 1);
+        // Running at t tokens, a chunked group holds the blocks from the
+        // current chunk's start, ((t - 1) / 8,192) x 8,192: 8,192 tokens
+        // are 512 blocks; 8,193 one; 20,000 ceil(20,000 / 16) - 1,024 = 226.
+        let chunked = |t| l.request_blocks(t) - t.div_ceil(16);
+        assert_eq!(chunked(8_192), 3 * 512);
+        assert_eq!(chunked(8_193), 3);
+        assert_eq!(chunked(20_000), 3 * 226);
+        assert_eq!(l.admission_blocks(20_000), 1_250 + 3 * 226);
+        // At start-up ceil(min(8,192 + 2,048, 65,536) / 16) = 640 pages a
+        // chunked group, 4,096 the full one.
+        assert_eq!(l.max_pages_per_request(65_536), 4_096 + 3 * 640);
+        // Before 0.14 all four layers are full attention in one group.
+        let l = KvLayout::new(&model, &engine(settings("0.13.0"), 131_072)).unwrap();
+        assert_eq!(l.groups.len(), 1);
+        assert_eq!(l.groups.first().map(|g| g.layers), Some(4));
+        assert_eq!(l.max_pages_per_request(65_536), 4_096);
     }
 }

@@ -182,6 +182,18 @@ pub static ARCHITECTURES: &[Architecture] = &[
         false,
         moe::phimoe
     ),
+    arch!(
+        "Llama4ForConditionalGeneration",
+        "MoE + chunked attention + vision",
+        false,
+        moe::llama4
+    ),
+    arch!(
+        "LagunaForCausalLM",
+        "MoE + sliding window",
+        false,
+        moe::laguna
+    ),
     arch!("DeepseekV2ForCausalLM", "MLA + MoE", false, mla::deepseek),
     arch!("DeepseekV3ForCausalLM", "MLA + MoE", false, mla::deepseek),
     arch!(

@@ -47,6 +47,8 @@ pub fn deepseek(x: &Ctx) -> Result<Built> {
         output_gate: false,
         mla: Some(mla),
         kv_shared: false,
+        chunk_tokens: None,
+        head_gate: false,
     };
     let step = x.c.u_or("moe_layer_freq", 1)?.max(1);
     let mut layers = Vec::new();

@@ -1,10 +1,12 @@
 //! Mixture-of-experts transformers: Qwen3-MoE, Mixtral, gpt-oss, MiniMax-M2,
-//! PhiMoE (`vllm/model_executor/models/qwen3_moe.py`, `mixtral.py`,
-//! `gpt_oss.py`, `minimax_m2.py`, `phimoe.py`).
+//! PhiMoE, Llama 4, Laguna (`vllm/model_executor/models/qwen3_moe.py`,
+//! `mixtral.py`, `gpt_oss.py`, `minimax_m2.py`, `phimoe.py`, `llama4.py` and
+//! `mllama4.py`, `laguna.py`).
 
-use super::{gated_mlp, Built, Ctx};
+use super::{gated_mlp, vision, Built, Ctx};
 use crate::error::{Error, Result};
 use crate::model::{AttentionLayer, Layer, MoeLayer};
+use serde_json::Value;
 
 /// Routed experts with `top_k <= num_experts` (vLLM refuses more).
 pub(crate) fn routed(num_experts: u64, top_k: u64, expert_intermediate: u64) -> Result<MoeLayer> {
@@ -22,6 +24,7 @@ pub(crate) fn routed(num_experts: u64, top_k: u64, expert_intermediate: u64) -> 
         shared_intermediate: 0,
         gated: true,
         latent_dim: None,
+        router_bias: false,
     })
 }
 
@@ -137,6 +140,175 @@ fn every_layer_sparse(x: &Ctx, a: AttentionLayer, moe: MoeLayer) -> Result<Built
     for _ in 0..x.n_layers {
         layers.push(Layer::Attention(a));
         layers.push(Layer::Moe(moe));
+    }
+    Built::layers(layers)
+}
+
+/// Llama 4 (`Llama4ForConditionalGeneration`, `vllm/model_executor/models/
+/// mllama4.py` around the text model of `llama4.py`; fields of
+/// `text_config`). Attention: no biases; a layer is NoPE, global full
+/// attention, where `no_rope_layers[i]` is 0, and otherwise uses RoPE and
+/// chunked local attention over `attention_chunk_size` tokens. transformers'
+/// `Llama4TextConfig` fills an empty or missing `no_rope_layers` with
+/// `int((i + 1) % no_rope_layer_interval != 0)` (interval 4): every fourth
+/// layer global, as in Scout's (`[]`) and Maverick's (absent) configs. The
+/// q/k norm of the RoPE layers (`use_qk_norm`) is an RMSNorm without
+/// weight: no parameters. Feed-forward: layer i is MoE when
+/// `interleave_moe_layer_step` divides i + 1 (`Llama4DecoderLayer`): top-k
+/// of `num_local_experts` routed experts of `intermediate_size` and one
+/// always-on shared expert of the same width (`Llama4MoE`); else a dense
+/// SwiGLU MLP of `intermediate_size_mlp`. The vision encoder and projector
+/// are `vision::llama4`'s. Maverick (401,583,781,376) matches its published
+/// safetensors total exactly.
+pub fn llama4(x: &Ctx) -> Result<Built> {
+    let a = x.attention()?;
+    let chunk = x.c.opt("attention_chunk_size")?.filter(|c| *c > 0);
+    let nope = x.c.numbers("no_rope_layers")?;
+    if !nope.is_empty() && nope.len() as u64 != x.n_layers {
+        return Err(Error::field(
+            "no_rope_layers",
+            format!("({} entries)", nope.len()),
+            format!("{} entries, one per layer (num_hidden_layers)", x.n_layers),
+        ));
+    }
+    let interval = x.c.u_or("no_rope_layer_interval", 4)?.max(1);
+    let step = x.c.u_or("interleave_moe_layer_step", 1)?;
+    let inter = x.c.u("intermediate_size")?;
+    let moe = MoeLayer {
+        shared_intermediate: inter,
+        ..local_experts(x)?
+    };
+    let dense = gated_mlp(x.c.u("intermediate_size_mlp")?);
+    let mut layers = Vec::new();
+    for i in 0..x.n_layers {
+        let uses_rope = match nope.get(usize::try_from(i).unwrap_or(usize::MAX)) {
+            Some(flag) => *flag != 0,
+            None => (i + 1) % interval != 0,
+        };
+        layers.push(Layer::Attention(AttentionLayer {
+            chunk_tokens: chunk.filter(|_| uses_rope),
+            ..a
+        }));
+        layers.push(if step > 0 && (i + 1) % step == 0 {
+            Layer::Moe(moe)
+        } else {
+            dense
+        });
+    }
+    let mut built = Built::layers(layers)?;
+    built.encoder = vision::llama4(x)?;
+    Ok(built)
+}
+
+/// Laguna (poolside's Laguna-XS.2; `vllm/model_executor/models/laguna.py`,
+/// `LagunaAttention`, `LagunaMoE`, `LagunaModel`). Attention: the layer's
+/// own head count (`num_attention_heads_per_layer`, else
+/// `num_attention_heads`), per-head q/k RMSNorms, q/k/v bias as `qkv_bias`
+/// says, and the output gate `g_proj` of `gating`: `true` or `"per-head"`
+/// one value per head (hidden -> heads), `"per-element"` one per output
+/// element (hidden -> heads x head_dim, the parameters of a q_proj that
+/// also produces the gate). `layer_types`' `sliding_attention` layers slide
+/// over `sliding_window` (`LagunaModel` clears the model-wide window, so
+/// the full layers stay full). Feed-forward: a SwiGLU MLP of
+/// `intermediate_size`, or `num_experts` routed experts of
+/// `moe_intermediate_size` (top `num_experts_per_tok`, a sigmoid router with
+/// a score-correction bias per expert) and one shared expert of
+/// `shared_expert_intermediate_size`.
+///
+/// Which layers are dense is an assumption: laguna.py decides it from
+/// `mlp_only_layers` and `decoder_sparse_step` (Qwen3-MoE's rule), which
+/// the published config.json does not set; they come from the remote-code
+/// `configuration_laguna.LagunaConfig` (`auto_map`), not read here. The
+/// config's `mlp_layer_types` (`"dense"` then 39 `"sparse"`) is assumed to
+/// be what that class maps to them (`mlp_only_layers = [0]`, step 1); a
+/// config without `mlp_layer_types` is read with Qwen3-MoE's rule (every
+/// layer sparse by default). Likewise `qkv_bias`, absent from the config,
+/// is assumed false. Laguna-XS.2: 33,442,617,088 parameters (computed in
+/// docs/reference/pending-architectures.md; no published total).
+pub fn laguna(x: &Ctx) -> Result<Built> {
+    let base = AttentionLayer {
+        qk_norm: true,
+        qkv_bias: x.c.b_or("qkv_bias", false)?,
+        ..x.attention()?
+    };
+    let (head_gate, output_gate) = match x.c.get("gating") {
+        None | Some(Value::Bool(false)) => (false, false),
+        Some(Value::Bool(true)) => (true, false),
+        Some(Value::String(g)) if g == "per-head" => (true, false),
+        Some(Value::String(g)) if g == "per-element" => (false, true),
+        Some(other) => {
+            return Err(Error::field(
+                "gating",
+                other,
+                "true, false, \"per-head\" or \"per-element\"",
+            ))
+        }
+    };
+    let heads = x.c.numbers("num_attention_heads_per_layer")?;
+    if !heads.is_empty() && heads.len() as u64 != x.n_layers {
+        return Err(Error::field(
+            "num_attention_heads_per_layer",
+            format!("({} entries)", heads.len()),
+            format!("{} entries, one per layer (num_hidden_layers)", x.n_layers),
+        ));
+    }
+    if let Some(h) = heads
+        .iter()
+        .find(|h| **h == 0 || !h.is_multiple_of(base.num_kv_heads))
+    {
+        return Err(Error::field(
+            "num_attention_heads_per_layer",
+            h,
+            format!("multiples of num_key_value_heads ({})", base.num_kv_heads),
+        ));
+    }
+    let window = x.c.opt("sliding_window")?;
+    let sliding = x.sliding_layers(|_| false)?;
+    let moe = MoeLayer {
+        shared_intermediate: x.c.u_or("shared_expert_intermediate_size", 0)?,
+        router_bias: true,
+        ..routed(
+            x.c.u("num_experts")?,
+            x.c.u("num_experts_per_tok")?,
+            x.c.u("moe_intermediate_size")?,
+        )?
+    };
+    let dense = gated_mlp(x.c.u("intermediate_size")?);
+    let kinds = x.c.strings("mlp_layer_types")?;
+    if let Some(k) = &kinds {
+        if k.len() as u64 != x.n_layers {
+            return Err(Error::field(
+                "mlp_layer_types",
+                format!("({} entries)", k.len()),
+                format!("{} entries, one per layer (num_hidden_layers)", x.n_layers),
+            ));
+        }
+    }
+    let step = x.c.u_or("decoder_sparse_step", 1)?.max(1);
+    let only_mlp = x.c.numbers("mlp_only_layers")?;
+    let mut layers = Vec::new();
+    for (i, slides) in (0..x.n_layers).zip(&sliding) {
+        let at = usize::try_from(i).unwrap_or(usize::MAX);
+        layers.push(Layer::Attention(AttentionLayer {
+            num_heads: heads.get(at).copied().unwrap_or(base.num_heads),
+            sliding_window_tokens: window.filter(|_| *slides),
+            head_gate,
+            output_gate,
+            ..base
+        }));
+        let sparse = match kinds.as_ref().and_then(|k| k.get(at)) {
+            Some(&"dense") => false,
+            Some(&"sparse") => true,
+            Some(other) => {
+                return Err(Error::field(
+                    "mlp_layer_types",
+                    other,
+                    "\"dense\" or \"sparse\" per layer",
+                ))
+            }
+            None => !only_mlp.contains(&i) && (i + 1) % step == 0,
+        };
+        layers.push(if sparse { Layer::Moe(moe) } else { dense });
     }
     Built::layers(layers)
 }

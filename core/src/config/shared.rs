@@ -130,6 +130,8 @@ impl Ctx<'_> {
             output_gate: false,
             mla: None,
             kv_shared: false,
+            chunk_tokens: None,
+            head_gate: false,
         })
     }
 }

@@ -229,3 +229,48 @@ pub fn moonvit(x: &Ctx) -> Result<Vec<Module>> {
         module("mm_projector_2", merged + 1, x.hidden, 1),
     ])
 }
+
+/// Llama 4's vision encoder and projector
+/// (`vllm/model_executor/models/mllama4.py`: `Llama4VisionModel`,
+/// `Llama4MultiModalProjector`, both built without the quantization config,
+/// so never quantized): a bias-free linear patch embedding
+/// (`Llama4UnfoldConvolution`), a class embedding, `(image_size /
+/// patch_size)^2 + 1` learned positions, LayerNorms (with bias) before and
+/// after the encoder; encoder layers of a biased fused qkv and output
+/// projection, a GELU MLP with biases and two LayerNorms; the pixel-shuffle
+/// adapter (`Llama4VisionPixelShuffleMLP`: `intermediate_size` ->
+/// `projector_input_dim` -> `projector_output_dim`, biased with
+/// `multi_modal_projector_bias`) and the projector from `vision_output_dim`
+/// to the text width, without bias. Scout's and Maverick's: 850,960,896 +
+/// 20,971,520 parameters (docs/reference/pending-architectures.md).
+pub fn llama4(x: &Ctx) -> Result<Vec<Module>> {
+    let v = vision_config(x)?;
+    let h = v.u("hidden_size")?;
+    let i = v.u("intermediate_size")?;
+    let n = v.u("num_hidden_layers")?;
+    let p = v.u("patch_size")?;
+    let ch = v.u_or("num_channels", 3)?;
+    let side = v.u("image_size")? / p;
+    let bias = u64::from(v.b_or("multi_modal_projector_bias", false)?);
+    let proj_in = v.u("projector_input_dim")?;
+    let proj_out = v.u("projector_output_dim")?;
+    Ok(vec![
+        module("vision_qkv", h + 1, 3 * h, n),
+        module("vision_o_proj", h + 1, h, n),
+        module("vision_fc1", h + 1, i, n),
+        module("vision_fc2", i + 1, h, n),
+        module("vision_norms", 4, h, n),
+        module("vision_patch_embedding", ch * p * p, h, 1),
+        module("vision_class_embedding", 1, h, 1),
+        module("vision_position_embedding", side * side + 1, h, 1),
+        module("vision_pre_post_layernorm", 4, h, 1),
+        module("vision_adapter_fc1", i + bias, proj_in, 1),
+        module("vision_adapter_fc2", proj_in + bias, proj_out, 1),
+        module(
+            "multi_modal_projector",
+            v.u_or("vision_output_dim", proj_out)?,
+            x.hidden,
+            1,
+        ),
+    ])
+}

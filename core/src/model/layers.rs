@@ -56,6 +56,15 @@ pub struct AttentionLayer {
     /// The layer reads another layer's KV (Gemma 4's last
     /// `num_kv_shared_layers`): no k/v projections and no KV cache.
     pub kv_shared: bool,
+    /// Chunked local attention (Llama 4's RoPE layers): a token attends only
+    /// to the tokens of its own chunk of this many (`attention_chunk_size`);
+    /// None for attention over the whole context or a sliding window.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chunk_tokens: Option<u64>,
+    /// A per-head output gate `g_proj`, hidden -> one value per query head
+    /// (Laguna, `gating: true` / `"per-head"`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub head_gate: bool,
 }
 
 impl AttentionLayer {
@@ -212,6 +221,12 @@ pub struct MoeLayer {
     /// width, between a down-projection from the hidden size and an
     /// up-projection back (`vllm/model_executor/models/nemotron_h.py`).
     pub latent_dim: Option<u64>,
+    /// The router's score-correction bias, one value per expert (Laguna's
+    /// `e_score_correction_bias`). DeepSeek's and GLM's routers have one
+    /// too, which their readers leave out (256 values a layer, a few
+    /// millionths of their totals).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub router_bias: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -102,6 +102,9 @@ fn attention_modules(o: &mut Vec<Module>, h: u64, a: &AttentionLayer) {
             if a.qk_norm {
                 add(o, 1, "qk_norm", X, 1, 2 * a.head_dim);
             }
+            if a.head_gate {
+                add(o, 1, "g_proj", A, h, a.num_heads);
+            }
         }
     }
     add(o, 1, "input_norm", X, 1, h);
@@ -215,6 +218,9 @@ fn mlp_modules(o: &mut Vec<Module>, h: u64, f: &MlpLayer) {
 fn moe_modules(o: &mut Vec<Module>, h: u64, e: &MoeLayer) {
     let (n, i) = (e.num_experts, e.expert_intermediate);
     add(o, 1, "router", X, h, n);
+    if e.router_bias {
+        add(o, 1, "router_bias", X, 1, n);
+    }
     // Latent experts work in `latent_dim` between two projections.
     let w = match e.latent_dim {
         Some(l) => {
@@ -362,6 +368,7 @@ mod tests {
             shared_intermediate: 0,
             gated: true,
             latent_dim: None,
+            router_bias: false,
         };
         let model = Model {
             architecture: "test".into(),

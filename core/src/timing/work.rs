@@ -515,7 +515,9 @@ fn moe_reads(
 }
 
 /// KV bytes per token a step reads: full-attention layers, and sliding-window
-/// layers with their windows. Under pipeline parallelism `layout` is one
+/// (and, from 0.14, chunked local) layers with their windows. Before 0.14 a
+/// chunked local layer sits in a full-attention group and is read as one,
+/// an overestimate of its reads. Under pipeline parallelism `layout` is one
 /// stage's; a step reads the KV cache of every stage's layers.
 fn kv_reads(model: &Model, engine: &EngineArgs, layout: &KvLayout) -> (u64, Vec<(u64, u64)>) {
     let whole = if engine.pipeline_parallel_size > 1 {
@@ -531,6 +533,9 @@ fn kv_reads(model: &Model, engine: &EngineArgs, layout: &KvLayout) -> (u64, Vec<
         match (g.kind, g.window_tokens) {
             (GroupKind::FullAttention, _) => full += bytes,
             (GroupKind::SlidingWindow, Some(w)) => sliding.push((bytes, w)),
+            // A chunked local layer reads at most its chunk (the tokens
+            // since the chunk's start): counted as a window of the chunk.
+            (GroupKind::ChunkedLocal, Some(c)) => sliding.push((bytes, c)),
             _ => {}
         }
     }

@@ -213,3 +213,183 @@ fn bitsandbytes_checkpoints_hold_half_a_byte_plus_their_absmaxes() {
     let ratio = (q - fixed - norms) / (bf16 - fixed - norms);
     assert!((ratio - 0.515_869 / 2.0).abs() < 1e-4, "{ratio}");
 }
+
+/// A config.json of the real corpus (`data/hub/`).
+fn real(name: &str) -> LoadedModel {
+    let path = format!("{}/../data/hub/{name}.json", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    loaded_from_config_json(&path, &text).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Llama 4 (`mllama4.py`, `llama4.py`): the parameter totals worked by hand
+/// in docs/reference/pending-architectures.md section 4, the layer pattern,
+/// and the FP8 checkpoint's weights.
+#[test]
+fn llama_4_counts_its_text_model_and_vision_encoder() {
+    // Shared: attention 5,120 x (40 + 8 + 8) x 128 + 40 x 128 x 5,120 =
+    // 62,914,560 a layer, two norms 10,240; embedding and lm_head
+    // 2 x 202,048 x 5,120 = 2,068,971,520; final norm 5,120. Vision encoder
+    // 850,960,896 (34 layers of 23,807,872, patch 827,904, class 1,408,
+    // 577 x 1,408 positions, pre/post LayerNorm 5,632, adapter 5,632 x 4,096
+    // + 4,096 x 4,096) and projector 4,096 x 5,120 = 20,971,520.
+    let shared = 48 * (62_914_560 + 10_240) + 2_068_971_520 + 5_120;
+    let vision = 850_960_896 + 20_971_520;
+    // Scout: 48 MoE layers of 16 x 3 x 5,120 x 8,192 experts, a shared
+    // expert 3 x 5,120 x 8,192, a router 5,120 x 16: 2,139,176,960 each.
+    let scout = shared + 48 * 2_139_176_960 + vision;
+    assert_eq!(scout, 108_641_793_536);
+    // Maverick: 24 MoE layers (128 experts: 16,232,611,840 each) and 24
+    // dense ones of 3 x 5,120 x 16,384 = 251,658,240; its published
+    // safetensors total (data/hub/published.csv) is 401,583,781,376.
+    let maverick = shared + 24 * 16_232_611_840 + 24 * 251_658_240 + vision;
+    assert_eq!(maverick, 401_583_781_376);
+    let s = real("meta-llama--Llama-4-Scout-17B-16E-Instruct");
+    assert_eq!(s.model.params(), scout);
+    let m = real("meta-llama--Llama-4-Maverick-17B-128E-Instruct");
+    assert_eq!(m.model.params(), maverick);
+    assert!(!m.model.tie_word_embeddings);
+    // Every fourth layer (3, 7, ..., 47) is NoPE global attention, the
+    // other 36 chunked over 8,192 tokens; 8 KV heads of 128: 4,096 B a
+    // token and layer in bf16.
+    let attn: Vec<_> = s.model.attention_layers().collect();
+    assert_eq!(attn.len(), 48);
+    let global: Vec<usize> = attn
+        .iter()
+        .enumerate()
+        .filter(|(_, a)| a.chunk_tokens.is_none())
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(global, (3..48).step_by(4).collect::<Vec<_>>());
+    assert!(attn
+        .iter()
+        .all(|a| a.chunk_tokens.is_none_or(|c| c == 8_192) && a.sliding_window_tokens.is_none()));
+    assert_eq!(
+        layout(&s, "auto").attention_bytes_per_token_per_layer,
+        4_096
+    );
+    // Maverick alternates dense (even) and MoE (odd) layers.
+    let ffn: Vec<bool> = m
+        .model
+        .layers
+        .iter()
+        .filter_map(|l| match l {
+            decodecalc_core::model::Layer::Moe(_) => Some(true),
+            decodecalc_core::model::Layer::Mlp(_) => Some(false),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(ffn, (0..48).map(|i| i % 2 == 1).collect::<Vec<_>>());
+    // The FP8 checkpoint: the same model; compressed-tensors fp8 per
+    // channel on the experts and shared experts, while its ignore list
+    // keeps attention, routers, lm_head and the vision encoder in bf16.
+    let f = real("RedHatAI--Llama-4-Scout-17B-16E-Instruct-FP8-dynamic");
+    assert_eq!(f.model.params(), scout);
+    assert_eq!(f.quant.method, QuantMethod::Fp8);
+    assert_eq!(f.quant.block, None);
+    // (`vision_model.patch_embedding.linear` reads as an embedding, which
+    // no method quantizes either.)
+    assert_eq!(
+        f.quant.unquantized,
+        ["attention", "embed_tokens", "encoder", "lm_head"]
+    );
+    // Bytes: embedding and lm_head 2 x 2,068,971,520 / 2 x 2 B; attention
+    // 48 x 62,914,560 x 2 B; norms and routers (496,640 + 48 x 81,920) x
+    // 2 B; per MoE layer 17 expert-shaped MLPs of fp8 weights plus an fp32
+    // scale per output channel: 2 x (41,943,040 + 32,768) + (41,943,040 +
+    // 20,480) = 125,915,136; the encoder 871,932,416 x 2 B; the rotary
+    // table 10,485,760 positions x 128 x 2 B.
+    let bytes = 2_068_971_520 * 2
+        + 48 * 62_914_560 * 2
+        + (496_640 + 48 * 81_920) * 2
+        + 48 * 17 * 125_915_136
+        + 871_932_416 * 2
+        + 10_485_760 * 128 * 2;
+    assert_eq!(
+        decodecalc_core::memory::weights_bytes(&f.model, &f.quant),
+        bytes
+    );
+}
+
+/// Laguna (`laguna.py`): per-layer head counts, the per-head output gate,
+/// 30 sliding layers of 512 and 10 full ones, a dense first layer, and the
+/// compressed-tensors FP8 block weights with their ignore list. No total is
+/// published: the count is the one worked in
+/// docs/reference/pending-architectures.md.
+#[test]
+fn laguna_has_per_layer_heads_gates_windows_and_fp8_blocks() {
+    let m = real("poolside--Laguna-XS.2-FP8");
+    // Full layers (48 heads): q 2,048 x 6,144, k and v 2,048 x 1,024, o
+    // 6,144 x 2,048, g 2,048 x 48, q/k norms 256: 29,458,688; sliding
+    // layers (64 heads): 37,880,064. Dense layer 0: 3 x 2,048 x 8,192. MoE
+    // layers: 257 expert-shaped MLPs of 3 x 2,048 x 512, a router
+    // 2,048 x 256 and its 256 biases: 808,976,640. Norms 80 x 2,048,
+    // embedding and lm_head 2 x 100,352 x 2,048, final norm 2,048.
+    let total = 10 * 29_458_688
+        + 30 * 37_880_064
+        + 3 * 2_048 * 8_192
+        + 39 * 808_976_640
+        + 80 * 2_048
+        + 2 * 100_352 * 2_048
+        + 2_048;
+    assert_eq!(total, 33_442_617_088);
+    assert_eq!(m.model.params(), total);
+    let attn: Vec<_> = m.model.attention_layers().collect();
+    let heads: Vec<u64> = attn.iter().map(|a| a.num_heads).collect();
+    assert_eq!(
+        heads,
+        (0..40)
+            .map(|i| if i % 4 == 0 { 48 } else { 64 })
+            .collect::<Vec<_>>()
+    );
+    assert!(attn.iter().all(|a| a.head_gate && a.qk_norm));
+    assert!(attn
+        .iter()
+        .all(|a| a.sliding_window_tokens == (a.num_heads == 64).then_some(512)));
+    // Compressed-tensors fp8, one fp32 scale per 128 x 128 block; attention
+    // (g_proj included), the router (`mlp.gate`) and lm_head stay bf16.
+    assert_eq!(m.quant.method, QuantMethod::Fp8);
+    assert_eq!(m.quant.block, Some([128, 128]));
+    assert_eq!(m.quant.unquantized, ["attention", "lm_head"]);
+    // Bytes: embedding and lm_head 2 x 100,352 x 2,048 x 2 B; attention
+    // (10 x 29,458,432 + 30 x 37,879,808) x 2 B; norms, routers and their
+    // biases (10,240 + 163,840 + 2,048 + 39 x (524,288 + 256)) x 2 B; the
+    // dense MLP 3 x (16,777,216 + 64 x 16 x 4); per MoE layer 257 x 3 x
+    // (1,048,576 + 4 x 16 x 4); the two rotary tables 262,144 x (128 + 64)
+    // x 2 B (the full layers rotate half of each head).
+    let bytes = 2 * 100_352 * 2_048 * 2
+        + (10 * 29_458_432 + 30 * 37_879_808) * 2
+        + (10_240 + 163_840 + 2_048 + 39 * (524_288 + 256)) * 2
+        + 3 * (16_777_216 + 64 * 16 * 4)
+        + 39 * 257 * 3 * (1_048_576 + 4 * 16 * 4)
+        + 262_144 * (128 + 64) * 2;
+    assert_eq!(bytes, 35_413_644_032);
+    assert_eq!(
+        decodecalc_core::memory::weights_bytes(&m.model, &m.quant),
+        bytes
+    );
+    // KV groups (vLLM 0.32): buckets of 10 full and 30 sliding layers,
+    // 30 >= 1.5 x 10, so groups of 10: one full, three windows of 512. With
+    // 2,048 batched tokens twice in flight (async scheduling), a request of
+    // 32,768 tokens reserves 2,048 full pages and per window
+    // ceil(min(511 + 4,096, 32,768) / 16) + 1 = 289.
+    let args = EngineSettings {
+        max_model_len: Some(32_768),
+        max_num_batched_tokens: Some(2_048),
+        async_scheduling: Some(true),
+        ..EngineSettings::default()
+    }
+    .resolve(m.model.max_position_embeddings, 80 << 30)
+    .unwrap();
+    let l = KvLayout::new(&m.model, &args).unwrap();
+    assert_eq!(l.group_size_layers, 10);
+    let windows: Vec<_> = l
+        .groups
+        .iter()
+        .filter(|g| g.kind == GroupKind::SlidingWindow)
+        .map(|g| g.window_tokens)
+        .collect();
+    assert_eq!(windows, vec![Some(512); 3]);
+    assert_eq!(l.attention_groups(), 1);
+    assert_eq!(l.attention_bytes_per_token_per_layer, 4_096);
+    assert_eq!(l.max_pages_per_request(32_768), 2_048 + 3 * 289);
+}

@@ -141,6 +141,72 @@ fn the_request_is_rounded_up_from_0_14() {
     assert_eq!(b.requested_bytes, 76_515_980_084);
 }
 
+/// Llama 4 Scout's 36 chunked local layers (chunks of 8,192) and 12 global
+/// ones, on 4 H200s (2 KV heads of 128 per GPU: 1,024 B a token and layer
+/// in bf16), 131,072-token requests, 8,192 batched tokens.
+#[test]
+fn chunked_local_layers_get_their_own_groups_from_0_14() {
+    let engine = EngineSettings {
+        max_model_len: Some(131_072),
+        max_num_batched_tokens: Some(8_192),
+        tensor_parallel_size: Some(4),
+        ..fixed()
+    };
+    let scout = real("meta-llama--Llama-4-Scout-17B-16E-Instruct");
+    let (a, b) = at(&scout, "h200", "0.13.0", "0.14.0", engine.clone());
+    let newest = plan(&scout, "h200", "0.32.0", engine);
+    let (a, b, newest) = (cap(&a), cap(&b), cap(&newest));
+    use decodecalc_core::allocator::GroupKind;
+    let kinds = |c: &Capacity| -> Vec<(GroupKind, Option<u64>, u64)> {
+        c.layout
+            .groups
+            .iter()
+            .map(|g| (g.kind, g.window_tokens, g.layers))
+            .collect()
+    };
+    // 0.13: the hybrid KV-cache manager is off, so all 48 layers are full
+    // attention in one group: 131,072 / 16 = 8,192 pages of 48 x 16 x
+    // 1,024 B, 6,442,450,944 B a request.
+    assert_eq!(kinds(&a), [(GroupKind::FullAttention, None, 48)]);
+    assert_eq!(a.layout.max_pages_per_request(131_072), 8_192);
+    assert_eq!(a.bytes_per_block, 786_432);
+    // 0.14: buckets of 36 chunked and 12 full layers (36 >= 1.25 x 12):
+    // groups of 12, three chunked and one full. A chunked group keeps
+    // ceil(min(8,192 + 8,192, 131,072) / 16) = 1,024 pages: 8,192 + 3 x
+    // 1,024 pages of 12 x 16 x 1,024 B, 2,214,592,512 B a request.
+    let chunked = (GroupKind::ChunkedLocal, Some(8_192), 12);
+    assert_eq!(
+        kinds(&b),
+        [
+            chunked,
+            chunked,
+            chunked,
+            (GroupKind::FullAttention, None, 12)
+        ]
+    );
+    assert_eq!(b.layout.max_pages_per_request(131_072), 8_192 + 3 * 1_024);
+    assert_eq!(b.bytes_per_block, 196_608);
+    // 0.32: two batches in flight under async scheduling (0.26), so
+    // ceil(min(8,192 + 16,384, 131,072) / 16) = 1,536 pages a chunked
+    // group: 12,800 pages, 2,516,582,400 B a request.
+    assert_eq!(kinds(&newest), kinds(&b));
+    assert_eq!(
+        newest.layout.max_pages_per_request(131_072),
+        8_192 + 3 * 1_536
+    );
+    // A request takes 6,442,450,944 / 2,516,582,400 = 2.56 times less from
+    // about the same pool: the 0.32 run holds more than twice the context.
+    let per_request = |c: &Capacity| c.pool.kv_pool_bytes as f64 / c.max_concurrency;
+    assert!((per_request(&a) / 6_442_450_944.0 - 1.0).abs() < 1e-3);
+    assert!((per_request(&newest) / 2_516_582_400.0 - 1.0).abs() < 1e-3);
+    assert!(
+        newest.kv_cache_tokens > 2 * a.kv_cache_tokens,
+        "{} vs {}",
+        newest.kv_cache_tokens,
+        a.kv_cache_tokens
+    );
+}
+
 #[test]
 fn utilization_defaults_to_0_92_from_0_20() {
     let engine = EngineSettings {
