@@ -692,7 +692,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(with_choices, 16);
+        assert_eq!(with_choices, 18);
     }
 
     #[test]
