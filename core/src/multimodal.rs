@@ -137,7 +137,7 @@ fn num(v: &Value, k: &str) -> Option<u64> {
 fn closest_factor_pair(n: u64) -> (u64, u64) {
     let mut d = n.isqrt();
     while d > 1 {
-        if n % d == 0 {
+        if n.is_multiple_of(d) {
             return (d, n / d);
         }
         d -= 1;
