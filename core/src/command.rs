@@ -130,8 +130,15 @@ const BOOLEAN: [&str; 7] = [
 ];
 
 /// Flags that change memory or speed in ways decodecalc does not model yet.
-const NOT_MODELLED: [&str; 6] = [
+const NOT_MODELLED: [&str; 8] = [
     "data-parallel-size",
+    // `data` replicates the vision tower on every TP rank (more weight
+    // memory) and splits the dummy batch across ranks; decodecalc models
+    // the default `weights` mode.
+    "mm-encoder-tp-mode",
+    // The vision attention kernel (FlashAttention, SDPA, ...): its own
+    // temporaries in the tower's pass are not modelled.
+    "mm-encoder-attn-backend",
     "cpu-offload-gb",
     "num-gpu-blocks-override",
     "no-enable-chunked-prefill",

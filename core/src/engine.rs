@@ -63,6 +63,10 @@ pub struct EngineArgs {
     /// `--speculative-config` resolved against the model
     /// ([`EngineArgs::for_model`]); None without speculative decoding.
     pub speculative: Option<crate::speculative::Speculative>,
+    /// `--limit-mm-per-prompt` and `--language-model-only`.
+    pub mm_limits: crate::multimodal::MmLimits,
+    /// `--skip-mm-profiling`.
+    pub skip_mm_profiling: bool,
 }
 
 /// vLLM's `--dtype`: `auto` or a fixed float dtype.
@@ -315,6 +319,12 @@ impl EngineSettings {
                 .and_then(|n| u64::try_from(n).ok()),
             vllm_version: version,
             speculative: None,
+            mm_limits: crate::multimodal::MmLimits::parse(
+                &label("limit_mm_per_prompt"),
+                self.limit_mm_per_prompt.as_deref(),
+                self.language_model_only.unwrap_or(false),
+            )?,
+            skip_mm_profiling: self.skip_mm_profiling.unwrap_or(false),
         })
     }
 

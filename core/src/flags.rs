@@ -362,6 +362,21 @@ engine_flags! {
         default "8192 (V0 only)", vllm true,
         valid Valid::Count(MAX_COUNT),
         "Longest context a decode step runs as a CUDA graph (V0)";
+    /// Items per prompt by modality (`crate::multimodal::MmLimits`): the
+    /// profile run's dummy batch is the largest item of a modality whose
+    /// limit is above 0, and with every limit 0 vLLM loads no vision tower.
+    limit_mm_per_prompt: String = "limit-mm-per-prompt", Text, unit "JSON",
+        default "999 per modality", vllm true,
+        "Multimodal items per prompt, as JSON: {\"image\": 0} leaves the vision tower and its profile out";
+    /// `MultiModalConfig.language_model_only`: every modality's limit is 0.
+    language_model_only: bool = "language-model-only", Set, unit "",
+        default "off", vllm true,
+        "Serve a multimodal model as text only: no vision tower, no multimodal profile";
+    /// `MultiModalConfig.skip_mm_profiling`: the profile run skips the
+    /// encoder's dummy batch (the tower is still loaded).
+    skip_mm_profiling: bool = "skip-mm-profiling", Set, unit "",
+        default "off", vllm true,
+        "Leave the vision encoder's dummy batch out of the start-up profile (a larger KV pool, no margin for images)";
     /// Speculative decoding (`crate::speculative`): a JSON object with
     /// `method`, `num_speculative_tokens`, `model`, ...
     speculative_config: String = "speculative-config", Text, unit "JSON",
@@ -677,7 +692,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(with_choices, 16);
+        assert_eq!(with_choices, 18);
     }
 
     #[test]

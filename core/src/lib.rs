@@ -26,6 +26,7 @@ pub mod matrix;
 pub mod measured;
 pub mod memory;
 pub mod model;
+pub mod multimodal;
 pub mod parse;
 pub mod presets;
 pub mod quant;

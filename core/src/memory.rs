@@ -187,6 +187,13 @@ pub struct NonKvEstimate {
     /// Buffers alive at both moments of the profile (cuBLAS and MoE
     /// workspaces, pipeline receive buffers), inside `activation_bytes`.
     pub persistent_profile_bytes: u64,
+    /// The multimodal dummy batch's pixel values and encoder outputs, kept
+    /// to the end of the profile (`crate::multimodal`); inside
+    /// `persistent_profile_bytes`. 0 for a text-only profile.
+    pub multimodal_kept_bytes: u64,
+    /// The vision tower's pass over the dummy batch, a third moment of the
+    /// profile (`crate::multimodal`); 0 for a text-only profile.
+    pub encoder_peak_bytes: u64,
     pub cudagraph_bytes: u64,
     /// Whether the release subtracts the CUDA-graph estimate from the KV
     /// budget (`version::CUDAGRAPH_IN_BUDGET`); before, graphs live in the
@@ -250,6 +257,15 @@ pub fn tp_comm_bytes(engine: &EngineArgs, gpu: &Gpu) -> u64 {
         0
     };
     (nccl + nvls + workspace).saturating_sub(constants::TP_BASELINE_OFFSET_BYTES)
+}
+
+/// cuBLAS's workspace through torch's allocator on `gpu`.
+pub fn cublas_workspace_bytes(gpu: &Gpu) -> u64 {
+    if gpu.arch == crate::gpu::Arch::Sm90 {
+        constants::CUBLAS_WORKSPACE_HOPPER_BYTES
+    } else {
+        constants::CUBLAS_WORKSPACE_BYTES
+    }
 }
 
 /// Weight bytes on the GPU under the given quantization.
@@ -441,11 +457,7 @@ impl NonKvEstimate {
         // Alive at both moments: cuBLAS's workspace, the fused-MoE workspace
         // (Triton experts; MXFP4's monolithic kernel has none), and on every
         // stage but the first the hidden state and residual received.
-        let cublas = if gpu.arch == crate::gpu::Arch::Sm90 {
-            constants::CUBLAS_WORKSPACE_HOPPER_BYTES
-        } else {
-            constants::CUBLAS_WORKSPACE_BYTES
-        };
+        let cublas = cublas_workspace_bytes(gpu);
         let moe_workspace = if quant.method == crate::quant::QuantMethod::Mxfp4 {
             0
         } else {
@@ -501,6 +513,8 @@ impl NonKvEstimate {
             forward_peak_bytes: forward_peak,
             sampler_peak_bytes: sampler_peak,
             persistent_profile_bytes: persistent,
+            multimodal_kept_bytes: 0,
+            encoder_peak_bytes: 0,
             cudagraph_bytes: cudagraph,
             cudagraph_in_budget: version.cudagraph_in_budget(),
             non_torch_bytes: non_torch,

@@ -237,6 +237,20 @@ impl Plan {
         }
         let mut per_gpu = model.model.shard(engine.tensor_parallel_size)?;
         per_gpu.dtype = dtype;
+        // The multimodal profile (`crate::multimodal`): with every modality
+        // limited to 0 vLLM does not load the vision tower.
+        let tower = crate::multimodal::VisionTower::from_config(&model.config, per_gpu.hidden_size);
+        if tower
+            .as_ref()
+            .is_some_and(|t| t.disabled(&engine.mm_limits))
+        {
+            per_gpu
+                .encoder
+                .retain(|m| m.kind != crate::model::ModuleKind::Encoder);
+        }
+        let mm_profile = tower
+            .as_ref()
+            .and_then(|t| crate::multimodal::profile(t, &engine, dtype.bytes()));
         if quant.method == crate::quant::QuantMethod::Mxfp4 {
             per_gpu.pad_expert_intermediate(MXFP4_INTERMEDIATE_ALIGN);
         }
@@ -252,6 +266,9 @@ impl Plan {
         for stage in &stages {
             let m = per_gpu.stage(stage);
             let mut est = NonKvEstimate::for_stage(&m, stage, &quant, &engine, &gpu);
+            if let Some(mm) = &mm_profile {
+                est.add_multimodal(mm, crate::memory::cublas_workspace_bytes(&gpu));
+            }
             // The drafter lives with the last stage (vLLM refuses pipeline
             // parallelism with speculative decoding anyway): its weights, and
             // its attention layers' KV in the same pool.
