@@ -76,6 +76,13 @@ const NO_REAL_FILE_YET: &[&str] = &[
     "FalconH1ForCausalLM",
 ];
 
+/// Architectures with a real file but no published parameter count to
+/// hold the reader to: Laguna-XS.2 (poolside) publishes none; its reader is
+/// held to the total computed by hand in
+/// `docs/reference/pending-architectures.md` instead
+/// (`configs::laguna_has_per_layer_heads_gates_windows_and_fp8_blocks`).
+const NO_PUBLISHED_COUNT: &[&str] = &["LagunaForCausalLM"];
+
 #[test]
 fn every_supported_architecture_has_real_files() {
     let files = corpus();
@@ -204,11 +211,11 @@ fn parameter_counts_match_the_published_totals_within_one_percent() {
         "README.md's parameter-count table differs from this test's:\n{table}"
     );
     // Every family is checked against a published count, but those with no
-    // real file yet (the list above).
+    // real file yet and those with no published count (the lists above).
     let unchecked: Vec<&str> = ARCHITECTURES
         .iter()
         .map(|a| a.name)
-        .filter(|n| !families.contains(*n))
+        .filter(|n| !families.contains(*n) && !NO_PUBLISHED_COUNT.contains(n))
         .collect();
     assert_eq!(unchecked, NO_REAL_FILE_YET);
 }
