@@ -696,7 +696,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(with_choices, 16);
+        assert_eq!(with_choices, 17);
     }
 
     #[test]
