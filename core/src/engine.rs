@@ -503,8 +503,8 @@ impl EngineArgs {
                     _ => "data parallelism",
                 },
                 match (ep, dp) {
-                    (true, true) => "the MoE all-to-all exchanges, the expert-parallel weight reads or the replicas' lock-step",
-                    (true, false) => "the MoE all-to-all exchanges or the expert-parallel weight reads",
+                    (true, true) => "the MoE all-to-all exchanges or the replicas' lock-step cost (the experts read are this GPU's share)",
+                    (true, false) => "the MoE all-to-all exchanges (the experts read are this GPU's share)",
                     _ => "the replicas' lock-step and the MoE layers' gather across replicas",
                 }
             )
