@@ -319,6 +319,16 @@ impl Capacity {
             (m, Some(g)) => format!("{}, {} int{} group {g}", plan.model.name, m.name(), q.bits),
             (m, None) => format!("{}, {} {}-bit", plan.model.name, m.name(), q.bits),
         };
+        let what = match plan.per_gpu.layers.iter().find_map(|l| match l {
+            crate::model::Layer::Moe(e) if self.expert_parallel_size > 1 => Some(e),
+            _ => None,
+        }) {
+            Some(e) => format!(
+                "{what}; expert parallel over {} GPUs: {} of {} experts whole on this GPU",
+                self.expert_parallel_size, e.local_experts, e.num_experts
+            ),
+            None => what,
+        };
         if self.pipeline_parallel_size > 1 {
             format!(
                 "{what}; pipeline stage {} of {} (layers {}-{})",

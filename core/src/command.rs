@@ -89,7 +89,7 @@ fn shell_words(text: &str) -> Result<Vec<String>> {
 }
 
 /// Flags that change nothing decodecalc predicts.
-const NO_EFFECT: [&str; 24] = [
+const NO_EFFECT: [&str; 31] = [
     "host",
     "port",
     "served-model-name",
@@ -114,12 +114,22 @@ const NO_EFFECT: [&str; 24] = [
     "middleware",
     "response-role",
     "root-path",
+    // Where the data-parallel replicas run and talk, not how many
+    // (vllm/engine/arg_utils.py): one launch line per node or rank.
+    "data-parallel-address",
+    "data-parallel-rpc-port",
+    "data-parallel-backend",
+    "data-parallel-start-rank",
+    "data-parallel-rank",
+    "headless",
+    // Which experts a GPU holds, not how many (`determine_expert_map`).
+    "expert-placement-strategy",
 ];
 
 /// Boolean flags (they take no value).
 /// Switches vLLM has that are not in the flag table (the table's own
 /// switches are `crate::flags::FlagKind::Switch` / `Set` rows).
-const BOOLEAN: [&str; 7] = [
+const BOOLEAN: [&str; 9] = [
     "trust-remote-code",
     "disable-log-requests",
     "disable-log-stats",
@@ -127,11 +137,16 @@ const BOOLEAN: [&str; 7] = [
     "enable-auto-tool-choice",
     "enable-chunked-prefill",
     "no-enable-chunked-prefill",
+    "headless",
+    "enable-eplb",
 ];
 
 /// Flags that change memory or speed in ways decodecalc does not model yet.
-const NOT_MODELLED: [&str; 8] = [
-    "data-parallel-size",
+/// With expert parallelism: EPLB's redundant experts
+/// (`eplb_config.num_redundant_experts`, more experts a GPU) and the
+/// all-to-all backend (DeepEP's buffers, `VLLM_DEEPEP_BUFFER_SIZE_MB`, are
+/// device memory outside the estimate; docs/reference/vllm-expert-data-parallel.md).
+const NOT_MODELLED: [&str; 10] = [
     // `data` replicates the vision tower on every TP rank (more weight
     // memory) and splits the dummy batch across ranks; decodecalc models
     // the default `weights` mode.
@@ -139,6 +154,9 @@ const NOT_MODELLED: [&str; 8] = [
     // The vision attention kernel (FlashAttention, SDPA, ...): its own
     // temporaries in the tower's pass are not modelled.
     "mm-encoder-attn-backend",
+    "enable-eplb",
+    "eplb-config",
+    "all2all-backend",
     "cpu-offload-gb",
     "num-gpu-blocks-override",
     "no-enable-chunked-prefill",
@@ -204,13 +222,21 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
     }
     while let Some(word) = words.get(i) {
         i += 1;
-        // vLLM's short forms.
+        // vLLM's short forms: `-q`, and the flag table's (`-tp`, `-dp`, `-ep`, ...).
         let word = &match word.as_str() {
-            "-tp" => "--tensor-parallel-size".to_string(),
             "-q" => "--quantization".to_string(),
-            "-pp" => "--pipeline-parallel-size".to_string(),
-            "-dp" => "--data-parallel-size".to_string(),
-            other => other.to_string(),
+            other => match other.strip_prefix('-') {
+                Some(short)
+                    if !short.starts_with('-')
+                        && crate::flags::ENGINE_FLAGS.iter().any(|f| {
+                            f.aliases
+                                .contains(&short.split('=').next().unwrap_or_default())
+                        }) =>
+                {
+                    format!("-{other}")
+                }
+                _ => other.to_string(),
+            },
         };
         let Some(flag) = word.strip_prefix("--") else {
             if cmd.model.is_none() && !word.starts_with('-') {

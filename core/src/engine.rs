@@ -48,6 +48,11 @@ pub struct EngineArgs {
     pub dtype: ServeDtype,
     /// Pipeline stages (1: none); every stage holds `tensor_parallel_size` GPUs.
     pub pipeline_parallel_size: u64,
+    /// Replicas (1: none), each on `tensor x pipeline` GPUs with its own
+    /// engine and KV cache (`--data-parallel-size`).
+    pub data_parallel_size: u64,
+    /// `--enable-expert-parallel`: MoE layers hold whole experts.
+    pub enable_expert_parallel: bool,
     /// `--attention-backend` as given (`None`: vLLM picks; `timing::AttnKernel::select`).
     pub attention_backend: Option<String>,
     /// Whether the scheduler runs one step ahead of the GPU.
@@ -308,6 +313,8 @@ impl EngineSettings {
             // vLLM needs at least one stage; whether the model has a layer
             // for every stage is checked against the model (`Model::pipeline_stages`).
             pipeline_parallel_size: count(self.pipeline_parallel_size, 1),
+            data_parallel_size: self.data_parallel_size_checked(label)?,
+            enable_expert_parallel: self.enable_expert_parallel.unwrap_or(false),
             attention_backend: self.attention_backend_at(version, label)?,
             async_scheduling: self
                 .async_scheduling
@@ -326,6 +333,23 @@ impl EngineSettings {
             )?,
             skip_mm_profiling: self.skip_mm_profiling.unwrap_or(false),
         })
+    }
+
+    /// `--data-parallel-size`, with vLLM's check that the replicas on this
+    /// node are not more than all of them
+    /// (`ParallelConfig._validate_parallel_config`, vllm/config/parallel.py).
+    fn data_parallel_size_checked(&self, label: Label) -> Result<u64> {
+        let dp = count(self.data_parallel_size, 1);
+        match self.data_parallel_size_local.and_then(|l| u64::try_from(l).ok()) {
+            Some(local) if local > dp => Err(Error::new(format!(
+                "{}: data_parallel_size_local ({local}) must be <= data_parallel_size ({dp})",
+                label("data_parallel_size_local")
+            ))
+            .with_hint("give --data-parallel-size-local at most --data-parallel-size (the replicas on this node among all)")
+            .of_kind(crate::ErrorKind::InvalidValue)
+            .about(label("data_parallel_size_local"))),
+            _ => Ok(dp),
+        }
     }
 
     /// `--kv-cache-dtype`, refused where `version` does not have it yet.
@@ -415,6 +439,16 @@ impl EngineArgs {
         model: &crate::model::Model,
         label: Label,
     ) -> Result<Self> {
+        // vllm/config/model.py `_verify_with_expert_parallelism` (0.11, 0.32).
+        if self.enable_expert_parallel && !model.is_moe() {
+            return Err(Error::new(format!(
+                "{}: the model has no experts: vLLM refuses expert parallelism when the number of experts is not greater than 0",
+                label("enable_expert_parallel")
+            ))
+            .with_hint("drop --enable-expert-parallel for a dense model (--data-parallel-size alone runs replicas)")
+            .of_kind(crate::ErrorKind::InvalidValue)
+            .about(label("enable_expert_parallel")));
+        }
         if settings.enable_prefix_caching.is_none() {
             self.enable_prefix_caching =
                 self.vllm_version.prefix_caching_default(model.is_hybrid());
@@ -444,6 +478,47 @@ impl EngineArgs {
             spec.acceptance_source = field;
         }
         Ok(self)
+    }
+
+    /// GPUs the setup takes: tensor x pipeline x data parallel
+    /// (vLLM's world size across the replicas, `world_size_across_dp`).
+    pub fn gpus(&self) -> u64 {
+        self.tensor_parallel_size
+            .saturating_mul(self.pipeline_parallel_size)
+            .saturating_mul(self.data_parallel_size)
+    }
+
+    /// GPUs the experts are spread over whole: `tp x dp` with expert
+    /// parallelism (`FusedMoEParallelConfig.make`), else 1.
+    pub fn expert_parallel_size(&self) -> u64 {
+        if self.enable_expert_parallel {
+            self.tensor_parallel_size
+                .saturating_mul(self.data_parallel_size)
+        } else {
+            1
+        }
+    }
+
+    /// What the timing model leaves out under expert or data parallelism:
+    /// the capacity figures are vLLM's, the speed figures are not.
+    pub fn parallel_timing_caveat(&self) -> Option<String> {
+        let ep = self.expert_parallel_size() > 1;
+        let dp = self.data_parallel_size > 1;
+        (ep || dp).then(|| {
+            format!(
+                "timing with {} is not modelled: memory and admission are vLLM's (per GPU, per replica), but speed figures price one replica as tensor parallelism with all-reduces, without {}; read them as a rough bound",
+                match (ep, dp) {
+                    (true, true) => "expert and data parallelism",
+                    (true, false) => "expert parallelism",
+                    _ => "data parallelism",
+                },
+                match (ep, dp) {
+                    (true, true) => "the MoE all-to-all exchanges or the replicas' lock-step cost (the experts read are this GPU's share)",
+                    (true, false) => "the MoE all-to-all exchanges (the experts read are this GPU's share)",
+                    _ => "the replicas' lock-step and the MoE layers' gather across replicas",
+                }
+            )
+        })
     }
 
     /// The weight layout in force: `--quantization` if given, else the checkpoint's.

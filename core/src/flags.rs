@@ -332,6 +332,25 @@ engine_flags! {
         default "1", vllm true,
         valid Valid::Count(MAX_COUNT),
         "Pipeline stages the layers are split across";
+    /// Replicas of the model (`ParallelConfig.data_parallel_size`,
+    /// vllm/config/parallel.py): each its own engine, scheduler and KV
+    /// cache on `tensor x pipeline` GPUs; a MoE model's expert layers span
+    /// every replica's GPUs (`model::Model::shard_parallel`).
+    data_parallel_size: i64 = "data-parallel-size" ["dp"], Int, unit "replicas",
+        default "1", vllm true,
+        valid Valid::Count(MAX_COUNT),
+        "Replicas of the model, each on tensor x pipeline GPUs with its own KV cache; requests are spread across them";
+    /// Replicas on this node (`data_parallel_size_local`, at most
+    /// `data_parallel_size`): where the GPUs are, not how many.
+    data_parallel_size_local: i64 = "data-parallel-size-local" ["dpl"], Int, unit "replicas",
+        default "data-parallel-size", vllm true,
+        valid Valid::Range(0.0, 1_099_511_627_776.0),
+        "Replicas run on this node (no per-GPU figure changes)";
+    /// `ParallelConfig.enable_expert_parallel`: the MoE layers hold whole
+    /// experts, `num_experts / (tp x dp)` a GPU, instead of splitting each.
+    enable_expert_parallel: bool = "enable-expert-parallel" ["ep"], Switch, unit "",
+        default "off (experts split by tensor parallelism)", vllm true,
+        "Expert parallelism: each GPU of the tensor x data parallel group holds its share of the experts whole";
     async_scheduling: bool = "async-scheduling", Switch, unit "",
         default "on from 0.14", vllm true,
         "Schedule the next step while the GPU runs this one";
@@ -692,7 +711,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(with_choices, 18);
+        assert_eq!(with_choices, 19);
     }
 
     #[test]

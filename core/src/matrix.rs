@@ -276,7 +276,14 @@ impl<'a> Predictor<'a> {
             Phase::Prefill => 1,
             Phase::Decode => h.max_tokens,
         };
-        let admission = match self.workload {
+        // With data parallelism vLLM's load balancer spreads the cell's
+        // requests over the replicas (`DPLBAsyncMPClient`, fewest waiting
+        // and running first): `c / dp` each, the first `c % dp` one more;
+        // each replica admits its share into its own KV cache and
+        // `max_num_seqs`. The block figures are the busiest replica's.
+        let dp = plan.engine.data_parallel_size.max(1);
+        let share = c.div_ceil(dp);
+        let admit_share = |c: u64| match self.workload {
             // Steady state right after admission: the prompt plus the first
             // token. Decode cells' prompts were cached by the scout; the
             // scout's own cold prefill (the prefill rows) finds nothing cached.
@@ -297,12 +304,15 @@ impl<'a> Predictor<'a> {
                 false,
             ),
         };
-        let needed = c.saturating_mul(ctx + out_tokens);
+        let admission = replicas_admit(dp, c, admit_share);
+        // The harness compares the cell's tokens with the one KV cache size
+        // the server logs, a replica's: with replicas, a replica's share.
+        let needed = share.saturating_mul(ctx + out_tokens);
         let budget = pool.kv_cache_tokens;
         // Harness rule: skip when C * (context + max_tokens) exceeds the
         // server's KV cache tokens, except context 0 with C <= max running
         // requests. A distinct workload has no such rule.
-        let exempt = ctx == 0 && c <= plan.engine.max_num_seqs;
+        let exempt = ctx == 0 && share <= plan.engine.max_num_seqs;
         let harness_runs = self.workload == Workload::Distinct
             || !(phase == Phase::Decode && needed > budget && !exempt);
         let status = if !harness_runs {
@@ -351,9 +361,10 @@ impl<'a> Predictor<'a> {
             harness_budget_tokens: budget,
             blocks_per_request: a.blocks_per_request,
             shared_blocks: a.shared_blocks,
-            blocks_needed: a
-                .shared_blocks
-                .saturating_add(c.saturating_mul(a.blocks_per_request)),
+            blocks_needed: a.shared_blocks.saturating_add(
+                c.div_ceil(self.plan.engine.data_parallel_size.max(1))
+                    .saturating_mul(a.blocks_per_request),
+            ),
             usable_blocks: pool.usable_blocks,
             error_band: None,
         };
@@ -383,7 +394,29 @@ impl<'a> Predictor<'a> {
     }
 
     /// The timing of a decode cell with `running` requests running.
+    ///
+    /// With data parallelism the replicas step together (vLLM's
+    /// `DPEngineCoreProc` for MoE models: an idle replica runs dummy
+    /// batches), so every step takes the busiest replica's time: its share
+    /// of the requests is priced, and the cell's throughput is that
+    /// replica's times the running requests over its own.
     pub fn decode_timing(&self, ctx: u64, c: u64, running: u64) -> DecodeTiming {
+        let dp = self.plan.engine.data_parallel_size.max(1);
+        if dp > 1 && running > 0 {
+            let share = c.div_ceil(dp);
+            let mine = running.div_ceil(dp).min(share).max(1);
+            let mut t = self.replica_decode_timing(ctx, share, mine);
+            let scale = running as f64 / mine as f64;
+            t.total_tok_s *= scale;
+            t.output_tokens *= scale;
+            return t;
+        }
+        self.replica_decode_timing(ctx, c, running)
+    }
+
+    /// One engine's decode timing with `c` requests sent, `running` of them
+    /// running.
+    fn replica_decode_timing(&self, ctx: u64, c: u64, running: u64) -> DecodeTiming {
         let h = &self.plan.harness;
         if h.workload == self.workload {
             return decode_cell(&self.work, &self.params, h, ctx, c, running);
@@ -415,6 +448,32 @@ impl<'a> Predictor<'a> {
             cells,
         }
     }
+}
+
+/// The running requests of `c` spread over `dp` replicas as vLLM's load
+/// balancer spreads them (`c / dp` each, the first `c % dp` one more),
+/// each replica admitting its share (`admit_share`); the blocks and the
+/// limit are the busiest replica's.
+fn replicas_admit(dp: u64, c: u64, admit_share: impl Fn(u64) -> Admission) -> Admission {
+    if dp <= 1 {
+        return admit_share(c);
+    }
+    let (base, extra) = (c / dp, c % dp);
+    let busiest = admit_share(c.div_ceil(dp));
+    let running = if extra == 0 {
+        busiest.running.saturating_mul(dp)
+    } else {
+        let rest = if base > 0 {
+            admit_share(base).running
+        } else {
+            0
+        };
+        busiest
+            .running
+            .saturating_mul(extra)
+            .saturating_add(rest.saturating_mul(dp - extra))
+    };
+    Admission { running, ..busiest }
 }
 
 /// Compute every cell of a plan with its calibration.

@@ -19,6 +19,7 @@ pub(crate) fn routed(num_experts: u64, top_k: u64, expert_intermediate: u64) -> 
     }
     Ok(MoeLayer {
         num_experts,
+        local_experts: num_experts,
         top_k,
         expert_intermediate,
         shared_intermediate: 0,

@@ -211,7 +211,12 @@ pub struct MlpLayer {
 /// `top_k` of them run per token.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct MoeLayer {
+    /// The model's routed experts (the router's outputs).
     pub num_experts: u64,
+    /// Routed experts whose weights this GPU holds: every one, except under
+    /// expert parallelism, where each GPU holds its share of them whole
+    /// (`Model::shard_parallel`).
+    pub local_experts: u64,
     pub top_k: u64,
     pub expert_intermediate: u64,
     /// Intermediate size of the always-on shared experts together (0 when none).

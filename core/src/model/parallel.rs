@@ -139,6 +139,63 @@ impl Model {
         })
     }
 
+    /// The part of the model one GPU holds with data parallelism and
+    /// expert parallelism besides tensor parallelism, as vLLM places the
+    /// MoE layers (`FusedMoEParallelConfig.make`,
+    /// vllm/model_executor/layers/fused_moe/config.py, 0.11 and 0.32): the
+    /// MoE layers span the `tp x dp` GPUs of every replica. Without expert
+    /// parallelism each expert's intermediate size is split across all
+    /// `tp x dp` of them (tensor parallelism "flattened" across the
+    /// replicas); with it each GPU holds `num_experts / (tp x dp)` experts
+    /// whole, the first `num_experts % (tp x dp)` ranks one more
+    /// (`determine_expert_map`, fused_moe/expert_map_manager.py in 0.32,
+    /// layer.py in 0.11): the figure is rank 0's, the GPU with the most.
+    /// Everything else, the shared experts included, is split across the
+    /// `tp` GPUs of a replica only, except that vLLM keeps the shared
+    /// experts whole where the MoE runs sequence parallel (expert
+    /// parallelism with `tp > 1` and `dp > 1`:
+    /// `ParallelConfig.use_sequence_parallel_moe`, vllm/config/parallel.py;
+    /// `DeepseekV2MoE`'s shared experts with `disable_tp`,
+    /// models/deepseek_v2.py, 0.32).
+    pub fn shard_parallel(&self, tp: u64, dp: u64, ep: bool) -> crate::error::Result<Model> {
+        let mut out = self.shard(tp)?;
+        let (tp, dp) = (tp.max(1), dp.max(1));
+        let span = tp.saturating_mul(dp);
+        if span <= 1 || (!ep && dp <= 1) {
+            return Ok(out);
+        }
+        let whole_shared = ep && tp > 1 && dp > 1;
+        let place = |full: &MoeLayer, mine: &mut MoeLayer| {
+            if ep {
+                mine.local_experts = full.num_experts.div_ceil(span);
+                mine.expert_intermediate = full.expert_intermediate;
+            } else {
+                mine.expert_intermediate = full.expert_intermediate.div_ceil(span);
+            }
+            if whole_shared {
+                mine.shared_intermediate = full.shared_intermediate;
+            }
+        };
+        let place_all = |full: &[Layer], mine: &mut [Layer]| {
+            for (f, m) in full.iter().zip(mine.iter_mut()) {
+                if let (Layer::Moe(f), Layer::Moe(m)) = (f, m) {
+                    place(f, m);
+                }
+            }
+        };
+        place_all(&self.layers, &mut out.layers);
+        if let (Some(full), Some(mine)) = (&self.mtp, out.mtp.as_mut()) {
+            place_all(&full.layers, &mut mine.layers);
+        }
+        Ok(out)
+    }
+
+    /// Whether any layer (the MTP block's included) is a mixture of experts.
+    pub fn is_moe(&self) -> bool {
+        let moe = |ls: &[Layer]| ls.iter().any(|l| matches!(l, Layer::Moe(_)));
+        moe(&self.layers) || self.mtp.as_ref().is_some_and(|b| moe(&b.layers))
+    }
+
     /// The stages of pipeline parallelism over `pp` stages, as vLLM splits
     /// the decoder layers (`get_pp_indices`, vllm/distributed/utils.py, read
     /// at its newest stored version; `VLLM_PP_LAYER_PARTITION` is not

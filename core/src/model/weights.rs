@@ -217,10 +217,12 @@ fn mlp_modules(o: &mut Vec<Module>, h: u64, f: &MlpLayer) {
 /// A mixture-of-experts layer's tensors: router, experts, shared expert.
 fn moe_modules(o: &mut Vec<Module>, h: u64, e: &MoeLayer) {
     let (n, i) = (e.num_experts, e.expert_intermediate);
+    // The router scores every expert; the GPU holds its local ones.
     add(o, 1, "router", X, h, n);
     if e.router_bias {
         add(o, 1, "router_bias", X, 1, n);
     }
+    let n = e.local_experts;
     // Latent experts work in `latent_dim` between two projections.
     let w = match e.latent_dim {
         Some(l) => {
@@ -363,6 +365,7 @@ mod tests {
         // Qwen3-30B-A3B's shape: 48 layers, 128 experts x 768, top-8, hidden 2048.
         let moe = MoeLayer {
             num_experts: 128,
+            local_experts: 128,
             top_k: 8,
             expert_intermediate: 768,
             shared_intermediate: 0,

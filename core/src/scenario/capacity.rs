@@ -107,8 +107,16 @@ pub struct Capacity {
     /// published size (the capacity table shows it beside the weights).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub checkpoint_bytes: Option<u64>,
-    /// GPUs the model is split across; every byte figure here is per GPU.
+    /// GPUs each layer is split across; every byte figure here is per GPU.
     pub tensor_parallel_size: u64,
+    /// Replicas (`--data-parallel-size`): each has `tensor x pipeline` GPUs
+    /// and a KV pool of its own, the figures here (per GPU, per replica).
+    pub data_parallel_size: u64,
+    /// GPUs a MoE layer's experts are spread over whole (`tp x dp` with
+    /// `--enable-expert-parallel`, else 1).
+    pub expert_parallel_size: u64,
+    /// GPUs the setup takes: `tensor x pipeline x data`.
+    pub gpus: u64,
     /// Pipeline stages; the byte figures are those of `kv_stage` (the stage
     /// with the fewest KV blocks, which sets every stage's count).
     pub pipeline_parallel_size: u64,
@@ -193,18 +201,28 @@ impl Plan {
     }
 
     /// What is predicted, for headers and errors: "{model} on {gpu}", with
-    /// the GPU count when there are several ("on 2 x NVIDIA H100 ...").
+    /// the GPU count when there are several ("on 2 x NVIDIA H100 ..."), and
+    /// with data parallelism the replicas ("on 16 x NVIDIA H100 ... (2
+    /// replicas of 8 GPUs; figures per GPU, KV cache per replica)").
     pub fn setup_title(&self) -> String {
-        let gpus = self
-            .engine
-            .tensor_parallel_size
-            .saturating_mul(self.engine.pipeline_parallel_size);
+        let e = &self.engine;
+        let gpus = e.gpus();
         let count = if gpus > 1 {
             format!("{gpus} x ")
         } else {
             String::new()
         };
-        format!("{} on {count}{}", self.model.name, self.gpu.name)
+        let replicas = if e.data_parallel_size > 1 {
+            format!(
+                " ({} replicas of {} GPUs; figures per GPU, KV cache per replica)",
+                e.data_parallel_size,
+                e.tensor_parallel_size
+                    .saturating_mul(e.pipeline_parallel_size)
+            )
+        } else {
+            String::new()
+        };
+        format!("{} on {count}{}{replicas}", self.model.name, self.gpu.name)
     }
 
     /// A plan from parts already loaded and resolved, with the
@@ -235,7 +253,11 @@ impl Plan {
             )
             .with_hint("use --dtype auto, bfloat16 or float16 with --quantization fp8"));
         }
-        let mut per_gpu = model.model.shard(engine.tensor_parallel_size)?;
+        let mut per_gpu = model.model.shard_parallel(
+            engine.tensor_parallel_size,
+            engine.data_parallel_size,
+            engine.enable_expert_parallel,
+        )?;
         per_gpu.dtype = dtype;
         // The multimodal profile (`crate::multimodal`): with every modality
         // limited to 0 vLLM does not load the vision tower.
@@ -365,6 +387,9 @@ impl Plan {
             model_params: self.model.model.params(),
             checkpoint_bytes: self.model.checkpoint_bytes,
             tensor_parallel_size: self.engine.tensor_parallel_size,
+            data_parallel_size: self.engine.data_parallel_size,
+            expert_parallel_size: self.engine.expert_parallel_size(),
+            gpus: self.engine.gpus(),
             pipeline_parallel_size: self.engine.pipeline_parallel_size,
             kv_stage: self.kv_stage,
             dtype: self.per_gpu.dtype.name(),

@@ -322,6 +322,7 @@ impl Request {
             )?
             .for_model(&settings, &model.model, &label)?;
         let mut engine = engine;
+        warnings.extend(engine.parallel_timing_caveat());
         if let Some(sp) = engine.speculative.as_mut() {
             sp.attach_drafter(&label("speculative_config"), &model.model, |name| {
                 load_model(world, name)

@@ -18,6 +18,9 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct MoeRead {
     pub experts: u64,
+    /// Experts this GPU holds (fewer than `experts` under expert
+    /// parallelism: it reads only the touched ones among them).
+    pub local_experts: u64,
     pub top_k: u64,
     /// Bytes of one expert.
     pub expert_bytes: u64,
@@ -312,7 +315,10 @@ impl ModelCost {
                         t
                     }
                 };
-                (m, touched)
+                // Under expert parallelism the touched experts are spread
+                // evenly over the GPUs; this one reads its share.
+                let local = m.local_experts.min(m.experts) as f64 / m.experts.max(1) as f64;
+                (m, touched * local)
             })
             .collect()
     }
@@ -504,6 +510,7 @@ fn moe_reads(
         active_expert_params += (e.top_k * params) as f64;
         out.push(MoeRead {
             experts: e.num_experts,
+            local_experts: e.local_experts,
             top_k: e.top_k,
             expert_bytes: bytes,
             kernel,

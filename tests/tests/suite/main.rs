@@ -18,6 +18,7 @@ mod configs;
 mod corpus;
 mod data;
 mod engine_flags;
+mod expert_parallel;
 mod fuzz;
 mod gpus;
 mod held_out;
