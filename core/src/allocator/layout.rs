@@ -83,6 +83,37 @@ pub struct KvLayout {
     pub vllm_version: crate::version::VllmVersion,
 }
 
+/// An attention layer's bucket: layers with the same spec share groups
+/// (full attention, each sliding window, each chunk; also by KV bytes per
+/// token). Chunked local layers are full attention to the allocator before
+/// 0.14 (`version::CHUNKED_LOCAL_GROUPS`).
+fn layer_spec(
+    a: &crate::model::AttentionLayer,
+    kv_bytes_per_token: u64,
+    version: crate::version::VllmVersion,
+) -> LayerSpec {
+    let (kind, window) = match (a.sliding_window_tokens, a.chunk_tokens) {
+        (Some(w), _) => (GroupKind::SlidingWindow, Some(w)),
+        (None, Some(c)) if version.chunked_local_groups() => (GroupKind::ChunkedLocal, Some(c)),
+        _ => (GroupKind::FullAttention, None),
+    };
+    (kind, window, kv_bytes_per_token)
+}
+
+/// How many steps' tokens are in flight at once: one per pipeline stage,
+/// two under async scheduling from `version::SLIDING_IN_FLIGHT_TOKENS`.
+fn in_flight_batches(engine: &EngineArgs) -> u64 {
+    if engine.pipeline_parallel_size > 1 {
+        engine.pipeline_parallel_size
+    } else if engine.async_scheduling
+        && engine.vllm_version >= crate::version::SLIDING_IN_FLIGHT_TOKENS
+    {
+        2
+    } else {
+        1
+    }
+}
+
 impl KvLayout {
     pub fn new(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
         let attn: Vec<_> = model.attention_layers().collect();
@@ -134,32 +165,13 @@ impl KvLayout {
         } else {
             mamba_state
         };
-        // Buckets of layers with the same spec: full attention, each sliding
-        // window, each chunk, Mamba; attention also by KV bytes per token.
-        // Chunked local layers are full attention to the allocator before
-        // 0.14 (`version::CHUNKED_LOCAL_GROUPS`).
         let mut specs: Vec<LayerSpec> = attn
             .iter()
-            .map(|a| {
-                let (kind, window) = match (a.sliding_window_tokens, a.chunk_tokens) {
-                    (Some(w), _) => (GroupKind::SlidingWindow, Some(w)),
-                    (None, Some(c)) if version.chunked_local_groups() => {
-                        (GroupKind::ChunkedLocal, Some(c))
-                    }
-                    _ => (GroupKind::FullAttention, None),
-                };
-                (kind, window, bytes_of(a))
-            })
+            .map(|a| layer_spec(a, bytes_of(a), version))
             .collect();
         specs.extend(mamba.iter().map(|_| (GroupKind::Mamba, None, 0)));
         let (group_size, groups) = group_layers(&specs, block_size, attn_bytes, version)?;
-        let in_flight_batches = if engine.pipeline_parallel_size > 1 {
-            engine.pipeline_parallel_size
-        } else if engine.async_scheduling && version >= crate::version::SLIDING_IN_FLIGHT_TOKENS {
-            2
-        } else {
-            1
-        };
+        let in_flight_batches = in_flight_batches(engine);
         let mamba2 = model
             .layers
             .iter()

@@ -1,0 +1,374 @@
+//! Reading a checkpoint's `quantization_config` (and ModelOpt's
+//! `hf_quant_config.json`) into a [`WeightQuant`]: the method, bits, groups,
+//! scales and the modules it leaves unquantized, as vLLM 0.32's quantization
+//! configs read them (`vllm/model_executor/layers/quantization/`).
+
+use super::*;
+
+/// ModelOpt `MIXED_PRECISION`: `quantized_layers` maps each layer to its
+/// algorithm. The kinds it names NVFP4 decide the method, the kinds it names
+/// FP8 are stored as fp8, kinds it never names stay in the model dtype
+/// (vLLM 0.32 `vllm/model_executor/layers/quantization/modelopt.py`,
+/// `ModelOptMixedPrecisionConfig`, picks the method per layer the same way).
+fn modelopt_mixed(layers: &serde_json::Map<String, serde_json::Value>) -> Result<WeightQuant> {
+    let mut nvfp4 = Vec::new();
+    let mut fp8 = Vec::new();
+    for (name, spec) in layers {
+        let algo = spec
+            .get("quant_algo")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        let Some(kind) = ignored_kind(name) else {
+            continue;
+        };
+        let into = match algo.as_str() {
+            a if a.contains("NVFP4") => &mut nvfp4,
+            "FP8" => &mut fp8,
+            other => {
+                return Err(Error::field(
+                    &format!("quantization_config.quantized_layers.{name}.quant_algo"),
+                    other,
+                    "NVFP4, W4A16_NVFP4 or FP8",
+                ))
+            }
+        };
+        if !into.contains(&kind) {
+            into.push(kind);
+        }
+    }
+    let mut q = WeightQuant::for_method(if nvfp4.is_empty() {
+        QuantMethod::Fp8
+    } else {
+        QuantMethod::Nvfp4
+    });
+    q.lm_head_quantized = nvfp4.iter().chain(&fp8).any(|k| k == "lm_head");
+    if !nvfp4.is_empty() {
+        q.fp8_kinds = fp8.clone();
+    }
+    let named: Vec<&String> = nvfp4.iter().chain(&fp8).collect();
+    q.unquantized = ["attention", "mamba", "mlp", "experts"]
+        .iter()
+        .filter(|k| !named.iter().any(|n| n == k))
+        .map(|k| k.to_string())
+        .collect();
+    Ok(q)
+}
+
+/// The module kind or name an ignore pattern of a `quantization_config`
+/// names (`model.layers.*.self_attn` -> `attention`), None for routers.
+/// Names that mark a multimodal encoder's modules in unquantized-module lists.
+const ENCODER_PATTERNS: [&str; 7] = [
+    "vision",
+    "visual",
+    "multi_modal",
+    "mm_projector",
+    "image",
+    "audio",
+    "patch_embed",
+];
+
+/// The kind names an unquantized-module list entry can map to
+/// ([`ignored_kind`]); any other entry must name a module of the model.
+pub(super) const KIND_NAMES: [&str; 9] = [
+    "mtp",
+    "norm",
+    "attention",
+    "mamba",
+    "mlp",
+    "experts",
+    "lm_head",
+    "embed_tokens",
+    "encoder",
+];
+
+fn ignored_kind(pattern: &str) -> Option<String> {
+    // A compressed-tensors regex (`re:.*\.mlp\.gate$`) is read as the
+    // module path it matches: its end anchor and escaped dots dropped.
+    let p = pattern
+        .to_ascii_lowercase()
+        .trim_end_matches('$')
+        .replace("\\.", ".");
+    // A whole decoder layer (`model.layers.61*`): DeepSeek's MTP layer sits
+    // at index num_hidden_layers ([`WeightQuant::mtp_quantized`]).
+    if let Some(index) = p
+        .strip_suffix('*')
+        .and_then(|q| q.rsplit_once("layers."))
+        .map(|(_, n)| n.trim_end_matches('.'))
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return Some(format!("layers.{index}"));
+    }
+    let name = if p.contains("mtp") || p.contains("nextn") {
+        // The multi-token-prediction modules (Qwen3.5's `mtp.*`).
+        "mtp"
+    } else if p.contains("lm_head") {
+        "lm_head"
+    } else if p.contains("embed") {
+        "embed_tokens"
+    } else if p.contains("router")
+        || p == "gate"
+        || (p.ends_with(".gate") && !p.contains("gate_proj"))
+        || p.contains("e_score_correction_bias")
+        // The multi-token-prediction layer's modules (GLM-5's `eh_proj`),
+        // which vLLM loads only for speculative decoding.
+        || p.ends_with("eh_proj")
+        || p.ends_with("enorm")
+        || p.ends_with("hnorm")
+    {
+        // The router and its score bias (MiniMax-M2 lists both): never
+        // quantized anyway.
+        return None;
+    } else if p.contains("norm") {
+        // Norm weights are never quantized.
+        "norm"
+    } else if ENCODER_PATTERNS.iter().any(|e| p.contains(e)) {
+        // Vision and audio encoders, which stay in the model dtype anyway.
+        "encoder"
+    } else if p.contains("self_attn") || p.contains("attention") || p.ends_with("attn") {
+        "attention"
+    } else if p.contains("mixer") || p.contains("mamba") || p.contains("linear_attn") {
+        "mamba"
+    } else if p.contains("shared_expert") {
+        "mlp"
+    } else if p.contains("experts") {
+        "experts"
+    } else if p.contains("mlp") {
+        "mlp"
+    } else {
+        return Some(pattern.rsplit('.').next().unwrap_or(pattern).to_string());
+    };
+    Some(name.to_string())
+}
+
+/// Read a checkpoint's `quantization_config` (AWQ, GPTQ, compressed-tensors
+/// int/fp8/nvfp4, fp8 with or without block scales, MXFP4, ModelOpt NVFP4).
+pub fn from_hf_config(qc: &Value) -> Result<WeightQuant> {
+    let qc = QuantConfig(qc);
+    let method = qc
+        .get("quant_method")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let mut q = match method.as_str() {
+        "awq" => qc.awq()?,
+        "gptq" => qc.gptq()?,
+        "fp8" => qc.fp8(),
+        "mxfp4" => {
+            let mut q = WeightQuant::for_method(QuantMethod::Mxfp4);
+            q.unquantized = qc.list("modules_to_not_convert");
+            q
+        }
+        "modelopt" | "modelopt_fp4" => match qc.modelopt()? {
+            ModelOpt::Whole(q) => q,
+            ModelOpt::Mixed(q) => return Ok(q),
+        },
+        "compressed-tensors" => qc.compressed_tensors()?,
+        "bitsandbytes" => qc.bitsandbytes(),
+        other => {
+            return Err(Error::field(
+                "quantization_config.quant_method",
+                other,
+                "awq, gptq, compressed-tensors, fp8, mxfp4, modelopt or bitsandbytes",
+            ))
+        }
+    };
+    // Each kind once, in order: the list maps to a few kind names, so the
+    // set stays small however long the config's list is.
+    q.unquantized = crate::units::sorted_set(std::mem::take(&mut q.unquantized));
+    q.validate()?;
+    Ok(q)
+}
+
+/// A ModelOpt config: one scheme for the model, or each layer's
+/// (`MIXED_PRECISION`, read whole by [`modelopt_mixed`]).
+enum ModelOpt {
+    Whole(WeightQuant),
+    Mixed(WeightQuant),
+}
+
+/// A `quantization_config` object, read field by field.
+struct QuantConfig<'a>(&'a Value);
+
+impl<'a> QuantConfig<'a> {
+    /// The field `k`, None where absent or null.
+    fn get(&self, k: &str) -> Option<&'a Value> {
+        self.0.get(k).filter(|v| !v.is_null())
+    }
+
+    /// A whole number (`k` names it in errors), `d` where absent.
+    fn num(v: Option<&Value>, k: &str, d: u64) -> Result<u64> {
+        match v {
+            None => Ok(d),
+            Some(x) => x.as_u64().ok_or_else(|| {
+                Error::field(&format!("quantization_config.{k}"), x, "a whole number")
+            }),
+        }
+    }
+
+    /// The module kinds (or names) a list of unquantized modules names.
+    fn list(&self, k: &str) -> Vec<String> {
+        self.get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .filter_map(ignored_kind)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn flag(&self, k: &str) -> Option<bool> {
+        self.get(k).and_then(Value::as_bool)
+    }
+
+    fn awq(&self) -> Result<WeightQuant> {
+        let mut q = WeightQuant::for_method(QuantMethod::Awq);
+        q.bits = Self::num(self.get("bits").or(self.get("w_bit")), "bits", 4)?;
+        q.group_size = Some(Self::num(
+            self.get("group_size").or(self.get("q_group_size")),
+            "group_size",
+            128,
+        )?);
+        q.zero_point = self.flag("zero_point").unwrap_or(true);
+        q.unquantized = self.list("modules_to_not_convert");
+        Ok(q)
+    }
+
+    fn gptq(&self) -> Result<WeightQuant> {
+        let mut q = WeightQuant::for_method(QuantMethod::Gptq);
+        q.bits = Self::num(self.get("bits"), "bits", 4)?;
+        q.group_size = match self.get("group_size").and_then(Value::as_i64) {
+            Some(g) if g > 0 => Some(g as u64),
+            _ => None,
+        };
+        q.zero_point = !self.flag("sym").unwrap_or(true);
+        q.lm_head_quantized = self.flag("lm_head").unwrap_or(false);
+        Ok(q)
+    }
+
+    fn fp8(&self) -> WeightQuant {
+        let mut q = WeightQuant::for_method(QuantMethod::Fp8);
+        if let Some(b) = self.get("weight_block_size").and_then(Value::as_array) {
+            let v: Vec<u64> = b.iter().filter_map(Value::as_u64).collect();
+            if let [bo, bi] = v.as_slice() {
+                q.block = Some([*bo, *bi]);
+            }
+        }
+        q.unquantized = self.list("ignored_layers");
+        q.unquantized.extend(self.list("modules_to_not_convert"));
+        q
+    }
+
+    fn modelopt(&self) -> Result<ModelOpt> {
+        let algo = self
+            .get("quant_algo")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_ascii_uppercase();
+        let mut q = match algo.as_str() {
+            "NVFP4" => WeightQuant::for_method(QuantMethod::Nvfp4),
+            "FP8" => WeightQuant::for_method(QuantMethod::Fp8),
+            "MIXED_PRECISION" => {
+                let layers = self
+                    .get("quantized_layers")
+                    .and_then(Value::as_object)
+                    .ok_or_else(|| {
+                        Error::new("missing field `quantization_config.quantized_layers`")
+                            .with_hint(
+                            "a MIXED_PRECISION ModelOpt config lists each layer's quant_algo there",
+                        )
+                    })?;
+                let mut q = modelopt_mixed(layers)?;
+                // Its `ignore` list names what no layer entry covers (the
+                // MTP modules); the kinds are already decided by the layers.
+                let mtp = ["ignore", "exclude_modules"]
+                    .iter()
+                    .flat_map(|k| self.list(k))
+                    .filter(|u| u == "mtp" || u.starts_with("layers."));
+                for u in mtp {
+                    if !q.unquantized.contains(&u) {
+                        q.unquantized.push(u);
+                    }
+                }
+                return Ok(ModelOpt::Mixed(q));
+            }
+            other => {
+                return Err(Error::field(
+                    "quantization_config.quant_algo",
+                    other,
+                    "NVFP4, FP8 or MIXED_PRECISION",
+                ))
+            }
+        };
+        q.unquantized = self.list("exclude_modules");
+        Ok(ModelOpt::Whole(q))
+    }
+
+    fn compressed_tensors(&self) -> Result<WeightQuant> {
+        let weights = self
+            .get("config_groups")
+            .and_then(Value::as_object)
+            .and_then(|g| g.values().next())
+            .and_then(|g| g.get("weights"))
+            .ok_or_else(|| {
+                Error::new("quantization_config.config_groups has no group with `weights`")
+                    .with_hint("a compressed-tensors config lists its weight scheme under config_groups.group_0.weights")
+            })?;
+        let bits = Self::num(weights.get("num_bits"), "num_bits", 8)?;
+        let float = weights.get("type").and_then(Value::as_str) == Some("float");
+        let group = weights.get("group_size").and_then(Value::as_u64);
+        let mut q = match (float, bits) {
+            (true, 8) => {
+                let mut q = WeightQuant::for_method(QuantMethod::Fp8);
+                // `strategy: block`: one fp32 scale per `block_structure`
+                // block of `[out, in]` weights (Laguna-XS.2-FP8: 128 x 128),
+                // as `weight_block_size` gives it for `fp8` checkpoints.
+                if weights.get("strategy").and_then(Value::as_str) == Some("block") {
+                    let b: Vec<u64> = weights
+                        .get("block_structure")
+                        .and_then(Value::as_array)
+                        .map(|a| a.iter().filter_map(Value::as_u64).collect())
+                        .unwrap_or_default();
+                    if let [bo, bi] = b.as_slice() {
+                        q.block = Some([*bo, *bi]);
+                    }
+                }
+                q
+            }
+            (true, 4) => WeightQuant::for_method(QuantMethod::Nvfp4),
+            (false, b) => {
+                let mut q = WeightQuant::for_method(QuantMethod::CompressedTensors);
+                q.bits = b;
+                q.group_size = group;
+                q.zero_point = !weights
+                    .get("symmetric")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true);
+                q
+            }
+            (true, b) => {
+                return Err(Error::field(
+                    "quantization_config.num_bits",
+                    b,
+                    "4 or 8 for float weights",
+                ))
+            }
+        };
+        q.unquantized = self.list("ignore");
+        Ok(q)
+    }
+
+    fn bitsandbytes(&self) -> WeightQuant {
+        let mut q = WeightQuant::for_method(QuantMethod::Bitsandbytes);
+        let flag = |k: &str| self.flag(k).unwrap_or(false);
+        if flag("load_in_8bit") || flag("_load_in_8bit") {
+            q.bits = 8;
+            q.group_size = None;
+        }
+        q.double_quant = flag("bnb_4bit_use_double_quant");
+        q.unquantized = self.list("llm_int8_skip_modules");
+        q
+    }
+}
