@@ -141,15 +141,19 @@ fn list(n: u64) -> String {
     (1..=n).map(|i| i.to_string()).collect::<Vec<_>>().join(",")
 }
 
+/// Every case, in the README's order: files, then flags, then data files.
 fn cases() -> Vec<Case> {
+    let mut all = file_cases();
+    all.extend(flag_cases());
+    all.extend(data_file_cases());
+    all
+}
+
+/// Presets and paths, special and huge files, config.json.
+// One case a line, as the README's table lists them.
+#[rustfmt::skip]
+fn file_cases() -> Vec<Case> {
     let csv = reference_csv();
-    let header = csv.lines().next().unwrap().to_string();
-    let first_row = csv.lines().nth(1).unwrap().to_string();
-    let prefill_only = format!("{header}\n{first_row}\n");
-    let duplicate = format!("{header}\n{first_row}\n{first_row}\n");
-    let many_rows = format!("{header}\n{}", format!("{first_row}\n").repeat(150_000));
-    let contexts = list(6251);
-    let concurrency = list(2000);
     vec![
         // Presets and paths.
         case("unknown model preset", &["capacity", "--model", "no-such-model"], "`no-such-model` is no model preset"),
@@ -199,6 +203,16 @@ fn cases() -> Vec<Case> {
         case("an unquantized-module list that names no module", &["capacity", "--model", "q.json", "--gpu", "h100"], "`nonexistent_proj` in the checkpoint's unquantized-module list names no module")
             .file("q.json", config(json!({"quantization_config": {"quant_method": "fp8", "modules_to_not_convert": ["model.layers.0.nonexistent_proj"]}})))
             .accepted(),
+    ]
+}
+
+/// Flags.
+// One case a line, as the README's table lists them.
+#[rustfmt::skip]
+fn flag_cases() -> Vec<Case> {
+    let contexts = list(6251);
+    let concurrency = list(2000);
+    vec![
         // Flags.
         case("a flag the parser rejects", &["matrix", "--frobnicate"], "--frobnicate"),
         Case { args: vec!["capacity".into(), "--gpu".into(), "\u{1b}]0;pwned\u{7}\u{202e}".into(), "--model".into(), "qwen3-8b".into()], ..case("control characters or bidi overrides in a flag (ESC, OSC, RLO)", &[], "\\u{1b}]0;pwned\\u{7}\\u{202e}").shown("decodecalc capacity --gpu $'\\e]0;pwned\\a\\u202e' --model qwen3-8b") },
@@ -225,6 +239,20 @@ fn cases() -> Vec<Case> {
         case("unknown scenario or calibration preset", &["matrix", "--calibration", "no-such-fit"], "no-such-fit"),
         case("an unknown Mamba dtype", &["capacity", "--mamba-ssm-cache-dtype", "fp4"], "--mamba-ssm-cache-dtype"),
         case("a malformed `--explain` cell", &["matrix", "--explain", "16K:x"], "--explain"),
+    ]
+}
+
+/// GPU, scenario and measured files.
+// One case a line, as the README's table lists them.
+#[rustfmt::skip]
+fn data_file_cases() -> Vec<Case> {
+    let csv = reference_csv();
+    let header = csv.lines().next().unwrap().to_string();
+    let first_row = csv.lines().nth(1).unwrap().to_string();
+    let prefill_only = format!("{header}\n{first_row}\n");
+    let duplicate = format!("{header}\n{first_row}\n{first_row}\n");
+    let many_rows = format!("{header}\n{}", format!("{first_row}\n").repeat(150_000));
+    vec![
         // GPU and scenario files.
         case("a GPU file with a bandwidth of 1e-300", &["capacity", "--model", "qwen3-8b", "--gpu", "gpu.toml"], "bandwidth_gb_s")
             .file("gpu.toml", gpu_file("bandwidth_gb_s", "1e-300")),
