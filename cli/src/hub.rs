@@ -139,8 +139,9 @@ fn failure(e: &ApiError, token_sent: bool) -> Missing {
                 match (response.header("x-error-code"), *status) {
                     (Some("EntryNotFound"), _) => Missing::File,
                     (Some("RepoNotFound"), _) | (None, 404) => Missing::Repo,
-                    (Some("GatedRepo"), _) | (_, 401 | 403) => {
-                        Missing::No(HubFailure::Gated { token_sent })
+                    (Some("GatedRepo"), _) => Missing::No(HubFailure::Gated { token_sent }),
+                    (_, status @ (401 | 403)) => {
+                        Missing::No(HubFailure::Refused { status, token_sent })
                     }
                     (_, status) => Missing::No(HubFailure::Other(format!("HTTP {status}"))),
                 }

@@ -305,6 +305,10 @@ mod hub {
         let [org, name, "resolve", _rev, file] = parts[..] else {
             return reply(404, &[], "");
         };
+        // A bare 401, as an anonymous client may get for a private repo.
+        if name.starts_with("private-") {
+            return reply(401, &[], "Unauthorized");
+        }
         let Some(repo) = repos.get(format!("{org}/{name}").as_str()) else {
             return reply(
                 404,
@@ -503,8 +507,8 @@ fn a_hub_repo_is_fetched_into_the_cache_and_served_from_it_with_the_hub_gone() {
 
 /// Each way the Hub says no gets an error naming the repo and the Hub,
 /// exit 2: a missing repo (404), a gated repo without a token (401) or with
-/// the wrong one, a repo without a config.json, no Hub at the address; the
-/// gated repo with its token loads.
+/// the wrong one, a bare 401 that does not say why, a repo without a
+/// config.json, no Hub at the address; the gated repo with its token loads.
 #[test]
 fn hub_refusals_name_the_repo_and_say_what_would_work() {
     let config = concat!(
@@ -553,6 +557,11 @@ fn hub_refusals_name_the_repo_and_say_what_would_work() {
             ask("acme/gated-34b", Some("hf_wrong")),
             format!("error: the Hub ({ep}) refused the token for `acme/gated-34b`"),
             "or set $HF_TOKEN to a token that has access",
+        ),
+        (
+            ask("acme/private-model", None),
+            format!("error: the Hub ({ep}) refused `acme/private-model` (HTTP 401) without saying why: it does not exist, or it is private or gated"),
+            "a private or gated repo needs $HF_TOKEN set to a token with read access",
         ),
         (
             ask("acme/only-gguf", None),

@@ -60,22 +60,27 @@ pub fn check_repo(repo: &str) -> Result<String, Error> {
     }
 }
 
-/// The error a failed fetch shows: core's words, with the page's hint for a
-/// gated repo (the page holds no token).
+/// The error a failed fetch shows: core's words, with the page's hint where
+/// a token would help (the page holds none).
 pub fn error(repo: &str, failure: HubFailure) -> Error {
-    let gated = matches!(failure, HubFailure::Gated { .. });
+    let hint = match failure {
+        HubFailure::Gated { .. } => Some(format!(
+            "the page sends no token: accept the license on {ENDPOINT}/{repo}, download its config.json and load it with \"or a model's config.json\""
+        )),
+        HubFailure::Refused { .. } => Some(format!(
+            "check the repo id on {ENDPOINT}; the page sends no token, so for a private or gated repo download its config.json and load it with \"or a model's config.json\""
+        )),
+        _ => None,
+    };
     let e = HubError {
         repo: repo.to_string(),
         endpoint: ENDPOINT.to_string(),
         failure,
     }
     .into_error();
-    if gated {
-        e.with_hint(format!(
-            "the page sends no token: accept the license on {ENDPOINT}/{repo}, download its config.json and load it with \"or a model's config.json\""
-        ))
-    } else {
-        e
+    match hint {
+        Some(h) => e.with_hint(h),
+        None => e,
     }
 }
 
@@ -141,7 +146,13 @@ async fn get(url: &str) -> Result<Answer, HubFailure> {
         }
         (Some("EntryNotFound"), _) => Ok(Answer::Missing { entry: true }),
         (Some("RepoNotFound"), _) | (None, 404) => Ok(Answer::Missing { entry: false }),
-        (Some("GatedRepo"), _) | (_, 401 | 403) => Err(HubFailure::Gated { token_sent: false }),
+        (Some("GatedRepo"), _) => Err(HubFailure::Gated { token_sent: false }),
+        // Without an error code (a cross-origin answer may not expose it):
+        // missing, private or gated alike.
+        (_, status @ (401 | 403)) => Err(HubFailure::Refused {
+            status,
+            token_sent: false,
+        }),
         (_, status) => Err(HubFailure::Other(format!("HTTP {status}"))),
     }
 }

@@ -624,6 +624,7 @@ try {
       if (!m) return answer(404, "", null);
       const [, repo, file] = m;
       if (repo === "acme/gated-34b") return answer(401, "Access restricted", "GatedRepo");
+      if (repo === "acme/private-model") return answer(401, "Unauthorized", null);
       if (repo !== "acme/Yi-34B-mirror") return answer(404, "Repository not found", "RepoNotFound");
       if (file === "config.json") return answer(200, readFileSync(cfg, "utf8"), null);
       if (file === "model.safetensors.index.json") return answer(200, JSON.stringify({ metadata: { total_size: total }, weight_map: {} }), null);
@@ -646,6 +647,7 @@ try {
     const refusals = [
       ["acme/gated-34b", "`acme/gated-34b` is a gated or private repo on the Hub (https://huggingface.co) and no token was sent", "the page sends no token"],
       ["acme/nothing-here", "`acme/nothing-here` is no model preset, no file here, and no repo on the Hub (https://huggingface.co)", "check the repo id's spelling"],
+      ["acme/private-model", "the Hub (https://huggingface.co) refused `acme/private-model` (HTTP 401) without saying why", "the page sends no token"],
       ["not a repo", "invalid value `not a repo` for `hub-repo`", "ORG/NAME"],
     ];
     for (const [repo, error, hint] of refusals) {

@@ -96,10 +96,14 @@ pub enum HubFailure {
     /// No such repo (or a private one the token cannot see): HTTP 404, or
     /// the Hub's `X-Error-Code: RepoNotFound`.
     RepoNotFound,
-    /// A gated or private repo and no token, or a token without access:
-    /// HTTP 401/403, or `X-Error-Code: GatedRepo`. `token_sent`: whether a
-    /// token went with the request.
+    /// A gated repo and no token, or a token without access:
+    /// `X-Error-Code: GatedRepo`. `token_sent`: whether a token went with
+    /// the request.
     Gated { token_sent: bool },
+    /// HTTP 401 or 403 without an error code saying why: to a client
+    /// without a token the Hub answers so for a private repo and for one
+    /// that does not exist alike.
+    Refused { status: u16, token_sent: bool },
     /// The repo exists but has no `config.json` (a GGUF-only repo, say).
     NoConfig,
     /// The Hub could not be reached (no network, DNS, refused connection,
@@ -126,6 +130,14 @@ impl HubError {
             HubFailure::Gated { token_sent: true } => (
                 format!("the Hub ({endpoint}) refused the token for `{repo}`: it is gated or private and the token has no access"),
                 format!("accept its license on {endpoint}/{repo} with the token's account, or set $HF_TOKEN to a token that has access"),
+            ),
+            HubFailure::Refused { status, token_sent } => (
+                format!("the Hub ({endpoint}) refused `{repo}` (HTTP {status}) without saying why: it does not exist, or it is private or gated"),
+                if *token_sent {
+                    format!("check the repo id on {endpoint}; for a private or gated repo, use a token ($HF_TOKEN) whose account has access")
+                } else {
+                    format!("check the repo id on {endpoint}; a private or gated repo needs $HF_TOKEN set to a token with read access")
+                },
             ),
             HubFailure::NoConfig => (
                 format!("`{repo}` on the Hub ({endpoint}) has no config.json"),
