@@ -6,18 +6,9 @@
 //! file `hf auth login` writes), `HF_HUB_CACHE` / `HF_HOME`, and
 //! `HF_HUB_OFFLINE`. Errors are typed ([`HubError`]); core words them.
 
-use decodecalc_core::scenario::{HubError, HubFailure};
+use decodecalc_core::scenario::{hub_refusal, HubError, HubFailure, HUB_ENDPOINT, HUB_FILES};
 use hf_hub::api::sync::{ApiBuilder, ApiError};
 use hf_hub::{Cache, Repo, RepoType};
-
-/// The files fetched: the first is required, the others are read when the
-/// repo has them (a ModelOpt quantization config; the sharded checkpoint's
-/// index, whose `total_size` is the checkpoint's exact byte count).
-const FILES: [&str; 3] = [
-    "config.json",
-    "hf_quant_config.json",
-    "model.safetensors.index.json",
-];
 
 /// The longest a fetch of the three small files may take before it is
 /// given up (the client itself sets no read timeout), seconds.
@@ -29,7 +20,7 @@ pub fn endpoint() -> String {
         .ok()
         .map(|e| e.trim().trim_end_matches('/').to_string())
         .filter(|e| !e.is_empty())
-        .unwrap_or_else(|| "https://huggingface.co".to_string())
+        .unwrap_or_else(|| HUB_ENDPOINT.to_string())
 }
 
 /// Whether `HF_HUB_OFFLINE` asks for no network (the values
@@ -99,20 +90,18 @@ fn fetch_files(
         .map_err(|e| HubFailure::Other(e.to_string()))?;
     let api = api.repo(Repo::new(repo.to_string(), RepoType::Model));
     let mut snapshot = None;
-    for (i, file) in FILES.iter().enumerate() {
+    for (i, file) in HUB_FILES.iter().enumerate() {
         match api.download(file) {
             Ok(path) => {
                 if snapshot.is_none() {
                     snapshot = path.parent().map(std::path::Path::to_path_buf);
                 }
             }
-            Err(e) => match failure(&e, token_sent) {
-                // An optional file the repo (which has a config.json) lacks.
-                Missing::File | Missing::Repo if i > 0 => {}
-                Missing::File => return Err(HubFailure::NoConfig),
-                Missing::Repo => return Err(HubFailure::RepoNotFound),
-                Missing::No(f) => return Err(f),
-            },
+            Err(e) => {
+                if let Some(f) = failure(i, &e, token_sent) {
+                    return Err(f);
+                }
+            }
         }
     }
     snapshot
@@ -120,37 +109,22 @@ fn fetch_files(
         .ok_or_else(|| HubFailure::Other("the cache's snapshot path is not UTF-8".into()))
 }
 
-/// What a failed download means.
-enum Missing {
-    /// The repo has no such file (`X-Error-Code: EntryNotFound`).
-    File,
-    /// No such repo (404, or `X-Error-Code: RepoNotFound`).
-    Repo,
-    /// Something else.
-    No(HubFailure),
-}
-
-/// The meaning of hf-hub's error: the Hub's `X-Error-Code` first (it
-/// answers 401 for a missing repo to an anonymous client), then the status.
-fn failure(e: &ApiError, token_sent: bool) -> Missing {
+/// What hf-hub's error for `HUB_FILES[file_index]` means: None for an
+/// optional file the repo lacks ([`hub_refusal`] reads the Hub's answer).
+fn failure(file_index: usize, e: &ApiError, token_sent: bool) -> Option<HubFailure> {
     match e {
         ApiError::RequestError(boxed) => match boxed.as_ref() {
-            ureq::Error::Status(status, response) => {
-                match (response.header("x-error-code"), *status) {
-                    (Some("EntryNotFound"), _) => Missing::File,
-                    (Some("RepoNotFound"), _) | (None, 404) => Missing::Repo,
-                    (Some("GatedRepo"), _) => Missing::No(HubFailure::Gated { token_sent }),
-                    (_, status @ (401 | 403)) => {
-                        Missing::No(HubFailure::Refused { status, token_sent })
-                    }
-                    (_, status) => Missing::No(HubFailure::Other(format!("HTTP {status}"))),
-                }
-            }
-            ureq::Error::Transport(t) => Missing::No(HubFailure::Unreachable(t.to_string())),
+            ureq::Error::Status(status, response) => hub_refusal(
+                file_index,
+                response.header("x-error-code"),
+                *status,
+                token_sent,
+            ),
+            ureq::Error::Transport(t) => Some(HubFailure::Unreachable(t.to_string())),
         },
-        ApiError::MissingHeader(h) => Missing::No(HubFailure::Other(format!(
+        ApiError::MissingHeader(h) => Some(HubFailure::Other(format!(
             "its answer lacks the `{h}` header (is $HF_ENDPOINT a Hugging Face Hub?)"
         ))),
-        other => Missing::No(HubFailure::Other(other.to_string())),
+        other => Some(HubFailure::Other(other.to_string())),
     }
 }

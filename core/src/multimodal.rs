@@ -133,6 +133,19 @@ fn num(v: &Value, k: &str) -> Option<u64> {
     v.get(k).and_then(Value::as_u64)
 }
 
+/// A square `image_size` image's patch grid side (`image_size /
+/// patch_size`) and its pixel values (`num_channels x image_size^2`): the
+/// dummy image of the SigLIP and Pixtral towers.
+fn square_image(v: &Value) -> Option<(u64, u64)> {
+    let side = num(v, "image_size")?;
+    let patch = num(v, "patch_size")?.max(1);
+    let channels = num(v, "num_channels").unwrap_or(3);
+    Some((
+        side / patch,
+        channels.saturating_mul(side).saturating_mul(side),
+    ))
+}
+
 /// `left <= right`, `left * right = n`, the pair closest to a square.
 fn closest_factor_pair(n: u64) -> (u64, u64) {
     let mut d = n.isqrt();
@@ -176,11 +189,8 @@ impl VisionTower {
             // SigLIP (`siglip.py`), one crop of image_size^2 (pan-and-scan
             // off by default), mm_tokens_per_image output rows each.
             "Gemma3ForConditionalGeneration" => {
-                let side = num(v, "image_size")?;
-                let patch = num(v, "patch_size")?.max(1);
-                let grid = side / patch;
+                let (grid, pixel_elements) = square_image(v)?;
                 let tokens = num(config, "mm_tokens_per_image").unwrap_or(256);
-                let channels = num(v, "num_channels").unwrap_or(3);
                 Some(VisionTower {
                     family: "SigLIP (Gemma 3)",
                     hidden: num(v, "hidden_size")?,
@@ -191,7 +201,7 @@ impl VisionTower {
                     output_width: text_hidden,
                     image: DummyItem {
                         patches: grid.saturating_mul(grid),
-                        pixel_elements: channels.saturating_mul(side).saturating_mul(side),
+                        pixel_elements,
                         budget_tokens: tokens,
                         embeddings: tokens,
                     },
@@ -202,12 +212,9 @@ impl VisionTower {
             // its patch grid merged spatial_merge_size^2 to one row; the
             // prompt adds an [IMG_BREAK] per row of merged patches.
             "Mistral3ForConditionalGeneration" => {
-                let side = num(v, "image_size")?;
-                let patch = num(v, "patch_size")?.max(1);
+                let (grid, pixel_elements) = square_image(v)?;
                 let merge = num(config, "spatial_merge_size").unwrap_or(2).max(1);
-                let grid = side / patch;
                 let merged = grid / merge;
-                let channels = num(v, "num_channels").unwrap_or(3);
                 Some(VisionTower {
                     family: "Pixtral (Mistral 3)",
                     hidden: num(v, "hidden_size")?,
@@ -218,7 +225,7 @@ impl VisionTower {
                     output_width: text_hidden,
                     image: DummyItem {
                         patches: grid.saturating_mul(grid),
-                        pixel_elements: channels.saturating_mul(side).saturating_mul(side),
+                        pixel_elements,
                         budget_tokens: (merged + 1).saturating_mul(merged),
                         embeddings: merged.saturating_mul(merged),
                     },

@@ -5,20 +5,15 @@
 //! CLI reads a cached snapshot. Refusals are core's [`HubFailure`], worded by
 //! core, so the page and the CLI say the same thing; the page sends no token.
 
-use decodecalc_core::scenario::{is_hub_repo, HubError, HubFailure};
+use decodecalc_core::scenario::{
+    hub_refusal, is_hub_repo, HubError, HubFailure, HUB_ENDPOINT, HUB_FILES,
+};
 use decodecalc_core::Error;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// The Hub the page asks.
-pub const ENDPOINT: &str = "https://huggingface.co";
-
-/// The files asked for, the first required.
-pub const FILES: [&str; 3] = [
-    "config.json",
-    "hf_quant_config.json",
-    "model.safetensors.index.json",
-];
+pub const ENDPOINT: &str = HUB_ENDPOINT;
 
 /// The largest file the page keeps (core refuses larger inputs too).
 const MAX_FILE_BYTES: usize = decodecalc_core::parse::MAX_INPUT_BYTES;
@@ -87,13 +82,9 @@ pub fn error(repo: &str, failure: HubFailure) -> Error {
 /// Fetch the repo's files.
 pub async fn fetch(repo: &str) -> Result<HubFiles, HubFailure> {
     let mut files = Vec::new();
-    for (i, file) in FILES.iter().enumerate() {
-        match get(&format!("{ENDPOINT}/{repo}/resolve/main/{file}")).await? {
-            Answer::Text(text) => files.push((file.to_string(), text)),
-            // An optional file the repo (which has a config.json) lacks.
-            Answer::Missing { .. } if i > 0 => {}
-            Answer::Missing { entry: true } => return Err(HubFailure::NoConfig),
-            Answer::Missing { entry: false } => return Err(HubFailure::RepoNotFound),
+    for (i, file) in HUB_FILES.iter().enumerate() {
+        if let Some(text) = get(i, &format!("{ENDPOINT}/{repo}/resolve/main/{file}")).await? {
+            files.push((file.to_string(), text));
         }
     }
     Ok(HubFiles {
@@ -102,18 +93,9 @@ pub async fn fetch(repo: &str) -> Result<HubFiles, HubFailure> {
     })
 }
 
-/// One file's answer.
-enum Answer {
-    Text(String),
-    /// 404 or the Hub's `X-Error-Code`: `entry` when the repo exists but
-    /// the file does not (`EntryNotFound`).
-    Missing {
-        entry: bool,
-    },
-}
-
-/// GET `url`: its text, a missing file or repo, or why not.
-async fn get(url: &str) -> Result<Answer, HubFailure> {
+/// GET `url`, the `file_index`th of `HUB_FILES`: its text, None for an
+/// optional file the repo lacks, or why not ([`hub_refusal`]).
+async fn get(file_index: usize, url: &str) -> Result<Option<String>, HubFailure> {
     let unreachable = |why: &str| {
         HubFailure::Unreachable(format!(
             "the browser could not fetch {url} ({why}: offline, blocked, or no cross-origin answer)"
@@ -125,34 +107,28 @@ async fn get(url: &str) -> Result<Answer, HubFailure> {
         .map_err(|_| unreachable("the request failed"))?
         .dyn_into()
         .map_err(|_| unreachable("no response"))?;
-    let code = response.headers().get("x-error-code").ok().flatten();
-    match (code.as_deref(), response.status()) {
-        (_, 200..=299) => {
-            let text = JsFuture::from(
-                response
-                    .text()
-                    .map_err(|_| HubFailure::Other("the answer has no text".into()))?,
-            )
-            .await
-            .ok()
-            .and_then(|v| v.as_string())
-            .ok_or_else(|| HubFailure::Other("the answer is not text".into()))?;
-            if text.len() > MAX_FILE_BYTES {
-                return Err(HubFailure::Other(format!(
-                    "{url} has more than the {MAX_FILE_BYTES} bytes (8 MiB) an input may have"
-                )));
-            }
-            Ok(Answer::Text(text))
-        }
-        (Some("EntryNotFound"), _) => Ok(Answer::Missing { entry: true }),
-        (Some("RepoNotFound"), _) | (None, 404) => Ok(Answer::Missing { entry: false }),
-        (Some("GatedRepo"), _) => Err(HubFailure::Gated { token_sent: false }),
-        // Without an error code (a cross-origin answer may not expose it):
-        // missing, private or gated alike.
-        (_, status @ (401 | 403)) => Err(HubFailure::Refused {
-            status,
-            token_sent: false,
-        }),
-        (_, status) => Err(HubFailure::Other(format!("HTTP {status}"))),
+    let status = response.status();
+    if !(200..=299).contains(&status) {
+        let code = response.headers().get("x-error-code").ok().flatten();
+        // The page sends no token.
+        return match hub_refusal(file_index, code.as_deref(), status, false) {
+            Some(failure) => Err(failure),
+            None => Ok(None),
+        };
     }
+    let text = JsFuture::from(
+        response
+            .text()
+            .map_err(|_| HubFailure::Other("the answer has no text".into()))?,
+    )
+    .await
+    .ok()
+    .and_then(|v| v.as_string())
+    .ok_or_else(|| HubFailure::Other("the answer is not text".into()))?;
+    if text.len() > MAX_FILE_BYTES {
+        return Err(HubFailure::Other(format!(
+            "{url} has more than the {MAX_FILE_BYTES} bytes (8 MiB) an input may have"
+        )));
+    }
+    Ok(Some(text))
 }

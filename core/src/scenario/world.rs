@@ -114,6 +114,42 @@ pub enum HubFailure {
     Other(String),
 }
 
+/// The public Hub's address (the CLI's `$HF_ENDPOINT` replaces it).
+pub const HUB_ENDPOINT: &str = "https://huggingface.co";
+
+/// The files a repo fetch asks for, the first required: the config, a
+/// ModelOpt quantization config, and the sharded checkpoint's index, whose
+/// `total_size` is the checkpoint's exact byte count
+/// ([`safetensors_total_beside`]).
+pub const HUB_FILES: [&str; 3] = [
+    "config.json",
+    "hf_quant_config.json",
+    "model.safetensors.index.json",
+];
+
+/// What an unsuccessful answer for `HUB_FILES[file_index]` means: None when
+/// the file is optional and the repo lacks it (skip it), else the failure.
+/// The Hub's `X-Error-Code` decides first (it answers 401 to an anonymous
+/// client for a missing repo), then the status. One rule for the CLI's
+/// fetch and the page's.
+pub fn hub_refusal(
+    file_index: usize,
+    error_code: Option<&str>,
+    status: u16,
+    token_sent: bool,
+) -> Option<HubFailure> {
+    let optional = file_index > 0;
+    match (error_code, status) {
+        (Some("EntryNotFound"), _) => (!optional).then_some(HubFailure::NoConfig),
+        (Some("RepoNotFound"), _) | (None, 404) => (!optional).then_some(HubFailure::RepoNotFound),
+        (Some("GatedRepo"), _) => Some(HubFailure::Gated { token_sent }),
+        // Without a code (a cross-origin answer may not expose it):
+        // missing, private or gated alike.
+        (_, 401 | 403) => Some(HubFailure::Refused { status, token_sent }),
+        (_, status) => Some(HubFailure::Other(format!("HTTP {status}"))),
+    }
+}
+
 impl HubError {
     /// The user-facing error: what failed, naming the repo, and a hint.
     pub fn into_error(self) -> Error {

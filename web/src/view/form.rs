@@ -276,7 +276,7 @@ pub(super) fn hub_input(state: &State, dispatch: &Dispatch) -> Html {
         .text(format_args!(
             "ORG/NAME, fetched from {} by your browser: {}; no token is sent (for a gated repo, load its config.json)",
             crate::hub::ENDPOINT,
-            crate::hub::FILES.join(", ")
+            decodecalc_core::scenario::HUB_FILES.join(", ")
         ))
         .close();
     match (&state.hub_fetch, &state.hub) {
