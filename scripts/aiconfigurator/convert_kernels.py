@@ -56,6 +56,9 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("needs pyarrow and pandas: pip install pyarrow pandas")
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import moe_routing  # noqa: E402  (the touched_experts column of moe.csv)
+
 REPO_URL = "https://github.com/ai-dynamo/aiconfigurator"
 LICENSE = "Apache-2.0"
 DATA_ROOT = "aic-core/src/aiconfigurator_core/systems/data"
@@ -648,6 +651,9 @@ def main():
                             spec["columns"], spec["selection"],
                             res.notes.get(key, []) + spec["extra_notes"],
                             spec["header"], spec["rows"])
+        if spec["name"] == "moe.csv":
+            # The experts each row's routing generator touched (moe_routing.py).
+            moe_routing.annotate(path)
         print(f"{spec['name']}: {n} rows, {os.path.getsize(path)} bytes")
 
     mamba = sorted(f for f in src.files if "/vllm/" in f and f.endswith("mamba2_perf.parquet"))

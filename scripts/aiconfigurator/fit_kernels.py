@@ -20,14 +20,19 @@ kernel model (core/src/timing/kernels.rs, which states the same formulas):
 
   fused MoE, one layer of E experts (hidden h, per-GPU intermediate i,
   gated: three h x i matrices each), T tokens routed top-k:
-    touched = max(k, sum over experts e of 1 - (1 - q_e)^(T k)), q_e the routing
-              probability (uniform for `balanced`; for power_law_<a>,
-              proportional to rank^-a)
-    bytes = touched x 3 h i w
+    touched = the row's touched_experts (what the table's routing generator
+              did: scripts/aiconfigurator/moe_routing.py)
+    bytes = touched x 3 h i w                      (the experts' weights)
+          + T k (3 h + 6 i) 2                      (16-bit activations: rows
+            gathered in, the gate/up output, the activation, the down
+            output, the weighted sum)
+          + T k h row_bytes                        (per routed row, what the
+            kernel family moves besides: permutation, activation
+            quantization and scales; fitted)
     flops = 2 T k x 3 h i
     t = floor + touched x per_expert
           + ((bytes / (BW e_bw))^P + (flops / (peak x e_c))^P)^(1/P)
-  fitted on the balanced rows, checked on the skewed ones.
+  fitted on every row (uniform and skewed routing alike).
 
   all-reduce per implementation (vLLM's custom kernel, NCCL): constants of
     scripts/aiconfigurator/fit_allreduce.py.
@@ -110,21 +115,9 @@ def attn_model(x, b, L, kvh, hd, kvb, bw):
     return floor * 1e-6 + b * per_seq * 1e-6 + by / (bw * e_bw)
 
 
-def touched(E, k, T, dist):
-    if dist == "balanced":
-        q = np.full(int(E), 1.0 / E)
-    else:
-        a = float(dist.split("_")[-1])
-        q = np.arange(1, int(E) + 1, dtype=float) ** -a
-        q /= q.sum()
-    t = np.sum(1.0 - (1.0 - q[None, :]) ** (np.asarray(T)[:, None] * k), axis=1)
-    return np.maximum(t, min(k, E))  # a token's own top-k are distinct
-
-
-def moe_model(x, T, h, i, k, E, dist, w, bw, peak):
-    e_bw, e_c, floor, per_expert = x
-    tch = np.array([touched(E[j], k[j], [T[j]], dist[j])[0] for j in range(len(T))])
-    b = tch * 3 * h * i * w
+def moe_model(x, T, h, i, k, tch, w, bw, peak):
+    e_bw, e_c, floor, per_expert, row_bytes = x
+    b = tch * 3 * h * i * w + T * k * (3 * h + 6 * i) * 2 + T * k * h * row_bytes
     f = 2 * T * k * 3 * h * i
     tm = b / (bw * e_bw)
     tc = f / (peak * e_c)
@@ -174,24 +167,20 @@ def main():
                 continue
             def arr(d, c):
                 return np.array([float(r[c]) for r in d])
-            def split(d):
-                tp = arr(d, "moe_tp")
-                return (arr(d, "num_tokens"), arr(d, "hidden_size"), arr(d, "inter_size") / tp,
-                        arr(d, "topk"), arr(d, "num_experts"), [r["distribution"] for r in d])
-            bal = [r for r in every if r["distribution"] == "balanced"] or every
-            T, h, i, k, E, dist = split(bal)
-            t = arr(bal, "latency_us") * 1e-6
-            fun = lambda x: np.log(moe_model(x, T, h, i, k, E, dist, w, bw, peak * mult) / t)
-            x, err = fit(fun, [0.6, 0.4, 20.0, 0.1], [0.02, 0.01, 0.0, 0.0], [1.0, 1.0, 500.0, 50.0])
-            T, h, i, k, E, dist = split(every)
+            T, h, k = arr(every, "num_tokens"), arr(every, "hidden_size"), arr(every, "topk")
+            i = arr(every, "inter_size") / arr(every, "moe_tp")
+            tch = arr(every, "touched_experts")
             t = arr(every, "latency_us") * 1e-6
-            allerr = np.abs(np.expm1(np.log(moe_model(x, T, h, i, k, E, dist, w, bw, peak * mult) / t)))
-            print(f"{pid} moe {fmt}: e_bw {x[0]:.3f} e_c {x[1]:.3f} floor {x[2]:.1f} us per expert {x[3]:.2f} us;"
-                  f" balanced median {np.median(err)*100:.1f}%, all median {np.median(allerr)*100:.1f}%"
-                  f" p90 {np.percentile(allerr, 90)*100:.1f}%", file=sys.stderr)
+            fun = lambda x: np.log(moe_model(x, T, h, i, k, tch, w, bw, peak * mult) / t)
+            x, err = fit(fun, [0.6, 0.4, 20.0, 0.1, 1.0], [0.02, 0.01, 0.0, 0.0, 0.0],
+                         [1.0, 1.0, 500.0, 50.0, 100.0])
+            print(f"{pid} moe {fmt}: e_bw {x[0]:.3f} e_c {x[1]:.3f} floor {x[2]:.1f} us per expert {x[3]:.2f} us"
+                  f" row bytes {x[4]:.2f} x h; median {np.median(err)*100:.1f}%"
+                  f" p90 {np.percentile(err, 90)*100:.1f}%", file=sys.stderr)
             blocks.append(
                 f'[[kernels.moe]]\nformat = "{fmt}"\nbw_eff = {x[0]:.4f}\n'
                 f"compute_eff = {x[1]:.4f}\nfloor_us = {x[2]:.3f}\nper_expert_us = {x[3]:.4f}\n"
+                f"row_bytes_per_hidden = {x[4]:.4f}\n"
             )
         if not rows_cache.get("allreduce"):
             fit_allreduce.main(quiet=True)

@@ -193,6 +193,37 @@ impl MoeFormat {
     }
 }
 
+/// One MoE layer's experts as a fused-MoE kernel sees them on one GPU.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct MoeShape {
+    /// Width the experts take in and give out (the hidden size, or the
+    /// latent width of latent experts).
+    pub hidden: f64,
+    /// One expert's intermediate size on this GPU.
+    pub intermediate: f64,
+    pub top_k: f64,
+    /// Gate and up projections (gated MLP experts) or up alone.
+    pub gated: bool,
+}
+
+impl MoeShape {
+    /// Weights of one expert: up and down projections, and the gate.
+    pub fn expert_params(&self) -> f64 {
+        let projections = if self.gated { 3.0 } else { 2.0 };
+        projections * self.hidden * self.intermediate
+    }
+
+    /// 16-bit activation bytes one routed row (a token at one of its
+    /// experts) moves through the kernel: its row gathered in (h), the
+    /// up (and gate) output written and read by the activation, the
+    /// activation's output written and read by the down projection, the
+    /// down output written and read by the weighted sum (h, h).
+    pub fn row_activation_bytes(&self) -> f64 {
+        let up = if self.gated { 2.0 } else { 1.0 };
+        (3.0 * self.hidden + (2.0 * up + 2.0) * self.intermediate) * 2.0
+    }
+}
+
 /// The fused-MoE kernel of one expert format on one GPU: one layer's call.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -203,23 +234,30 @@ pub struct MoeKernel {
     pub floor_us: f64,
     /// What each touched expert adds (its tiles' launch and tail), microseconds.
     pub per_expert_us: f64,
+    /// What the kernel family moves per routed row besides its 16-bit
+    /// activations (the rows' permutation, activation quantization and
+    /// scales), in bytes per hidden element: fitted with the rest.
+    pub row_bytes_per_hidden: f64,
 }
 
 impl MoeKernel {
-    /// One MoE layer over `tokens` tokens: `touched` experts of
-    /// `expert_params` weights each read once, `tokens x top_k` expert
-    /// rows computed, seconds.
+    /// One MoE layer of `shape` over `tokens` tokens: `touched` experts'
+    /// weights read once, `tokens x top_k` routed rows computed and their
+    /// activations moved, seconds. The form `scripts/aiconfigurator/
+    /// fit_kernels.py` fits to `data/kernels/moe.csv`.
     pub fn latency_s(
         &self,
+        shape: &MoeShape,
         tokens: f64,
-        top_k: f64,
         touched: f64,
-        expert_params: f64,
         bandwidth_bytes_s: f64,
         peak_flops: f64,
     ) -> f64 {
-        let bytes = touched * expert_params * self.format.weight_bytes();
-        let flops = 2.0 * tokens * top_k * expert_params;
+        let params = shape.expert_params();
+        let rows = tokens * shape.top_k;
+        let bytes = touched * params * self.format.weight_bytes()
+            + rows * (shape.row_activation_bytes() + self.row_bytes_per_hidden * shape.hidden);
+        let flops = 2.0 * rows * params;
         let t_mem = bytes / (bandwidth_bytes_s * self.bw_eff);
         let t_compute = flops / (peak_flops * self.format.peak_multiple() * self.compute_eff);
         (self.floor_us + touched * self.per_expert_us) * 1e-6 + smooth_max(t_mem, t_compute)
@@ -276,6 +314,12 @@ impl KernelFigures {
             check("moe.compute_eff", m.compute_eff, 0.01, 1.0)?;
             check("moe.floor_us", m.floor_us, 0.0, 1000.0)?;
             check("moe.per_expert_us", m.per_expert_us, 0.0, 100.0)?;
+            check(
+                "moe.row_bytes_per_hidden",
+                m.row_bytes_per_hidden,
+                0.0,
+                100.0,
+            )?;
         }
         for a in &self.allreduce {
             check("allreduce.base_us", a.base_us, 0.0, 1000.0)?;

@@ -80,10 +80,9 @@ impl Work {
         for (m, touched) in self.model.moe_touched(tokens) {
             let kernel = k.moe(m.format?)?;
             total += kernel.latency_s(
+                &m.shape,
                 tokens,
-                m.top_k as f64,
                 touched,
-                m.expert_params as f64,
                 self.machine.bandwidth_bytes_s,
                 self.machine.peak_flops,
             );

@@ -26,8 +26,8 @@ pub struct MoeRead {
     pub expert_bytes: u64,
     /// The GEMM kernel family its weights stream through.
     pub kernel: WeightKernel,
-    /// Weights of one expert (its gate, up and down projections).
-    pub expert_params: u64,
+    /// Its experts' shape on this GPU, as the fused-MoE kernels see it.
+    pub shape: super::MoeShape,
     /// The fused-MoE kernel format its experts run as, where measured
     /// kernels exist for it (16-bit, fp8, NVFP4, MXFP4; None for the
     /// integer weight-only formats).
@@ -514,7 +514,12 @@ fn moe_reads(
             top_k: e.top_k,
             expert_bytes: bytes,
             kernel,
-            expert_params: params,
+            shape: super::MoeShape {
+                hidden: h as f64,
+                intermediate: i as f64,
+                top_k: e.top_k as f64,
+                gated: e.gated,
+            },
             format,
         });
     }
