@@ -234,6 +234,7 @@ impl VisionTower {
             }
             // Qwen3-VL's tower (`qwen3_vl.py`), also Qwen3.5 / 3.6's.
             "Qwen3VLForConditionalGeneration"
+            | "Qwen3VLMoeForConditionalGeneration"
             | "Qwen3_5ForConditionalGeneration"
             | "Qwen3_5MoeForConditionalGeneration" => {
                 let patch = num(v, "patch_size")?.max(1);

@@ -225,6 +225,8 @@ pub static FILES: &[Embedded] = &[
         csv
     ),
     #[cfg(feature = "corpus")]
+    embed!(Kind::StartupLogs, "startup-logs", "other-public-logs", csv),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "public-decode-speed", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "aiconfigurator-silicon-vllm", csv),

@@ -101,6 +101,12 @@ pub static ARCHITECTURES: &[Architecture] = &[
         gemma::gemma4
     ),
     arch!("Qwen3MoeForCausalLM", "MoE", false, moe::qwen3_moe),
+    arch!(
+        "Qwen3VLMoeForConditionalGeneration",
+        "MoE + vision",
+        false,
+        moe::qwen3_vl_moe
+    ),
     arch!("MixtralForCausalLM", "MoE", false, moe::mixtral),
     arch!(
         "GptOssForCausalLM",

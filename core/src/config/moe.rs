@@ -55,6 +55,14 @@ pub fn qwen3_moe(x: &Ctx) -> Result<Built> {
     Built::layers(layers)
 }
 
+/// `vllm/model_executor/models/qwen3_vl_moe.py`: Qwen3-VL's model with a
+/// Qwen3-MoE text model (`text_config`) and the same vision transformer.
+pub fn qwen3_vl_moe(x: &Ctx) -> Result<Built> {
+    let mut built = qwen3_moe(x)?;
+    built.encoder = vision::qwen_vl(x)?;
+    Ok(built)
+}
+
 /// Mixtral: every layer sparse; experts of `intermediate_size`.
 pub fn mixtral(x: &Ctx) -> Result<Built> {
     let moe = local_experts(x)?;
