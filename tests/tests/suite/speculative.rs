@@ -555,8 +555,9 @@ fn a_per_layer_fp8_carve_out_gives_the_5090_checkpoint_its_size() {
 /// request (max), so `n x p50 + (8 - n) x max = 8 x mean`.
 #[test]
 fn gdn_draft_states_cap_the_running_requests_of_the_5090_sweep() {
-    let ran =
-        |mean: f64, p50: f64, max: f64| ((8.0 * max - 8.0 * mean) / (max - p50)).round() as u64;
+    let ran = |mean: f64, p50: f64, max: f64| {
+        decodecalc_core::units::saturating_u64(((8.0 * max - 8.0 * mean) / (max - p50)).round())
+    };
     let admitted = |(plan, cap): (Plan, Capacity)| {
         let a = decodecalc_core::allocator::admit(
             &cap.layout,
