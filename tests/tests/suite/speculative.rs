@@ -591,6 +591,42 @@ fn gdn_draft_states_cap_the_running_requests_of_the_5090_sweep() {
     assert_eq!(a, (16, 4, 1568));
 }
 
+/// The wait for a GDN state slot is the TTFT the RTX 5090 sweep measured
+/// with MTP: at its logged acceptance (2.02 tokens a step), the serving
+/// simulation over the allocator's 7 (run B) and 5 (run D, its logged pool)
+/// running requests gives the published mean TTFTs from 8 requests on,
+/// 3 to 20 times those without MTP (results/sweep-*.json: B 1,102 and
+/// 5,406 ms at 8 and 16 requests, D 2,664 and 8,606 ms; without MTP 343
+/// and 440 ms).
+#[test]
+fn waiting_for_a_gdn_state_slot_is_the_5090_sweep_s_ttft() {
+    let mut runs = Runs::load_file("speculative-sweeps");
+    for id in [
+        "q38-27b-uncens-nvfp4-rtx5090-mtp3",
+        "q38-27b-uncens-nvfp4-rtx5090-mtp3-mnbt16384",
+    ] {
+        let r = runs.runs.iter_mut().find(|r| r.id == id).unwrap();
+        let cal = presets::find(Kind::Calibration, &r.class)
+            .or_else(|_| presets::find(Kind::Calibration, "shared"))
+            .unwrap();
+        let p = CalibrationFile::parse(cal.path, cal.text).unwrap().params;
+        r.work.spec.as_mut().unwrap().mean_acceptance_length =
+            rows_al_in("speculative-sweeps", id).unwrap();
+        r.work.spec.as_mut().unwrap().pass_overhead_s = SPEC_PASS_OVERHEAD_S;
+        for (label, pt) in r.points.iter().enumerate().skip(3).take(2) {
+            let (_, pred, meas, _) = decodecalc_fit::predict_point(r, &p, pt)
+                .into_iter()
+                .find(|(f, ..)| *f == "mean_ttft_ms")
+                .unwrap();
+            eprintln!("{id} point {label}: mean TTFT {meas:.0} ms measured, {pred:.0} predicted ({:+.0}%)", pct(pred, meas));
+            assert!(
+                pct(pred, meas).abs() < 15.0,
+                "{id} {label}: {pred} vs {meas}"
+            );
+        }
+    }
+}
+
 /// Concurrency sweeps with and without MTP (data/runs/speculative-sweeps.csv:
 /// Qwen3.8-27B on an RTX 5090 and an RTX PRO 6000, one to 64 requests at
 /// once), held out: nothing is fitted to them, and they are predicted with
