@@ -228,6 +228,22 @@ impl WeightQuant {
     }
 
     pub fn validate(&self) -> Result<()> {
+        for r in &self.fp8_layers {
+            if !["attention", "mamba", "mlp", "experts"].contains(&r.kind.as_str()) {
+                return Err(Error::field(
+                    "quantization.fp8_layers.kind",
+                    &r.kind,
+                    "attention, mamba, mlp or experts",
+                ));
+            }
+            if r.first > r.last {
+                return Err(Error::field(
+                    "quantization.fp8_layers.first",
+                    r.first,
+                    format!("a decoder layer at most `last` ({})", r.last),
+                ));
+            }
+        }
         match self.method {
             QuantMethod::None => Ok(()),
             QuantMethod::Fp8 if self.bits != 8 => {
@@ -496,5 +512,25 @@ mod tests {
         q.group_size = Some(0);
         assert!(q.validate().unwrap_err().message.contains("group_size"));
         assert!(QuantMethod::parse("--quantization", "int3").is_err());
+        let mut q = WeightQuant::for_method(QuantMethod::Nvfp4);
+        let layers = |kind: &str, first, last| Fp8Layers {
+            kind: kind.into(),
+            first,
+            last,
+        };
+        q.fp8_layers = vec![layers("mlp", 56, 63)];
+        assert!(q.validate().is_ok());
+        q.fp8_layers = vec![layers("lm_head", 0, 0)];
+        assert!(q
+            .validate()
+            .unwrap_err()
+            .message
+            .contains("fp8_layers.kind"));
+        q.fp8_layers = vec![layers("mlp", 63, 56)];
+        assert!(q
+            .validate()
+            .unwrap_err()
+            .message
+            .contains("fp8_layers.first"));
     }
 }
