@@ -250,6 +250,24 @@ pub(super) fn layout(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
                 .with_hint("vLLM 0.32's DeepSeek-V4 FlashMLA attention stores its KV cache as fp8_ds_mla and refuses other dtypes (FlashInfer's bf16 rows on SM100 are not modelled)"))
         }
     }
+    // `_select_dsv4_attn_cls` (nvidia/model.py): FlashMLA unless a FlashInfer
+    // backend is named (or on SM12x, whose FlashInfer class keeps the
+    // fp8_ds_mla layout); FlashInfer's SM100 class stores plain bf16 or fp8
+    // rows, with other pages, which are not modelled.
+    if let Some(b) = engine
+        .attention_backend
+        .as_deref()
+        .filter(|b| !b.starts_with("FLASHMLA"))
+    {
+        return Err(Error::field(
+            "--attention-backend",
+            b,
+            "FLASHMLA_SPARSE or FLASHMLA_SPARSE_DSV4, or none",
+        )
+        .with_hint(
+            "DeepSeek-V4's KV cache is modelled for vLLM 0.32's FlashMLA layout (fp8_ds_mla) only",
+        ));
+    }
     if let Some(b) = engine.block_size_tokens.filter(|b| *b != BLOCK_TOKENS) {
         return Err(
             Error::field("--block-size", b, format!("{BLOCK_TOKENS}")).with_hint(
