@@ -396,8 +396,8 @@ fn laguna_has_per_layer_heads_gates_windows_and_fp8_blocks() {
 
 /// DeepSeek-V4's parameters from the config's shapes (vLLM 0.32
 /// `vllm/models/deepseek_v4/`; the table in docs/reference/pending-
-/// architectures.md): per layer the attention (`fused_wqa_wkv` h x (q_lora
-/// + 512), `wq_b` q_lora x H x 512, `wo_a` H x 512 x o_lora, `wo_b`
+/// architectures.md): per layer the attention (`fused_wqa_wkv` h x
+/// (q_lora plus 512), `wq_b` q_lora x H x 512, `wo_a` H x 512 x o_lora, `wo_b`
 /// o_groups x o_lora x h, the two latent norms, one sink per head), a
 /// compressor where r > 1 (`ape` r x coff x 512, `fused_wkv_wgate` h x 2 x
 /// coff x 512, a norm of 512; coff 2 for r = 4), the indexer where r = 4
