@@ -588,6 +588,15 @@ fn deepseek_v4_counts_parameters_weights_and_compressed_kv_caches() {
     );
     let e = KvLayout::new(&f.model, &args(131_072, "bfloat16")).unwrap_err();
     assert!(e.message.contains("--kv-cache-dtype"), "{e}");
+    // The sparse MLA and indexer backends take 256-token blocks only, and
+    // the output groups split with the heads: 8 groups over at most 8 GPUs.
+    let mut small = args(131_072, "auto");
+    small.block_size_tokens = Some(64);
+    let e = KvLayout::new(&f.model, &small).unwrap_err();
+    assert!(e.message.contains("--block-size"), "{e}");
+    let e = f.model.shard(16).unwrap_err();
+    assert!(e.message.contains("--tensor-parallel-size"), "{e}");
+    assert_eq!(f.model.shard(8).unwrap().attention_layers().count(), 43);
     // Pro: windows 31 + 30 (repeats 31: pads 1 + 1 + 0), the 256-token
     // caches 30 x (8,640 + 37,440) + 31 x 1,728 = 1,435,968 B a block; its
     // first layer compresses 128 tokens, so the 8-token states come before
