@@ -52,7 +52,7 @@ const SWA_BLOCK_TOKENS: u64 = 64;
 /// values (128 B), 7 UE8M0 scales (one per 64) and a pad byte.
 pub const FP8_DS_MLA_STATE_BYTES: u64 = 584;
 /// Page alignment under `fp8_ds_mla` (FlashMLA's stride).
-const FP8_DS_MLA_ALIGN: u64 = 576;
+const FP8_DS_MLA_ALIGN_BYTES: u64 = 576;
 
 /// One cache one layer registers.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -67,7 +67,7 @@ struct Cache {
 /// padded to the alignment.
 fn page(block_tokens: u64, tokens_per_state: u64, state_bytes: u64) -> u64 {
     let raw = block_tokens / tokens_per_state.max(1) * state_bytes;
-    div_ceil(raw, FP8_DS_MLA_ALIGN) * FP8_DS_MLA_ALIGN
+    div_ceil(raw, FP8_DS_MLA_ALIGN_BYTES) * FP8_DS_MLA_ALIGN_BYTES
 }
 
 /// The caches of one DeepSeek-V4 layer, in the order vLLM registers them
