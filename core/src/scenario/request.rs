@@ -591,6 +591,16 @@ fn model_warnings(model: &LoadedModel) -> Vec<String> {
         .model
         .attention_layers()
         .any(|a| a.mla.is_some_and(|m| m.indexer.is_some()));
+    if model
+        .model
+        .attention_layers()
+        .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
+    {
+        out.push(format!(
+            "{}: DeepSeek-V4's attention is timed as dense MLA over the context with its compressed caches' bytes; the compressed layers' fewer (query, key) pairs and the indexer's top-k selection are not modelled",
+            model.id
+        ));
+    }
     if sparse {
         out.push(format!(
             "{}: DeepSeek sparse attention's decode (each query reads only its top-k tokens) is not modelled; the time between tokens is that of dense MLA, too slow at long contexts",
