@@ -229,6 +229,38 @@ pub(super) fn is_dsv4(model: &Model) -> bool {
         .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
 }
 
+/// Whether vLLM 0.32 can run DeepSeek-V4's attention on `gpu` as modelled:
+/// its CUDA attention is FlashMLA's sparse kernels, which
+/// `vllm/v1/attention/ops/flashmla.py` (`is_flashmla_sparse_supported`)
+/// allows on the compute-capability families 9.0 and 10.x only, or on
+/// SM12x FlashInfer's class in the same fp8_ds_mla layout
+/// (`_select_dsv4_attn_cls`, `vllm/models/deepseek_v4/nvidia/model.py`).
+/// Older CUDA GPUs cannot run it; AMD GPUs take vLLM's ROCm path
+/// (`deepseek_v4/amd/`), which is not modelled.
+pub fn check_gpu(model: &Model, gpu: &crate::gpu::Gpu) -> Result<()> {
+    use crate::gpu::Arch;
+    if !is_dsv4(model) {
+        return Ok(());
+    }
+    match gpu.arch {
+        Arch::Sm90 | Arch::Sm100 | Arch::Sm103 | Arch::Sm120 | Arch::Sm121 => Ok(()),
+        Arch::Gfx942 | Arch::Gfx950 => Err(Error::new(format!(
+            "--gpu {}: DeepSeek-V4 on AMD GPUs runs vLLM's ROCm attention path, which is not modelled",
+            gpu.id
+        ))
+        .with_hint("pick an NVIDIA Hopper or Blackwell GPU (h100, h200, b200, gb200, rtx-pro-6000, ...)")
+        .of_kind(crate::ErrorKind::Other)),
+        _ => Err(Error::new(format!(
+            "--gpu {}: vLLM 0.32 cannot run DeepSeek-V4 on {} ({}): its sparse MLA attention (FlashMLA) needs compute capability 9.0 or 10.x, or FlashInfer's class on 12.x",
+            gpu.id,
+            gpu.name,
+            gpu.arch.info().name
+        ))
+        .with_hint("pick a Hopper or Blackwell GPU (h100, h200, b200, gb200, rtx-pro-6000, rtx5090, ...)")
+        .of_kind(crate::ErrorKind::WouldNotStart)),
+    }
+}
+
 /// DeepSeek-V4's KV layout under `engine`.
 pub(super) fn layout(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
     if engine.vllm_version < crate::version::MODELLED {

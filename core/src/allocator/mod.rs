@@ -21,6 +21,7 @@ mod pool;
 
 pub use crate::version::MambaCacheMode;
 pub use admission::{admit, Admission, RunningLimit};
+pub use dsv4::check_gpu as check_dsv4_gpu;
 pub use layout::{GroupKind, KvGroup, KvLayout};
 pub use pool::{requested_bytes, KvPool};
 

@@ -321,6 +321,7 @@ impl Request {
                 &label,
             )?
             .for_model(&settings, &model.model, &label)?;
+        crate::allocator::check_dsv4_gpu(&model.model, &gpu)?;
         let mut engine = engine;
         warnings.extend(engine.parallel_timing_caveat());
         if let Some(sp) = engine.speculative.as_mut() {

@@ -606,3 +606,45 @@ fn deepseek_v4_counts_parameters_weights_and_compressed_kv_caches() {
     assert_eq!(layers, vec![31, 30, 91, 31, 60]);
     assert_eq!(l.bytes_per_block, 30 * (8_640 + 37_440) + 31 * 1_728);
 }
+
+/// vLLM 0.32 runs DeepSeek-V4's sparse MLA through FlashMLA, which
+/// `is_flashmla_sparse_supported` (vllm/v1/attention/ops/flashmla.py) allows
+/// on compute capability 9.0 and 10.x only (FlashInfer's class on 12.x):
+/// an A100 or an L4 is refused as vLLM would fail, an AMD GPU as not
+/// modelled, and `rank` leaves them out rather than failing.
+#[test]
+fn deepseek_v4_needs_a_gpu_flashmla_runs_on() {
+    let base = [
+        "capacity",
+        "--model",
+        "deepseek-ai/DeepSeek-V4-Flash",
+        "--tensor-parallel-size",
+        "8",
+        "--gpu",
+    ];
+    for gpu in ["a100", "l4"] {
+        let e = decodecalc_tests::rejects(&[&base[..], &[gpu]].concat(), "--gpu");
+        assert!(e.contains("FlashMLA"), "{e}");
+    }
+    let e = decodecalc_tests::rejects(&[&base[..], &["mi300x"]].concat(), "--gpu mi300x");
+    assert!(e.contains("ROCm"), "{e}");
+    for gpu in ["h200", "b200", "rtx5090"] {
+        let out = decodecalc_tests::run(&[&base[..], &[gpu]].concat());
+        assert_eq!(out.code, 0, "{gpu}: {}", out.stderr);
+    }
+    let ranked = decodecalc_tests::json(&[
+        "rank",
+        "--model",
+        "deepseek-ai/DeepSeek-V4-Flash",
+        "--gpus",
+        "a100,h200",
+        "--context",
+        "8K",
+        "--concurrency",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let text = ranked.to_string();
+    assert!(text.contains("h200") && !text.contains("a100"), "{text}");
+}
