@@ -132,7 +132,7 @@ fn many_runs(n: u64) -> String {
     let mut t = decodecalc_fit::runs::COLUMNS.join(",");
     t.push('\n');
     for i in 0..n {
-        t.push_str(&format!("r{i},p,0.11.0,qwen2.5-0.5b,a100-80gb,1,4096,0.9,offline,{},128,1,1,300,,,,,,,,made up,,,,,\n", 16 + i));
+        t.push_str(&format!("r{i},p,0.11.0,qwen2.5-0.5b,a100-80gb,1,4096,0.9,offline,{},128,1,1,300,,,,,,,,made up,,,,,,,\n", 16 + i));
     }
     t
 }

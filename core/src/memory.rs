@@ -270,8 +270,8 @@ pub fn cublas_workspace_bytes(gpu: &Gpu) -> u64 {
 
 /// Weight bytes on the GPU under the given quantization.
 pub fn weights_bytes(model: &Model, quant: &WeightQuant) -> u64 {
-    model
-        .modules()
+    quant
+        .modules_of(model, 0)
         .iter()
         .map(|m| quant.module_bytes(m, model.dtype))
         .sum()
@@ -504,7 +504,7 @@ impl NonKvEstimate {
         };
         NonKvEstimate {
             weights_bytes: model
-                .stage_modules(stage)
+                .stage_modules(stage, quant)
                 .iter()
                 .map(|m| quant.module_bytes(m, model.dtype))
                 .sum(),

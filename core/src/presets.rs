@@ -203,6 +203,12 @@ pub static FILES: &[Embedded] = &[
     embed!(Kind::Model, "models", "qwen3-235b-a22b-fp8", toml),
     embed!(Kind::Model, "models", "jamba-1.5-mini", toml),
     embed!(Kind::Model, "models", "qwen3-next-80b-a3b", toml),
+    embed!(
+        Kind::Model,
+        "models",
+        "qwen3.8-27b-uncensored-nvfp4-v3",
+        toml
+    ),
     embed!(Kind::Model, "models", "deepseek-v3", toml),
     embed!(
         Kind::Scenario,

@@ -15,7 +15,11 @@
 //! `speculative_config`: `--speculative-config` JSON, or empty;
 //! `mean_acceptance_length`: the acceptance length the run measured, for
 //! reports only: predictions use the method's default rates;
-//! `max_num_seqs`: `--max-num-seqs`, or empty for the release's default). `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
+//! `max_num_seqs`: `--max-num-seqs`, or empty for the release's default;
+//! `max_num_batched_tokens`: `--max-num-batched-tokens`, or empty for the
+//! release's default; `available_kv_gib`: the "Available KV cache memory"
+//! the run's vLLM logged (or its start-up error quoted), which pins the KV
+//! pool as `--vllm-log` does, or empty to predict it). `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
 //! output tokens over its wall time) or `serve` (`vllm bench serve` or
 //! `benchmark_serving.py`; `max_concurrency` empty for no limit); measured
 //! figures may be empty.
@@ -30,7 +34,7 @@ use decodecalc_core::timing::Work;
 use decodecalc_core::version::{batch_defaults, UsageContext, VllmVersion};
 use std::ops::Bound;
 
-pub const COLUMNS: [&str; 27] = [
+pub const COLUMNS: [&str; 29] = [
     "run",
     "point",
     "vllm_version",
@@ -58,6 +62,8 @@ pub const COLUMNS: [&str; 27] = [
     "speculative_config",
     "mean_acceptance_length",
     "max_num_seqs",
+    "max_num_batched_tokens",
+    "available_kv_gib",
 ];
 
 /// Rows a runs file may have.
@@ -98,6 +104,11 @@ pub struct RunRow {
     pub mean_acceptance_length: Option<f64>,
     /// `--max-num-seqs`, if the run gave one.
     pub max_num_seqs: Option<u64>,
+    /// `--max-num-batched-tokens`, if the run gave one.
+    pub max_num_batched_tokens: Option<u64>,
+    /// The KV cache memory the run's vLLM logged as available, GiB: the
+    /// pool is pinned to it (as `--vllm-log` pins it), else predicted.
+    pub available_kv_gib: Option<f64>,
 }
 
 impl RunRow {
@@ -114,7 +125,11 @@ impl RunRow {
             &self.quantization,
             &self.kv_cache_dtype,
             &self.speculative_config,
-            self.max_num_seqs,
+            (
+                self.max_num_seqs,
+                self.max_num_batched_tokens,
+                self.available_kv_gib.map(f64::to_bits),
+            ),
         )
     }
 
@@ -227,6 +242,12 @@ fn run_row(row: &Row) -> Result<RunRow> {
             "a mean acceptance length from 1 to 64, or empty",
         )?,
         max_num_seqs: count(26, decodecalc_core::engine::MAX_CONCURRENCY)?,
+        max_num_batched_tokens: count(27, 1 << 26)?,
+        available_kv_gib: row.number(
+            28,
+            (Bound::Excluded(0.0), Bound::Included(4096.0)),
+            "GiB of KV cache memory above 0 and at most 4096, or empty",
+        )?,
     })
 }
 
@@ -238,7 +259,7 @@ fn check_run(rows: &[RunRow], row: &RunRow) -> Result<()> {
                 "{}: run `{}` has another setup than on {}",
                 row.origin, row.run, first.origin
             ))
-            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config and max_num_seqs; give the row another run id"));
+            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config, max_num_seqs, max_num_batched_tokens and available_kv_gib; give the row another run id"));
         }
         if rows
             .iter()
@@ -306,7 +327,14 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
             max_model_len: first.max_model_len.map(to_i64),
             gpu_memory_utilization: first.gpu_memory_utilization,
             max_num_seqs: Some(to_i64(first.max_num_seqs.unwrap_or(seqs))),
-            max_num_batched_tokens: Some(to_i64(tokens)),
+            max_num_batched_tokens: Some(to_i64(first.max_num_batched_tokens.unwrap_or(tokens))),
+            // The logged pool, to the byte as `Request::resolve` pins a
+            // start-up log's (the log prints GiB to two decimals).
+            kv_cache_memory_bytes: first.available_kv_gib.map(|gib| {
+                to_i64(decodecalc_core::units::saturating_u64(
+                    (gib * decodecalc_core::units::GIB as f64).round(),
+                ))
+            }),
             async_scheduling: Some(version.async_scheduling_default()),
             // V0 had no prefix caching by default; the runs' prompts share nothing anyway.
             enable_prefix_caching: Some(version.v1_engine()),

@@ -64,6 +64,7 @@ pub fn llama_eagle3(x: &Ctx) -> Result<Built> {
         in_features: h,
         out_features: qkv,
         count: 1,
+        fp8: false,
     });
     built.encoder.push(crate::model::Module {
         name: "eagle3_fc",
@@ -71,6 +72,7 @@ pub fn llama_eagle3(x: &Ctx) -> Result<Built> {
         in_features: 3 * h,
         out_features: h,
         count: 1,
+        fp8: false,
     });
     Ok(built)
 }

@@ -134,6 +134,7 @@ fn per_layer_embeddings(x: &Ctx) -> Result<Vec<Module>> {
         in_features: i,
         out_features: o,
         count,
+        fp8: false,
     };
     Ok(vec![
         m(

@@ -164,6 +164,7 @@ fn one_rope(x: &Ctx, params: Option<Cfg>, head: u64, max_pos: u64) -> Result<Mod
         in_features: positions,
         out_features: rotary_dim,
         count: 1,
+        fp8: false,
     })
 }
 

@@ -15,6 +15,7 @@ fn module(name: &'static str, in_features: u64, out_features: u64, count: u64) -
         in_features,
         out_features,
         count,
+        fp8: false,
     }
 }
 

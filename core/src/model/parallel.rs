@@ -274,10 +274,14 @@ impl Model {
     /// embedding on the first stage, `lm_head` and the final norm on the
     /// last; with tied embeddings the last stage loads the table into its
     /// own `lm_head`.
-    pub fn stage_modules(&self, stage: &PipelineStage) -> Vec<Module> {
+    pub fn stage_modules(
+        &self,
+        stage: &PipelineStage,
+        quant: &crate::quant::WeightQuant,
+    ) -> Vec<Module> {
         let (first, last) = (stage.is_first(), stage.is_last());
         let mut out = Vec::new();
-        for m in self.modules() {
+        for m in quant.modules_of(self, stage.start_layer) {
             match m.kind {
                 ModuleKind::Embedding => {
                     if first {

@@ -42,6 +42,10 @@ pub struct Module {
     pub out_features: u64,
     /// How many layers carry this exact module.
     pub count: u64,
+    /// Stored as fp8 by a per-layer precision carve-out of the checkpoint
+    /// ([`crate::quant::WeightQuant::fp8_layers`]), whatever the method
+    /// quantizes the module's kind to elsewhere.
+    pub fp8: bool,
 }
 
 impl Module {
@@ -59,21 +63,32 @@ fn add(
     in_features: u64,
     out_features: u64,
 ) {
-    let same = |m: &&mut Module| {
-        m.name == name
-            && m.kind == kind
-            && m.in_features == in_features
-            && m.out_features == out_features
-    };
-    match out.iter_mut().find(same) {
-        Some(m) => m.count += n,
-        None => out.push(Module {
+    merge(
+        out,
+        Module {
             name,
             kind,
             in_features,
             out_features,
             count: n,
-        }),
+            fp8: false,
+        },
+    );
+}
+
+/// Add `module`, merging with an identical entry (the same tensor stored
+/// the same way).
+fn merge(out: &mut Vec<Module>, module: Module) {
+    let same = |m: &&mut Module| {
+        m.name == module.name
+            && m.kind == module.kind
+            && m.in_features == module.in_features
+            && m.out_features == module.out_features
+            && m.fp8 == module.fp8
+    };
+    match out.iter_mut().find(same) {
+        Some(m) => m.count += module.count,
+        None => out.push(module),
     }
 }
 
@@ -326,6 +341,17 @@ impl Model {
     /// Every weight tensor, grouped where layers repeat. Norm weights, biases,
     /// routers and the recurrent layers' conv1d, A, D and dt are `Other`.
     pub fn modules(&self) -> Vec<Module> {
+        self.modules_marked(0, &|_, _| false)
+    }
+
+    /// [`Model::modules`], those of kind `k` in decoder layer `i` marked
+    /// [`Module::fp8`] where `fp8(i, k)`; `first_decoder_layer` is the index
+    /// of this model's first decoder layer (a pipeline stage's start).
+    pub fn modules_marked(
+        &self,
+        first_decoder_layer: u64,
+        fp8: &dyn Fn(u64, ModuleKind) -> bool,
+    ) -> Vec<Module> {
         let h = self.hidden_size;
         let mut out: Vec<Module> = Vec::new();
         let o = &mut out;
@@ -337,8 +363,16 @@ impl Model {
             self.vocab_size,
             h,
         );
-        for layer in &self.layers {
-            layer_modules(o, h, layer);
+        for (i, range) in self.decoder_layers().into_iter().enumerate() {
+            let index = first_decoder_layer + i as u64;
+            for layer in self.layers.get(range).unwrap_or_default() {
+                let mut own = Vec::new();
+                layer_modules(&mut own, h, layer);
+                for m in own {
+                    let marked = fp8(index, m.kind);
+                    merge(o, Module { fp8: marked, ..m });
+                }
+            }
         }
         add(o, 1, "final_norm", ModuleKind::Other, 1, h);
         // DeepSeek-V4 mixes its hyper-connection streams once more before

@@ -86,6 +86,28 @@ impl QuantMethod {
     }
 }
 
+/// Decoder layers `first..=last` whose modules of one kind a checkpoint
+/// stores as fp8 (W8A8, one fp32 scale per output channel) while its
+/// method quantizes that kind otherwise elsewhere: a sensitivity carve-out,
+/// such as the compressed-tensors NVFP4 checkpoints of Qwen3.8-27B whose
+/// FP8 config group targets `re:.*layers\.(56|...|63)\.mlp\.(gate|up|down)_proj$`
+/// (tsarihan/qwen3.8-27b-uncensored-nvfp4-rtx5090-gb10-playbook
+/// scripts/quantize_v3.py, "lifted from the reference build").
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fp8Layers {
+    /// The module kind: `attention`, `mamba`, `mlp` or `experts`.
+    pub kind: String,
+    pub first: u64,
+    pub last: u64,
+}
+
+impl Fp8Layers {
+    fn covers(&self, layer: u64, kind: ModuleKind) -> bool {
+        (self.first..=self.last).contains(&layer) && kind_name(kind) == Some(self.kind.as_str())
+    }
+}
+
 /// A checkpoint's weight quantization.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -120,6 +142,9 @@ pub struct WeightQuant {
     /// linears, MXFP4 or NVFP4 experts).
     #[serde(default)]
     pub fp8_kinds: Vec<String>,
+    /// Decoder layers whose modules of a kind are stored as fp8 ([`Fp8Layers`]).
+    #[serde(default)]
+    pub fp8_layers: Vec<Fp8Layers>,
     /// bitsandbytes 4-bit with `bnb_4bit_use_double_quant`: the absmaxes are
     /// themselves 8-bit with an fp32 scale per 256.
     #[serde(default)]
@@ -146,6 +171,7 @@ impl WeightQuant {
             block: None,
             per_tensor: false,
             fp8_kinds: Vec::new(),
+            fp8_layers: Vec::new(),
             double_quant: false,
             release: None,
         }
@@ -204,6 +230,22 @@ impl WeightQuant {
     }
 
     pub fn validate(&self) -> Result<()> {
+        for r in &self.fp8_layers {
+            if !["attention", "mamba", "mlp", "experts"].contains(&r.kind.as_str()) {
+                return Err(Error::field(
+                    "quantization.fp8_layers.kind",
+                    &r.kind,
+                    "attention, mamba, mlp or experts",
+                ));
+            }
+            if r.first > r.last {
+                return Err(Error::field(
+                    "quantization.fp8_layers.first",
+                    r.first,
+                    format!("a decoder layer at most `last` ({})", r.last),
+                ));
+            }
+        }
         match self.method {
             QuantMethod::None => Ok(()),
             QuantMethod::Fp8 if self.bits != 8 => {
@@ -259,6 +301,15 @@ impl WeightQuant {
         q
     }
 
+    /// The weight tensors of `model` (a pipeline stage's, its first decoder
+    /// layer `first_decoder_layer`), those of the [`WeightQuant::fp8_layers`]
+    /// marked [`Module::fp8`].
+    pub fn modules_of(&self, model: &crate::model::Model, first_decoder_layer: u64) -> Vec<Module> {
+        model.modules_marked(first_decoder_layer, &|layer, kind| {
+            self.fp8_layers.iter().any(|r| r.covers(layer, kind))
+        })
+    }
+
     /// Whether `module` is stored in the quantized format (else at the model dtype).
     pub fn quantizes(&self, module: &Module) -> bool {
         if self.method == QuantMethod::None {
@@ -286,7 +337,7 @@ impl WeightQuant {
     /// 4-bit float formats' weight-only paths) rather than streaming them
     /// into a dense GEMM (16-bit, or fp8 and NVFP4 W x A kernels).
     pub fn dequantizes(&self, module: &Module) -> bool {
-        if !self.quantizes(module) {
+        if !self.quantizes(module) || module.fp8 {
             return false;
         }
         if self
@@ -304,6 +355,9 @@ impl WeightQuant {
         let (inp, out, n) = (module.in_features, module.out_features, module.count);
         if !self.quantizes(module) {
             return inp * out * n * model_dtype.bytes();
+        }
+        if module.fp8 {
+            return (inp * out + out * 4) * n;
         }
         if self
             .fp8_kinds
@@ -409,6 +463,7 @@ mod tests {
             in_features,
             out_features,
             count: 1,
+            fp8: false,
         }
     }
 
@@ -435,6 +490,7 @@ mod tests {
             in_features: 5120,
             out_features: 131_072,
             count: 1,
+            fp8: false,
         };
         assert_eq!(
             q.module_bytes(&head, FloatDtype::Bfloat16),
@@ -463,5 +519,25 @@ mod tests {
         q.group_size = Some(0);
         assert!(q.validate().unwrap_err().message.contains("group_size"));
         assert!(QuantMethod::parse("--quantization", "int3").is_err());
+        let mut q = WeightQuant::for_method(QuantMethod::Nvfp4);
+        let layers = |kind: &str, first, last| Fp8Layers {
+            kind: kind.into(),
+            first,
+            last,
+        };
+        q.fp8_layers = vec![layers("mlp", 56, 63)];
+        assert!(q.validate().is_ok());
+        q.fp8_layers = vec![layers("lm_head", 0, 0)];
+        assert!(q
+            .validate()
+            .unwrap_err()
+            .message
+            .contains("fp8_layers.kind"));
+        q.fp8_layers = vec![layers("mlp", 63, 56)];
+        assert!(q
+            .validate()
+            .unwrap_err()
+            .message
+            .contains("fp8_layers.first"));
     }
 }

@@ -107,7 +107,7 @@ impl WeightKernel {
         if !quant.quantizes(m) {
             return WeightKernel::Dense;
         }
-        let runs_natively = if quant.method == crate::quant::QuantMethod::Nvfp4 {
+        let runs_natively = if quant.method == crate::quant::QuantMethod::Nvfp4 && !m.fp8 {
             native.fp4
         } else {
             native.fp8

@@ -385,7 +385,8 @@ struct WeightReads {
 /// is read as the lm_head.
 fn weight_reads(model: &Model, quant: &WeightQuant, native: NativeLowPrecision) -> WeightReads {
     let (mut dense, mut dequant, mut lowp, mut linear, mut lm_head) = (0, 0, 0, 0, 0);
-    let modules = model.modules();
+    // A step runs every decoder layer (pipeline stages in turn).
+    let modules = quant.modules_of(model, 0);
     let has_lm_head = modules.iter().any(|m| m.kind == ModuleKind::LmHead);
     for m in &modules {
         let tied_head =
@@ -433,6 +434,7 @@ fn quant_gemm_count(model: &Model, quant: &WeightQuant, experts_only: bool) -> u
         in_features: 1,
         out_features: 1,
         count: 1,
+        fp8: false,
     };
     model
         .layers
@@ -480,6 +482,7 @@ fn moe_reads(
             in_features,
             out_features,
             count: 1,
+            fp8: false,
         };
         let mut expert = vec![
             linear("expert_up_proj", h, i),
