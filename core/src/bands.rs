@@ -232,9 +232,6 @@ impl FitSummary {
 
     /// The hold-outs this summary has bands for, in [`HoldOut`] order.
     pub fn hold_outs(&self) -> Vec<HoldOut> {
-        let mut v: Vec<HoldOut> = self.bands.iter().map(|b| b.hold_out).collect();
-        v.sort();
-        v.dedup();
-        v
+        crate::units::sorted_set(self.bands.iter().map(|b| b.hold_out))
     }
 }

@@ -540,7 +540,7 @@ fn no_gpu_for(world: &dyn World, model: &LoadedModel) -> Error {
         })
         .filter(|(bytes, _)| *bytes / 5 * 4 >= weights)
         .collect();
-    fits.sort();
+    crate::units::sort_by(&mut fits, Ord::cmp);
     let shown: Vec<String> = fits
         .iter()
         .take(HINT_GPUS)
