@@ -180,9 +180,10 @@ impl ErrorStats {
 }
 
 /// One error band: a figure's held-out errors under one hold-out, over all
-/// regimes (`regime` None) or in one.
+/// regimes (`regime` None) or in one. Written with its statistics inline
+/// and read through [`BandRow`], the same fields in one flat struct.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(from = "BandRow")]
 pub struct BandRecord {
     pub figure: Figure,
     pub hold_out: HoldOut,
@@ -190,6 +191,39 @@ pub struct BandRecord {
     pub regime: Option<Regime>,
     #[serde(flatten)]
     pub stats: ErrorStats,
+}
+
+/// A [`BandRecord`] as a file has it: the band and its statistics as one
+/// table. Read as a plain struct rather than through `#[serde(flatten)]`,
+/// which buffers every field before it reads any (and admits no
+/// `deny_unknown_fields`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BandRow {
+    figure: Figure,
+    hold_out: HoldOut,
+    #[serde(default)]
+    regime: Option<Regime>,
+    figures: u32,
+    mape_pct: f64,
+    median_abs_pct: f64,
+    p90_abs_pct: f64,
+}
+
+impl From<BandRow> for BandRecord {
+    fn from(r: BandRow) -> BandRecord {
+        BandRecord {
+            figure: r.figure,
+            hold_out: r.hold_out,
+            regime: r.regime,
+            stats: ErrorStats {
+                figures: r.figures,
+                mape_pct: r.mape_pct,
+                median_abs_pct: r.median_abs_pct,
+                p90_abs_pct: r.p90_abs_pct,
+            },
+        }
+    }
 }
 
 /// A figure's in-sample error (the fit's own data: not evidence of
@@ -232,9 +266,6 @@ impl FitSummary {
 
     /// The hold-outs this summary has bands for, in [`HoldOut`] order.
     pub fn hold_outs(&self) -> Vec<HoldOut> {
-        let mut v: Vec<HoldOut> = self.bands.iter().map(|b| b.hold_out).collect();
-        v.sort();
-        v.dedup();
-        v
+        crate::units::sorted_set(self.bands.iter().map(|b| b.hold_out))
     }
 }

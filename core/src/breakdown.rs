@@ -345,9 +345,11 @@ impl Capacity {
     /// The KV cache's layout: sizes per token and block, blocks, tokens and
     /// the requests they hold.
     fn layout_rows(&self, plan: &Plan) -> Vec<BreakdownRow> {
-        let mut rows = vec![BreakdownRow::new(
-            "attention_bytes_per_token_per_layer",
-            Amount::Bytes(self.attention_bytes_per_token_per_layer),
+        let heads_line = if self.layout.packed {
+            // DeepSeek-V4: one latent per (compressed) token, every GPU whole.
+            "one latent per state in fp8_ds_mla: 448 fp8 + 64 bf16 values + 8 scale bytes"
+                .to_string()
+        } else {
             format!(
                 "{} KV heads per GPU at {}",
                 // The per-GPU shard: KV heads split under tensor parallelism.
@@ -356,7 +358,12 @@ impl Capacity {
                     .next()
                     .map_or(0, |a| a.num_kv_heads),
                 self.kv_cache_dtype
-            ),
+            )
+        };
+        let mut rows = vec![BreakdownRow::new(
+            "attention_bytes_per_token_per_layer",
+            Amount::Bytes(self.attention_bytes_per_token_per_layer),
+            heads_line,
         )];
         if self.mamba_state_bytes_per_layer > 0 {
             rows.push(BreakdownRow::new(
@@ -394,6 +401,7 @@ impl Capacity {
             .iter()
             .map(|g| {
                 let kind = match (g.kind, g.window_tokens) {
+                    (GroupKind::FullAttention, _) if self.layout.packed => "compressed".to_string(),
                     (GroupKind::FullAttention, _) => "attention".to_string(),
                     (GroupKind::SlidingWindow, w) => format!("window {}", w.unwrap_or(0)),
                     (GroupKind::ChunkedLocal, c) => format!("chunk {}", c.unwrap_or(0)),
@@ -415,7 +423,14 @@ impl Capacity {
             BreakdownRow::new(
                 "bytes_per_block",
                 Amount::BlockBytes(self.bytes_per_block),
-                format!("group size {} x page", self.layout.group_size_layers),
+                if self.layout.packed {
+                    format!(
+                        "the widest group's pages packed side by side ({} caches)",
+                        self.layout.group_size_layers
+                    )
+                } else {
+                    format!("group size {} x page", self.layout.group_size_layers)
+                },
             ),
             BreakdownRow::new(
                 "num_blocks",

@@ -87,11 +87,37 @@ impl Workload {
 }
 
 /// A token count as written in a file: a number or a string such as "16k".
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum TokenCount {
     Number(i64),
     Text(String),
+}
+
+/// Read from whichever the file has, an integer or a string: one visitor,
+/// where `#[serde(untagged)]` would buffer the value and try each variant.
+impl<'de> Deserialize<'de> for TokenCount {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Count;
+        impl serde::de::Visitor<'_> for Count {
+            type Value = TokenCount;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a token count: an integer or a string such as \"16k\"")
+            }
+            fn visit_i64<E: serde::de::Error>(self, n: i64) -> std::result::Result<TokenCount, E> {
+                Ok(TokenCount::Number(n))
+            }
+            fn visit_u64<E: serde::de::Error>(self, n: u64) -> std::result::Result<TokenCount, E> {
+                i64::try_from(n)
+                    .map(TokenCount::Number)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(n), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> std::result::Result<TokenCount, E> {
+                Ok(TokenCount::Text(s.to_string()))
+            }
+        }
+        d.deserialize_any(Count)
+    }
 }
 
 impl TokenCount {
@@ -407,4 +433,28 @@ pub fn check_model_len(
         ))
     };
     Err(e.of_kind(crate::ErrorKind::InvalidValue).about(field))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// A token count reads from an integer or a string, and refuses
+    /// anything else (a float, an integer past i64).
+    #[test]
+    fn token_counts_read_integers_and_strings() {
+        let read = |json: &str| serde_json::from_str::<Vec<TokenCount>>(json);
+        assert_eq!(
+            read(r#"[0, "16K", -1]"#).unwrap(),
+            vec![
+                TokenCount::Number(0),
+                TokenCount::Text("16K".into()),
+                TokenCount::Number(-1)
+            ]
+        );
+        assert!(read("[1.5]").is_err());
+        assert!(read("[9223372036854775808]").is_err());
+        assert!(read("[true]").is_err());
+    }
 }

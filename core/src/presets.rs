@@ -439,11 +439,11 @@ impl ModelFile {
             .map_err(|e| e.context(format!("{origin}: [config]")))?;
         // Without a [quantization] table, the checkpoint's own
         // quantization_config (as config.json has it) decides.
-        let quant = match (quant, crate::config::quantization_config(&json)) {
-            (Some(q), _) => q,
-            (None, Some(qc)) => crate::quant::from_hf_config(qc)
-                .map_err(|e| e.context(format!("{origin}: [config.quantization_config]")))?,
-            (None, None) => WeightQuant::none(),
+        let quant = match quant {
+            Some(q) => q,
+            None => crate::quant::from_config_json(&json)
+                .map_err(|e| e.context(format!("{origin}: [config.quantization_config]")))?
+                .unwrap_or_else(WeightQuant::none),
         };
         quant
             .validate()

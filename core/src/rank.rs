@@ -133,6 +133,10 @@ impl Sweep<'_> {
     ) -> Result<Vec<(Plan, Option<f64>)>> {
         let mut out = Vec::new();
         for gpu in self.gpus {
+            // A GPU vLLM cannot run the model's attention on is no candidate.
+            if crate::allocator::check_dsv4_gpu(&self.model.model, gpu).is_err() {
+                continue;
+            }
             let price = prices.and_then(|p| p.usd_per_hour.get(&gpu.id).copied());
             let calibration = match nearest_calibration(gpu) {
                 Some((name, transferred)) => {
@@ -339,7 +343,7 @@ pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<(Vec<R
     }
     // Priced before unpriced; priced by cost, then speed; unpriced by
     // speed per GPU. A stable sort keeps the sweep's order on ties.
-    out.sort_by(|a, b| {
+    crate::units::sort_by(&mut out, |a, b| {
         match (
             a.usd_per_million_output_tokens,
             b.usd_per_million_output_tokens,
@@ -372,7 +376,11 @@ fn evaluate(
     usd_per_gpu_hour: Option<f64>,
     started: &mut usize,
 ) -> Result<Option<Ranked>> {
-    let cap = plan.capacity()?;
+    // A configuration whose KV layout vLLM refuses (DeepSeek-V4 with an
+    // int8 or int4 KV dtype, say) would not start: it is no candidate.
+    let Ok(cap) = plan.capacity() else {
+        return Ok(None);
+    };
     if cap.startup_failure.is_some() {
         return Ok(None);
     }

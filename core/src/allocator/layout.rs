@@ -41,8 +41,13 @@ pub struct KvGroup {
     /// smaller specs so every page has the same bytes
     /// (`vllm/v1/core/kv_cache_utils.py`, `unify_kv_cache_spec_page_size`).
     pub block_tokens: u64,
-    /// KV bytes one token takes in one layer of this group (0 for Mamba).
+    /// KV bytes one token takes in one layer of this group (0 for Mamba;
+    /// rounded up for a packed group of caches of several page sizes).
     pub bytes_per_token: u64,
+    /// Bytes one block of this group holds over its layers: their pages
+    /// summed (a padding slot holds none). A packed group's caches differ
+    /// in page size (DeepSeek-V4, `allocator::dsv4`).
+    pub pages_bytes: u64,
 }
 
 /// The per-layer memory layout of the KV cache.
@@ -81,6 +86,11 @@ pub struct KvLayout {
     pub mamba_spec_pages: u64,
     /// The release whose allocator is modelled.
     pub vllm_version: crate::version::VllmVersion,
+    /// Groups of caches of different page sizes packed side by side in one
+    /// block (vLLM's block-outermost layout, DeepSeek-V4): a block is the
+    /// widest group's pages, `page_bytes` is that block, and
+    /// `attention_bytes_per_token_per_layer` one compressed latent.
+    pub packed: bool,
 }
 
 /// An attention layer's bucket: layers with the same spec share groups
@@ -102,7 +112,7 @@ fn layer_spec(
 
 /// How many steps' tokens are in flight at once: one per pipeline stage,
 /// two under async scheduling from `version::SLIDING_IN_FLIGHT_TOKENS`.
-fn in_flight_batches(engine: &EngineArgs) -> u64 {
+pub(super) fn in_flight_batches(engine: &EngineArgs) -> u64 {
     if engine.pipeline_parallel_size > 1 {
         engine.pipeline_parallel_size
     } else if engine.async_scheduling
@@ -116,6 +126,9 @@ fn in_flight_batches(engine: &EngineArgs) -> u64 {
 
 impl KvLayout {
     pub fn new(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
+        if super::dsv4::is_dsv4(model) {
+            return super::dsv4::layout(model, engine);
+        }
         let attn: Vec<_> = model.attention_layers().collect();
         let mamba: Vec<_> = model.state_layers().collect();
         let bytes_of = |a: &crate::model::AttentionLayer| {
@@ -170,7 +183,10 @@ impl KvLayout {
             .map(|a| layer_spec(a, bytes_of(a), version))
             .collect();
         specs.extend(mamba.iter().map(|_| (GroupKind::Mamba, None, 0)));
-        let (group_size, groups) = group_layers(&specs, block_size, attn_bytes, version)?;
+        let (group_size, mut groups) = group_layers(&specs, block_size, attn_bytes, version)?;
+        for g in &mut groups {
+            g.pages_bytes = g.layers * page;
+        }
         let in_flight_batches = in_flight_batches(engine);
         let mamba2 = model
             .layers
@@ -203,6 +219,7 @@ impl KvLayout {
                 0
             },
             vllm_version: version,
+            packed: false,
         })
     }
 }
@@ -359,6 +376,7 @@ fn group_layers(
                 slots: group_size,
                 block_tokens,
                 bytes_per_token: bytes,
+                pages_bytes: 0,
             });
         }
     }

@@ -8,17 +8,20 @@
 //!
 //! One file a concept: `layout` (page sizes, the hybrid block-size
 //! alignment, layer grouping: [`KvLayout::new`]), `blocks` (the pages and
-//! blocks a group and a request hold), `pool` (the memory budget, the number
+//! blocks a group and a request hold), `dsv4` (DeepSeek-V4's caches and
+//! vLLM's packed grouping of caches of several page sizes), `pool` (the memory budget, the number
 //! of blocks and the logged figures: [`KvPool`]) and `admission` (how many
 //! requests run at once: [`admit`]).
 
 mod admission;
 mod blocks;
+mod dsv4;
 mod layout;
 mod pool;
 
 pub use crate::version::MambaCacheMode;
 pub use admission::{admit, Admission, RunningLimit};
+pub use dsv4::check_gpu as check_dsv4_gpu;
 pub use layout::{GroupKind, KvGroup, KvLayout};
 pub use pool::{requested_bytes, KvPool};
 

@@ -80,11 +80,7 @@ impl KvPool {
         let min_kv_bytes_to_start: u64 = layout
             .groups
             .iter()
-            .map(|g| {
-                layout.group_max_pages(g, engine.max_model_len_tokens)
-                    * layout.page_bytes
-                    * g.layers
-            })
+            .map(|g| layout.group_max_pages(g, engine.max_model_len_tokens) * g.pages_bytes)
             .sum();
         KvPool {
             requested_bytes: requested,

@@ -4,7 +4,7 @@
 //! the lookup of a config.json's one name in them.
 
 use super::fields::Cfg;
-use super::{dense, gemma, hybrid, linear, mla, moe, Built, Ctx};
+use super::{dense, dsv4, gemma, hybrid, linear, mla, moe, Built, Ctx};
 use crate::error::{Error, Result};
 use serde_json::Value;
 
@@ -201,6 +201,12 @@ pub static ARCHITECTURES: &[Architecture] = &[
         moe::laguna
     ),
     arch!("DeepseekV2ForCausalLM", "MLA + MoE", false, mla::deepseek),
+    arch!(
+        "DeepseekV4ForCausalLM",
+        "compressed MLA + sliding window + MoE",
+        false,
+        dsv4::deepseek_v4
+    ),
     arch!("DeepseekV3ForCausalLM", "MLA + MoE", false, mla::deepseek),
     arch!(
         "DeepseekV32ForCausalLM",

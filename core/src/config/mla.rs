@@ -18,6 +18,7 @@ pub fn deepseek(x: &Ctx) -> Result<Built> {
         qk_rope_head_dim: x.c.u("qk_rope_head_dim")?,
         v_head_dim: x.c.u("v_head_dim")?,
         // DeepSeek-V3.2 and GLM-5 add the sparse-attention indexer.
+        dsv4: None,
         indexer: match x.c.opt("index_n_heads")? {
             Some(heads) if heads > 0 => Some(IndexerDims {
                 heads,

@@ -21,6 +21,7 @@
 mod architectures;
 mod bounds;
 mod dense;
+mod dsv4;
 mod fields;
 mod gemma;
 mod hybrid;
@@ -165,7 +166,7 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         encoder,
         mtp: None,
     };
-    model.mtp = mtp_block(c, &model)?;
+    model.mtp = mtp_block(c, &model, built.mtp_layers)?;
     Ok(model)
 }
 
@@ -173,7 +174,11 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
 /// decoder layer with full attention: DeepSeek, GLM and Nemotron-H name
 /// their count `num_nextn_predict_layers`, Qwen3-Next and Qwen3.5
 /// `mtp_num_hidden_layers`, MiniMax-M2 `mtp_transformer_layers`.
-fn mtp_block(c: Cfg, model: &Model) -> Result<Option<crate::model::MtpBlock>> {
+fn mtp_block(
+    c: Cfg,
+    model: &Model,
+    family_block: Option<Vec<Layer>>,
+) -> Result<Option<crate::model::MtpBlock>> {
     let mut count = None;
     for key in [
         "num_nextn_predict_layers",
@@ -195,6 +200,9 @@ fn mtp_block(c: Cfg, model: &Model) -> Result<Option<crate::model::MtpBlock>> {
     let Some(count) = count.filter(|&n| n > 0) else {
         return Ok(None);
     };
+    if let Some(layers) = family_block {
+        return Ok(Some(crate::model::MtpBlock { count, layers }));
+    }
     let full = |l: &Layer| matches!(l, Layer::Attention(a) if a.sliding_window_tokens.is_none() && !a.kv_shared);
     let mut block: Vec<Layer> = Vec::new();
     for range in model.decoder_layers() {

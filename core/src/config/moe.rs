@@ -26,6 +26,7 @@ pub(crate) fn routed(num_experts: u64, top_k: u64, expert_intermediate: u64) -> 
         gated: true,
         latent_dim: None,
         router_bias: false,
+        hash_table_rows: 0,
     })
 }
 

@@ -115,6 +115,15 @@ pub(super) fn rope_cache(x: &Ctx, ropes: Ropes, layers: &[Layer]) -> Result<Vec<
     if ropes == Ropes::WithLocal {
         out.push(one_rope(x, None, head, max_pos)?);
     }
+    // DeepSeek-V4 names its rotated width (`rope_dim`, qk_rope_head_dim),
+    // which a `partial_rotary_factor` does not shrink
+    // (`vllm/models/deepseek_v4/common/rope.py`; `get_rope` takes
+    // `rope_dim` before the factor).
+    if first.mla.is_some_and(|m| m.dsv4.is_some()) {
+        for t in &mut out {
+            t.out_features = head;
+        }
+    }
     Ok(out)
 }
 

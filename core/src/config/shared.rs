@@ -18,6 +18,10 @@ pub(crate) struct Built {
     pub encoder: Vec<Module>,
     /// The rotary tables the family's attention builds.
     pub ropes: Ropes,
+    /// The layers of one MTP module where the family says what they are
+    /// (DeepSeek-V4: a sliding-window-only layer); None: the last decoder
+    /// layer with full attention, as `mtp_block` finds it.
+    pub mtp_layers: Option<Vec<Layer>>,
 }
 
 /// Which rotary cos/sin tables a family's attention builds at load time.
@@ -39,6 +43,7 @@ impl Built {
             ssm_auto: None,
             encoder: Vec::new(),
             ropes: Ropes::One,
+            mtp_layers: None,
         })
     }
 }

@@ -16,9 +16,52 @@ pub struct MlaDims {
     pub qk_nope_head_dim: u64,
     pub qk_rope_head_dim: u64,
     pub v_head_dim: u64,
-    /// DeepSeek sparse attention's indexer (DeepSeek-V3.2, GLM-5), None
-    /// without one.
+    /// DeepSeek sparse attention's indexer (DeepSeek-V3.2, GLM-5; DeepSeek-V4's
+    /// layers that compress 4 tokens into one), None without one.
     pub indexer: Option<IndexerDims>,
+    /// DeepSeek-V4's attention: a sliding window over the last tokens and,
+    /// in most layers, a cache of compressed tokens. None for the MLA of
+    /// DeepSeek-V2/V3.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dsv4: Option<Dsv4Dims>,
+}
+
+/// DeepSeek-V4's attention layer (vLLM 0.32 `vllm/models/deepseek_v4/attention.py`,
+/// `DeepseekV4Attention`; `compressor.py`, `DeepseekCompressor`): queries
+/// from a low-rank latent, one shared key/value latent of `kv_lora_rank +
+/// qk_rope_head_dim` (512) per token, a grouped low-rank output projection
+/// (`wo_a` per group of `heads_per_group` heads, then `wo_b`), a per-head
+/// attention sink, and the decoder layer's hyper-connections (`hc_mult`
+/// residual streams mixed per layer). Every layer caches the last
+/// `window_tokens` tokens (`DeepseekV4SWACache`); a layer with
+/// `compress_ratio` r > 1 also caches one compressed state per r tokens,
+/// built by its compressor, whose running state is cached too
+/// (`CompressorStateCache`); r = 4 layers add the indexer (`MlaDims::indexer`)
+/// with its own compressor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Dsv4Dims {
+    /// `max(1, compress_ratios[i])`: 1 for a sliding window only, else
+    /// tokens per compressed state (4 or 128 in the published checkpoints).
+    pub compress_ratio: u64,
+    /// `sliding_window` (128).
+    pub window_tokens: u64,
+    pub o_lora_rank: u64,
+    /// `num_attention_heads / o_groups`: the heads one `wo_a` group reads.
+    pub heads_per_group: u64,
+    /// `hc_mult`: the residual streams the hyper-connections mix.
+    pub hc_mult: u64,
+}
+
+impl Dsv4Dims {
+    /// The compressor's width factor: 2 when compressed windows overlap
+    /// (r = 4), else 1 (`DeepseekCompressor.coff`).
+    pub fn coff(&self) -> u64 {
+        if self.compress_ratio == 4 {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 /// The lightning indexer of DeepSeek sparse attention
@@ -232,6 +275,16 @@ pub struct MoeLayer {
     /// millionths of their totals).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub router_bias: bool,
+    /// Rows of a token-hash routing table (DeepSeek-V4's first
+    /// `num_hash_layers` layers: `tid2eid`, one row of `top_k` expert ids
+    /// per vocabulary entry, instead of a learned router's choice); 0 for
+    /// learned routing.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub hash_table_rows: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -18,8 +18,8 @@ mod parallel;
 mod weights;
 
 pub use layers::{
-    AttentionLayer, DeltaNetLayer, IndexerDims, Layer, Mamba1Layer, Mamba2Layer, MlaDims, MlpLayer,
-    MoeLayer, ShortConvLayer, StateShape,
+    AttentionLayer, DeltaNetLayer, Dsv4Dims, IndexerDims, Layer, Mamba1Layer, Mamba2Layer, MlaDims,
+    MlpLayer, MoeLayer, ShortConvLayer, StateShape,
 };
 pub use parallel::PipelineStage;
 pub use weights::{Module, ModuleKind};

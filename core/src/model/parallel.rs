@@ -69,6 +69,23 @@ impl Model {
             let mut out = Vec::with_capacity(layers.len());
             for l in layers {
                 out.push(match *l {
+                    // DeepSeek-V4 splits its output groups with the heads
+                    // (`n_local_groups = o_groups / tp`).
+                    Layer::Attention(a)
+                        if a.mla.and_then(|m| m.dsv4).is_some_and(|v| {
+                            !(a.num_heads / v.heads_per_group.max(1)).is_multiple_of(tp)
+                        }) =>
+                    {
+                        let groups = a
+                            .mla
+                            .and_then(|m| m.dsv4)
+                            .map_or(0, |v| a.num_heads / v.heads_per_group.max(1));
+                        return Err(Error::field(
+                            "--tensor-parallel-size",
+                            tp,
+                            format!("a divisor of the model's o_groups ({groups})"),
+                        ));
+                    }
                     Layer::Attention(a) => Layer::Attention(AttentionLayer {
                         num_heads: split("num_attention_heads", a.num_heads)?,
                         num_kv_heads: if a.mla.is_some() {

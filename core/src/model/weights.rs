@@ -3,8 +3,8 @@
 //! model and of its MTP block, and the parameter count they sum to.
 
 use super::{
-    AttentionLayer, DeltaNetLayer, Layer, Mamba1Layer, Mamba2Layer, MlaDims, MlpLayer, Model,
-    MoeLayer, ShortConvLayer,
+    AttentionLayer, DeltaNetLayer, Dsv4Dims, Layer, Mamba1Layer, Mamba2Layer, MlaDims, MlpLayer,
+    Model, MoeLayer, ShortConvLayer,
 };
 use serde::Serialize;
 
@@ -127,6 +127,9 @@ fn attention_modules(o: &mut Vec<Module>, h: u64, a: &AttentionLayer) {
 
 /// A multi-head latent attention layer's projections, `heads` query heads.
 fn mla_modules(o: &mut Vec<Module>, h: u64, heads: u64, m: &MlaDims) {
+    if let Some(v4) = m.dsv4 {
+        return dsv4_modules(o, h, heads, m, &v4);
+    }
     let qk = m.qk_nope_head_dim + m.qk_rope_head_dim;
     match m.q_lora_rank {
         Some(r) => {
@@ -162,6 +165,61 @@ fn mla_modules(o: &mut Vec<Module>, h: u64, heads: u64, m: &MlaDims) {
         add(o, 1, "indexer_k_norm", X, 2, i.head_dim);
         add(o, 1, "indexer_weights_proj", X, h, i.heads);
     }
+}
+
+/// A DeepSeek-V4 attention layer's tensors and its decoder layer's
+/// hyper-connections (vLLM 0.32 `vllm/models/deepseek_v4/attention.py`,
+/// `compressor.py`, `nvidia/model.py`): `fused_wqa_wkv` (the query latent
+/// and the one key/value latent `d` wide), their norms, `wq_b`, the grouped
+/// `wo_a` and `wo_b`, the attention sink; a compressor (`ape`,
+/// `fused_wkv_wgate`, its norm) when the layer compresses; the indexer's
+/// `wq_b`, `weights_proj` and its own compressor (head 128, overlapping)
+/// with r = 4. The compressors and `weights_proj` are built without the
+/// quantization config, so they are `Other` here (never quantized); the
+/// rest are quantized linears. Tensor parallelism splits the heads and
+/// output groups; the latents, compressors and indexer are replicated.
+fn dsv4_modules(o: &mut Vec<Module>, h: u64, heads: u64, m: &MlaDims, v4: &Dsv4Dims) {
+    let d = m.kv_lora_rank + m.qk_rope_head_dim;
+    let q_lora = m.q_lora_rank.unwrap_or(h);
+    let groups = heads / v4.heads_per_group.max(1);
+    add(o, 1, "q_a_proj", A, h, q_lora);
+    add(o, 1, "kv_a_proj", A, h, d);
+    add(o, 1, "q_a_norm", X, 1, q_lora);
+    add(o, 1, "kv_a_norm", X, 1, d);
+    add(o, 1, "q_b_proj", A, q_lora, heads * d);
+    add(
+        o,
+        1,
+        "wo_a",
+        A,
+        v4.heads_per_group * d,
+        groups * v4.o_lora_rank,
+    );
+    add(o, 1, "wo_b", A, groups * v4.o_lora_rank, h);
+    add(o, 1, "attn_sink", X, 1, heads);
+    // A compressor of `width` per state: `ape` (r x coff x width),
+    // `fused_wkv_wgate` (h -> 2 x coff x width), its RMSNorm.
+    let compressor = |o: &mut Vec<Module>, width: u64| {
+        let c = v4.coff() * width;
+        add(o, 1, "compressor_ape", X, v4.compress_ratio, c);
+        add(o, 1, "compressor_wkv_wgate", X, h, 2 * c);
+        add(o, 1, "compressor_norm", X, 1, width);
+    };
+    if v4.compress_ratio > 1 {
+        compressor(o, d);
+    }
+    if let Some(i) = m.indexer {
+        add(o, 1, "indexer_wq_b", A, q_lora, i.heads * i.head_dim);
+        add(o, 1, "indexer_weights_proj", X, h, i.heads);
+        compressor(o, i.head_dim);
+    }
+    // Hyper-connections of the decoder layer, before attention and before
+    // the feed-forward block: `hc_*_fn` (mix x hc_mult h, mix = (2 + hc)
+    // hc), `hc_*_base` (mix) and `hc_*_scale` (3) each.
+    let hc = v4.hc_mult;
+    let mix = (2 + hc) * hc;
+    add(o, 1, "hc_fn", X, 2 * mix, hc * h);
+    add(o, 1, "hc_base_scale", X, 2, mix + 3);
 }
 
 /// A Mamba2 mixer layer's tensors.
@@ -236,6 +294,9 @@ fn moe_modules(o: &mut Vec<Module>, h: u64, e: &MoeLayer) {
     add(o, 1, "router", X, h, n);
     if e.router_bias {
         add(o, 1, "router_bias", X, 1, n);
+    }
+    if e.hash_table_rows > 0 {
+        add(o, 1, "hash_routing_table", X, e.hash_table_rows, e.top_k);
     }
     let n = e.local_experts;
     // Latent experts work in `latent_dim` between two projections.
@@ -314,6 +375,16 @@ impl Model {
             }
         }
         add(o, 1, "final_norm", ModuleKind::Other, 1, h);
+        // DeepSeek-V4 mixes its hyper-connection streams once more before
+        // the final norm: `hc_head_fn` (hc x hc h), `hc_head_base` (hc),
+        // `hc_head_scale` (1).
+        if let Some(hc) = self
+            .attention_layers()
+            .find_map(|a| a.mla.and_then(|m| m.dsv4))
+            .map(|v| v.hc_mult)
+        {
+            add(o, 1, "hc_head", ModuleKind::Other, 1, hc * hc * h + hc + 1);
+        }
         if !self.tie_word_embeddings {
             add(o, 1, "lm_head", ModuleKind::LmHead, h, self.vocab_size);
         }
@@ -406,6 +477,7 @@ mod tests {
             gated: true,
             latent_dim: None,
             router_bias: false,
+            hash_table_rows: 0,
         };
         let model = Model {
             architecture: "test".into(),

@@ -180,6 +180,103 @@ pub fn from_hf_config(qc: &Value) -> Result<WeightQuant> {
     Ok(q)
 }
 
+/// The weights of the checkpoint a config.json describes: its
+/// `quantization_config` ([`crate::config::quantization_config`]) read by
+/// [`from_hf_config`], with the rules of the architectures whose vLLM
+/// classes read more of the config ([`deepseek_v4`]). None: unquantized.
+pub fn from_config_json(root: &Value) -> Result<Option<WeightQuant>> {
+    let Some(qc) = crate::config::quantization_config(root) else {
+        return Ok(None);
+    };
+    let q = from_hf_config(qc)?;
+    let v4 = root
+        .get("architectures")
+        .and_then(Value::as_array)
+        .is_some_and(|a| {
+            a.iter()
+                .any(|n| n.as_str() == Some("DeepseekV4ForCausalLM"))
+        });
+    Ok(Some(if v4 { deepseek_v4(root, qc, q)? } else { q }))
+}
+
+/// DeepSeek-V4's checkpoints (vLLM 0.32):
+/// - `quant_method: fp8` becomes `deepseek_v4_fp8`
+///   (`vllm/model_executor/models/config.py`, `DeepseekV4ForCausalLMConfig`;
+///   `vllm/models/deepseek_v4/quant_config.py`, `DeepseekV4FP8Config`):
+///   the linears fp8 with their 128 x 128 block scales, the routed experts
+///   MXFP4 (`Mxfp4MoEMethod`) unless `expert_dtype` is `"fp8"` (missing
+///   means `"fp4"`).
+/// - compressed-tensors with an fp8 group and an NVFP4 group
+///   (RedHatAI/DeepSeek-V4-Flash-NVFP4-FP8: `attn.*(fused_wqa_wkv|wq_b|wo_a|wo_b)`
+///   fp8 with 128 x 128 blocks, `ffn.*(gate|up|down)_proj`, the routed and
+///   shared experts, NVFP4): vLLM applies each group's scheme to its
+///   targets, so the model is NVFP4 with fp8-block attention. Only this
+///   family's configs are read group by group here; other compressed-tensors
+///   configs keep their first group's scheme.
+fn deepseek_v4(root: &Value, qc: &Value, q: WeightQuant) -> Result<WeightQuant> {
+    let native_fp8 = qc.get("quant_method").and_then(Value::as_str) == Some("fp8");
+    match q.method {
+        QuantMethod::Fp8
+            if native_fp8 && root.get("expert_dtype").and_then(Value::as_str) != Some("fp8") =>
+        {
+            let mut v4 = WeightQuant::for_method(QuantMethod::Mxfp4);
+            v4.fp8_kinds = vec!["attention".into(), "mlp".into()];
+            v4.block = q.block;
+            v4.unquantized = q.unquantized;
+            Ok(v4)
+        }
+        QuantMethod::Fp8 | QuantMethod::Nvfp4 if !native_fp8 => {
+            let groups: Vec<&Value> = qc
+                .get("config_groups")
+                .and_then(Value::as_object)
+                .map(|g| g.values().collect())
+                .unwrap_or_default();
+            let scheme = |bits: u64| {
+                groups.iter().copied().find(|g| {
+                    g.get("weights")
+                        .and_then(|w| w.get("num_bits"))
+                        .and_then(Value::as_u64)
+                        == Some(bits)
+                })
+            };
+            let (Some(fp8), Some(_)) = (scheme(8), scheme(4)) else {
+                return Ok(q);
+            };
+            let targets = |g: &Value| -> Vec<String> {
+                g.get("targets")
+                    .and_then(Value::as_array)
+                    .map(|t| {
+                        t.iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            };
+            if !targets(fp8).iter().all(|t| t.contains("attn")) {
+                return Err(Error::field(
+                    "quantization_config.config_groups",
+                    "(fp8 group)",
+                    "fp8 targets in the attention only, as RedHatAI's NVFP4-FP8 build has them",
+                ));
+            }
+            let mut v4 = WeightQuant::for_method(QuantMethod::Nvfp4);
+            v4.fp8_kinds = vec!["attention".into()];
+            v4.block = fp8
+                .get("weights")
+                .and_then(|w| w.get("block_structure"))
+                .and_then(Value::as_array)
+                .and_then(|b| match b.as_slice() {
+                    [o, i] => Some([o.as_u64()?, i.as_u64()?]),
+                    _ => None,
+                });
+            v4.unquantized = q.unquantized;
+            Ok(v4)
+        }
+        _ => Ok(q),
+    }
+}
+
 /// A ModelOpt config: one scheme for the model, or each layer's
 /// (`MIXED_PRECISION`, read whole by [`modelopt_mixed`]).
 enum ModelOpt {

@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 mod hf_config;
-pub use hf_config::from_hf_config;
 use hf_config::KIND_NAMES;
+pub use hf_config::{from_config_json, from_hf_config};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -135,9 +135,11 @@ pub struct WeightQuant {
     /// fp8 with one fp32 scale per weight tensor (online quantization).
     #[serde(default)]
     pub per_tensor: bool,
-    /// Module kinds stored as fp8 (per-tensor scale) while the method
-    /// quantizes the rest otherwise: ModelOpt's `MIXED_PRECISION` checkpoints
-    /// (fp8 attention and recurrent projections, NVFP4 MLPs and experts).
+    /// Module kinds stored as fp8 (per-tensor scale, or `block`'s scales
+    /// when set) while the method quantizes the rest otherwise: ModelOpt's
+    /// `MIXED_PRECISION` checkpoints (fp8 attention and recurrent
+    /// projections, NVFP4 MLPs and experts); DeepSeek-V4's (fp8-block
+    /// linears, MXFP4 or NVFP4 experts).
     #[serde(default)]
     pub fp8_kinds: Vec<String>,
     /// Decoder layers whose modules of a kind are stored as fp8 ([`Fp8Layers`]).
@@ -362,7 +364,12 @@ impl WeightQuant {
             .iter()
             .any(|k| Some(k.as_str()) == kind_name(module.kind))
         {
-            return (inp * out + 4) * n;
+            // Per-tensor fp8 (ModelOpt's mixed precision), or with the
+            // checkpoint's block scales (DeepSeek-V4).
+            return match self.block {
+                Some([bo, bi]) => inp * out + out.div_ceil(bo.max(1)) * inp.div_ceil(bi.max(1)) * 4,
+                None => inp * out + 4,
+            } * n;
         }
         let per = match self.method {
             QuantMethod::None => inp * out * model_dtype.bytes(),

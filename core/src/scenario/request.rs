@@ -321,6 +321,7 @@ impl Request {
                 &label,
             )?
             .for_model(&settings, &model.model, &label)?;
+        crate::allocator::check_dsv4_gpu(&model.model, &gpu)?;
         let mut engine = engine;
         warnings.extend(engine.parallel_timing_caveat());
         if let Some(sp) = engine.speculative.as_mut() {
@@ -539,7 +540,7 @@ fn no_gpu_for(world: &dyn World, model: &LoadedModel) -> Error {
         })
         .filter(|(bytes, _)| *bytes / 5 * 4 >= weights)
         .collect();
-    fits.sort();
+    crate::units::sort_by(&mut fits, Ord::cmp);
     let shown: Vec<String> = fits
         .iter()
         .take(HINT_GPUS)
@@ -591,6 +592,16 @@ fn model_warnings(model: &LoadedModel) -> Vec<String> {
         .model
         .attention_layers()
         .any(|a| a.mla.is_some_and(|m| m.indexer.is_some()));
+    if model
+        .model
+        .attention_layers()
+        .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
+    {
+        out.push(format!(
+            "{}: DeepSeek-V4's attention is timed as dense MLA over the context with its compressed caches' bytes; the compressed layers' fewer (query, key) pairs and the indexer's top-k selection are not modelled",
+            model.id
+        ));
+    }
     if sparse {
         out.push(format!(
             "{}: DeepSeek sparse attention's decode (each query reads only its top-k tokens) is not modelled; the time between tokens is that of dense MLA, too slow at long contexts",

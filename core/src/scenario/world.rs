@@ -425,10 +425,9 @@ pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> 
     parse::check_size(origin, text)?;
     let v = crate::config::parse_json(origin, text)?;
     let model = crate::config::model_from_config(&v).map_err(|e| e.context(origin))?;
-    let quant = match crate::config::quantization_config(&v) {
-        Some(qc) => crate::quant::from_hf_config(qc).map_err(|e| e.context(origin))?,
-        None => crate::quant::WeightQuant::none(),
-    };
+    let quant = crate::quant::from_config_json(&v)
+        .map_err(|e| e.context(origin))?
+        .unwrap_or_else(crate::quant::WeightQuant::none);
     let name = v
         .get("_name_or_path")
         .and_then(serde_json::Value::as_str)

@@ -544,7 +544,9 @@ fn kv_reads(model: &Model, engine: &EngineArgs, layout: &KvLayout) -> (u64, Vec<
     let mut full = 0;
     let mut sliding = Vec::new();
     for g in &kv_layout.groups {
-        let bytes = g.layers * g.bytes_per_token;
+        // Per token over the group's layers: its pages over its block (a
+        // packed DeepSeek-V4 group mixes page sizes).
+        let bytes = crate::units::div_ceil(g.pages_bytes, g.block_tokens.max(1));
         match (g.kind, g.window_tokens) {
             (GroupKind::FullAttention, _) => full += bytes,
             (GroupKind::SlidingWindow, Some(w)) => sliding.push((bytes, w)),

@@ -393,3 +393,258 @@ fn laguna_has_per_layer_heads_gates_windows_and_fp8_blocks() {
     assert_eq!(l.attention_bytes_per_token_per_layer, 4_096);
     assert_eq!(l.max_pages_per_request(32_768), 2_048 + 3 * 289);
 }
+
+/// DeepSeek-V4's parameters from the config's shapes (vLLM 0.32
+/// `vllm/models/deepseek_v4/`; the table in docs/reference/pending-
+/// architectures.md): per layer the attention (`fused_wqa_wkv` h x
+/// (q_lora plus 512), `wq_b` q_lora x H x 512, `wo_a` H x 512 x o_lora, `wo_b`
+/// o_groups x o_lora x h, the two latent norms, one sink per head), a
+/// compressor where r > 1 (`ape` r x coff x 512, `fused_wkv_wgate` h x 2 x
+/// coff x 512, a norm of 512; coff 2 for r = 4), the indexer where r = 4
+/// (`wq_b` q_lora x 64 x 128, `weights_proj` h x 64, a compressor of head
+/// 128 with coff 2), the hyper-connections (2 x 24 x 4h + 2 x 27), two norms
+/// of h; the MoE (experts and one shared expert of 3 x h x moe_inter, the
+/// gate, a correction bias per expert or, in the first three layers, the
+/// vocab x 6 hash table); embedding, lm_head, final norm, `hc_head`
+/// (4 x 4h + 5). The MTP layer is not loaded without speculative decoding.
+fn dsv4_params(
+    (h, heads, q_lora, groups, experts, inter): (u64, u64, u64, u64, u64, u64),
+    (n1, n4, n128): (u64, u64, u64),
+) -> u64 {
+    let (vocab, layers) = (129_280, n1 + n4 + n128);
+    let attention = h * (q_lora + 512)
+        + q_lora
+        + 512
+        + q_lora * heads * 512
+        + heads * 512 * 1_024
+        + groups * 1_024 * h
+        + heads;
+    let compressor = |r: u64, head: u64, coff: u64| r * coff * head + h * 2 * coff * head + head;
+    let indexer = q_lora * 64 * 128 + h * 64 + compressor(4, 128, 2);
+    let hc = 2 * 24 * 4 * h + 2 * 27;
+    let moe = experts * 3 * h * inter + 3 * h * inter + experts * h;
+    layers * (attention + hc + 2 * h + moe)
+        + n4 * (compressor(4, 512, 2) + indexer)
+        + n128 * compressor(128, 512, 1)
+        + 3 * vocab * 6
+        + (layers - 3) * experts
+        + 2 * vocab * h
+        + h
+        + 4 * 4 * h
+        + 5
+}
+
+/// DeepSeek-V4-Flash, -Pro and RedHatAI's NVFP4 build: parameters, weight
+/// bytes in their three formats, and the KV cache vLLM 0.32 allocates
+/// (`allocator::dsv4`): every cache page worked from the config by hand.
+#[test]
+fn deepseek_v4_counts_parameters_weights_and_compressed_kv_caches() {
+    // Flash: h 4,096, 64 heads, q_lora 1,024, 8 output groups, 256 experts
+    // of 2,048; 2 layers of r = 1 (compress_ratios 0), 21 of r = 4, 20 of
+    // r = 128. Pro: h 7,168, 128 heads, q_lora 1,536, 16 groups, 384
+    // experts of 3,072; 30 of r = 4, 31 of r = 128.
+    let flash = dsv4_params((4_096, 64, 1_024, 8, 256, 2_048), (2, 21, 20));
+    let pro = dsv4_params((7_168, 128, 1_536, 16, 384, 3_072), (0, 30, 31));
+    assert_eq!(flash, 284_334_567_511);
+    assert_eq!(pro, 1_572_999_528_803);
+    // The model cards' totals, rounded: Flash "284B" (+0.12% here: it
+    // leaves the MTP layer out), Pro "1.6T" (-1.7%; with its MTP layer,
+    // 25,840,145,979 more, -0.07%).
+    assert!((flash as f64 / 284e9 - 1.0).abs() < 0.002);
+    assert!(((pro + 25_840_145_979) as f64 / 1.6e12 - 1.0).abs() < 0.001);
+    let f = real("deepseek-ai--DeepSeek-V4-Flash");
+    let p = real("deepseek-ai--DeepSeek-V4-Pro");
+    let nv = real("RedHatAI--DeepSeek-V4-Flash-NVFP4-FP8");
+    assert_eq!(f.model.params(), flash);
+    assert_eq!(p.model.params(), pro);
+    assert_eq!(nv.model.params(), flash);
+    let ratios: Vec<Option<u64>> = f
+        .model
+        .attention_layers()
+        .map(|a| a.mla.and_then(|m| m.dsv4).map(|v| v.compress_ratio))
+        .collect();
+    let mut expected = vec![Some(1), Some(1)];
+    for i in 2..43 {
+        expected.push(Some(if i % 2 == 0 { 4 } else { 128 }));
+    }
+    assert_eq!(ratios, expected);
+    // The MTP layer: the sliding window only, no compressor, no indexer.
+    let mtp = f.model.mtp.as_ref().unwrap();
+    assert_eq!(mtp.count, 1);
+
+    // Weights, deepseek_v4_fp8: linears fp8 with an fp32 scale per 128 x
+    // 128 block, experts MXFP4 as vLLM 0.32's Mxfp4MoEMethod holds them
+    // (4-bit values, uint8 scales padded to 256 rows x 4 per 32 inputs):
+    // a 4,096 -> 2,048 expert matrix 2,048 x 2,048 + 2,048 x 128 =
+    // 4,456,448 B, the 2,048 -> 4,096 one 4,096 x 1,024 + 4,096 x 64 the same;
+    // 43 x 256 x 3 of them = 147,169,738,752 B. Attention linears per layer
+    // 4,195,328 + 2,097,664 + 3 x 33,562,624 (q_a, kv_a, wq_b, wo_a, wo_b)
+    // and the indexer's wq_b 8,390,656 on the 21 r = 4 layers:
+    // 4,776,380,928 B. Shared experts 3 x 8,390,656 a layer: 1,082,394,624.
+    // Embedding and lm_head 2 x 129,280 x 4,096 x 2 B; the 392,769,623
+    // other parameters (norms, sinks, compressors, weights_proj, gates,
+    // biases, hash tables, hyper-connections) at 2 B; two rotary tables of
+    // 1,048,576 x 64 at 2 B.
+    assert_eq!(f.quant.method, QuantMethod::Mxfp4);
+    assert_eq!(f.quant.block, Some([128, 128]));
+    let flash_bytes = 147_169_738_752
+        + 4_776_380_928
+        + 1_082_394_624
+        + 2 * 129_280 * 4_096 * 2
+        + 392_769_623 * 2
+        + 2 * 1_048_576 * 64 * 2;
+    assert_eq!(flash_bytes, 156_200_612_526);
+    assert_eq!(
+        decodecalc_core::memory::weights_bytes(&f.model, &f.quant),
+        flash_bytes
+    );
+    // RedHatAI's build: the attention linears as above, the experts and
+    // shared experts NVFP4 (half a byte, an fp8 scale per 16 inputs and a
+    // 4-byte global scale per matrix): an expert 4,194,304 + 524,288 + 4 B
+    // per matrix, 43 x 256 x 3 of them = 155,826,914,304; shared experts
+    // 43 x 3 x 4,718,596 = 608,698,884.
+    assert_eq!(nv.quant.method, QuantMethod::Nvfp4);
+    assert_eq!(nv.quant.fp8_kinds, ["attention"]);
+    assert_eq!(
+        decodecalc_core::memory::weights_bytes(&nv.model, &nv.quant),
+        flash_bytes - 147_169_738_752 - 1_082_394_624 + 155_826_914_304 + 608_698_884
+    );
+
+    // KV cache, fp8_ds_mla (auto), 256-token blocks. Pages, rounded up to
+    // 576 B: a compressed latent 584 B, 256 / r per block: r = 4 37,376 ->
+    // 37,440, r = 128 1,168 -> 1,728; the indexer's key 128 + 4 B, 64 per
+    // block: 8,448 -> 8,640; the window's 64-token block of latents 37,376
+    // -> 37,440; float32 compressor states of 2 x coff x head: r = 4
+    // 4 x 8,192 -> 32,832, the indexer's 4 x 2,048 -> 8,640, r = 128
+    // 8 x 4,096 -> 32,832.
+    let args = |len: i64, dtype: &str| {
+        EngineSettings {
+            max_model_len: Some(len),
+            max_num_batched_tokens: Some(8_192),
+            async_scheduling: Some(true),
+            kv_cache_dtype: Some(dtype.into()),
+            ..EngineSettings::default()
+        }
+        .resolve(1_048_576, 141 << 30)
+        .unwrap()
+    };
+    let l = KvLayout::new(&f.model, &args(131_072, "auto")).unwrap();
+    // Buckets: 43 window caches; the 256-token caches (21 + 21 + 20, not
+    // balanced: one group); the 4-token states (21 + 21); the 8-token
+    // states (20). Repeats per group: the chunk from 21 up to 43 padding
+    // 43, 21 and 20 least is 22 (pads 1 + 1 + 2), so the window caches
+    // split in two groups of 22 and 21.
+    let groups: Vec<(GroupKind, Option<u64>, u64, u64, u64)> = l
+        .groups
+        .iter()
+        .map(|g| {
+            (
+                g.kind,
+                g.window_tokens,
+                g.block_tokens,
+                g.layers,
+                g.pages_bytes,
+            )
+        })
+        .collect();
+    let swa = |n: u64| (GroupKind::SlidingWindow, Some(128), 64, n, n * 37_440);
+    assert_eq!(
+        groups,
+        vec![
+            swa(22),
+            swa(21),
+            (
+                GroupKind::FullAttention,
+                None,
+                256,
+                62,
+                21 * (8_640 + 37_440) + 20 * 1_728
+            ),
+            (
+                GroupKind::SlidingWindow,
+                Some(8),
+                4,
+                42,
+                21 * (8_640 + 32_832)
+            ),
+            (GroupKind::SlidingWindow, Some(128), 8, 20, 20 * 32_832),
+        ]
+    );
+    // A block is the widest group: 1,002,240 B, 3,915 B per token of
+    // context (21 x (146.25 + 33.75) + 20 x 6.75).
+    assert_eq!(l.bytes_per_block, 1_002_240);
+    assert_eq!(l.bytes_per_block / 256, 3_915);
+    // Pages a 131,072-token request may need with 2 x 8,192 tokens in
+    // flight: windows 2 x (ceil(16,511 / 64) + 1) = 518, compressed
+    // 131,072 / 256 = 512, states ceil(16,391 / 4) + 1 = 4,099 and
+    // ceil(16,511 / 8) + 1 = 2,065.
+    assert_eq!(l.max_pages_per_request(131_072), 518 + 512 + 4_099 + 2_065);
+    // Every fp8 dtype is fp8_ds_mla; a 16-bit one is refused, as vLLM's
+    // FlashMLA layout refuses it.
+    let fp8 = KvLayout::new(&f.model, &args(131_072, "fp8")).unwrap();
+    assert_eq!(
+        (fp8.groups, fp8.bytes_per_block),
+        (l.groups, l.bytes_per_block)
+    );
+    let e = KvLayout::new(&f.model, &args(131_072, "bfloat16")).unwrap_err();
+    assert!(e.message.contains("--kv-cache-dtype"), "{e}");
+    // The sparse MLA and indexer backends take 256-token blocks only, and
+    // the output groups split with the heads: 8 groups over at most 8 GPUs.
+    let mut small = args(131_072, "auto");
+    small.block_size_tokens = Some(64);
+    let e = KvLayout::new(&f.model, &small).unwrap_err();
+    assert!(e.message.contains("--block-size"), "{e}");
+    let e = f.model.shard(16).unwrap_err();
+    assert!(e.message.contains("--tensor-parallel-size"), "{e}");
+    assert_eq!(f.model.shard(8).unwrap().attention_layers().count(), 43);
+    // Pro: windows 31 + 30 (repeats 31: pads 1 + 1 + 0), the 256-token
+    // caches 30 x (8,640 + 37,440) + 31 x 1,728 = 1,435,968 B a block; its
+    // first layer compresses 128 tokens, so the 8-token states come before
+    // the 4-token ones.
+    let l = KvLayout::new(&p.model, &args(131_072, "auto")).unwrap();
+    let layers: Vec<u64> = l.groups.iter().map(|g| g.layers).collect();
+    assert_eq!(layers, vec![31, 30, 91, 31, 60]);
+    assert_eq!(l.bytes_per_block, 30 * (8_640 + 37_440) + 31 * 1_728);
+}
+
+/// vLLM 0.32 runs DeepSeek-V4's sparse MLA through FlashMLA, which
+/// `is_flashmla_sparse_supported` (vllm/v1/attention/ops/flashmla.py) allows
+/// on compute capability 9.0 and 10.x only (FlashInfer's class on 12.x):
+/// an A100 or an L4 is refused as vLLM would fail, an AMD GPU as not
+/// modelled, and `rank` leaves them out rather than failing.
+#[test]
+fn deepseek_v4_needs_a_gpu_flashmla_runs_on() {
+    let base = [
+        "capacity",
+        "--model",
+        "deepseek-ai/DeepSeek-V4-Flash",
+        "--tensor-parallel-size",
+        "8",
+        "--gpu",
+    ];
+    for gpu in ["a100", "l4"] {
+        let e = decodecalc_tests::rejects(&[&base[..], &[gpu]].concat(), "--gpu");
+        assert!(e.contains("FlashMLA"), "{e}");
+    }
+    let e = decodecalc_tests::rejects(&[&base[..], &["mi300x"]].concat(), "--gpu mi300x");
+    assert!(e.contains("ROCm"), "{e}");
+    for gpu in ["h200", "b200", "rtx5090"] {
+        let out = decodecalc_tests::run(&[&base[..], &[gpu]].concat());
+        assert_eq!(out.code, 0, "{gpu}: {}", out.stderr);
+    }
+    let ranked = decodecalc_tests::json(&[
+        "rank",
+        "--model",
+        "deepseek-ai/DeepSeek-V4-Flash",
+        "--gpus",
+        "a100,h200",
+        "--context",
+        "8K",
+        "--concurrency",
+        "4",
+        "--format",
+        "json",
+    ]);
+    let text = ranked.to_string();
+    assert!(text.contains("h200") && !text.contains("a100"), "{text}");
+}
