@@ -42,6 +42,27 @@ impl PipelineStage {
     }
 }
 
+/// DeepSeek-V4 splits its attention's output groups with the heads
+/// (`n_local_groups = o_groups / tp`): a tensor-parallel size that does not
+/// divide them is refused.
+fn dsv4_output_groups_split(layers: &[Layer], tp: u64) -> crate::error::Result<()> {
+    for l in layers {
+        let Layer::Attention(a) = l else { continue };
+        let Some(v) = a.mla.and_then(|m| m.dsv4) else {
+            continue;
+        };
+        let groups = a.num_heads / v.heads_per_group.max(1);
+        if !groups.is_multiple_of(tp) {
+            return Err(crate::error::Error::field(
+                "--tensor-parallel-size",
+                tp,
+                format!("a divisor of the model's o_groups ({groups})"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl Model {
     /// The part of the model one GPU holds under tensor parallelism over
     /// `tp` GPUs, as vLLM splits it: attention heads, KV heads (replicated
@@ -69,23 +90,6 @@ impl Model {
             let mut out = Vec::with_capacity(layers.len());
             for l in layers {
                 out.push(match *l {
-                    // DeepSeek-V4 splits its output groups with the heads
-                    // (`n_local_groups = o_groups / tp`).
-                    Layer::Attention(a)
-                        if a.mla.and_then(|m| m.dsv4).is_some_and(|v| {
-                            !(a.num_heads / v.heads_per_group.max(1)).is_multiple_of(tp)
-                        }) =>
-                    {
-                        let groups = a
-                            .mla
-                            .and_then(|m| m.dsv4)
-                            .map_or(0, |v| a.num_heads / v.heads_per_group.max(1));
-                        return Err(Error::field(
-                            "--tensor-parallel-size",
-                            tp,
-                            format!("a divisor of the model's o_groups ({groups})"),
-                        ));
-                    }
                     Layer::Attention(a) => Layer::Attention(AttentionLayer {
                         num_heads: split("num_attention_heads", a.num_heads)?,
                         num_kv_heads: if a.mla.is_some() {
@@ -126,6 +130,7 @@ impl Model {
             }
             Ok(out)
         };
+        dsv4_output_groups_split(&self.layers, tp)?;
         let layers = shard_layers(&self.layers)?;
         let mtp = match &self.mtp {
             Some(b) => Some(MtpBlock {

@@ -133,7 +133,7 @@ impl DecodeAttentionKernel {
 /// serving. Uniform routing, the most distinct experts possible, is the
 /// upper bound the model used before (issue 24, cause 4).
 ///
-/// Checked against published serving runs (`tests/tests/suite/timing.rs`,
+/// Checked against published serving runs (`tests/tests/suite/routing.rs`,
 /// `the_routing_assumption_lies_within_the_experts_published_runs_read`):
 /// gpt-oss-120b's TPOT growth from 4 to 64 closed-loop requests
 /// (aiconfigurator's silicon sample, H100 SXM, H200, B200, TP 1-8), less

@@ -434,11 +434,10 @@ fn dsv4_params(
         + 5
 }
 
-/// DeepSeek-V4-Flash, -Pro and RedHatAI's NVFP4 build: parameters, weight
-/// bytes in their three formats, and the KV cache vLLM 0.32 allocates
-/// (`allocator::dsv4`): every cache page worked from the config by hand.
+/// DeepSeek-V4-Flash, -Pro and RedHatAI's NVFP4 build: parameters and
+/// weight bytes in their three formats, worked from the configs by hand.
 #[test]
-fn deepseek_v4_counts_parameters_weights_and_compressed_kv_caches() {
+fn deepseek_v4_counts_parameters_and_weights() {
     // Flash: h 4,096, 64 heads, q_lora 1,024, 8 output groups, 256 experts
     // of 2,048; 2 layers of r = 1 (compress_ratios 0), 21 of r = 4, 20 of
     // r = 128. Pro: h 7,168, 128 heads, q_lora 1,536, 16 groups, 384
@@ -509,7 +508,14 @@ fn deepseek_v4_counts_parameters_weights_and_compressed_kv_caches() {
         decodecalc_core::memory::weights_bytes(&nv.model, &nv.quant),
         flash_bytes - 147_169_738_752 - 1_082_394_624 + 155_826_914_304 + 608_698_884
     );
+}
 
+/// DeepSeek-V4-Flash's and -Pro's KV cache as vLLM 0.32 allocates it
+/// (`allocator::dsv4`): every cache page worked from the config by hand.
+#[test]
+fn deepseek_v4_kv_caches_are_vllm_0_32_s_packed_groups() {
+    let f = real("deepseek-ai--DeepSeek-V4-Flash");
+    let p = real("deepseek-ai--DeepSeek-V4-Pro");
     // KV cache, fp8_ds_mla (auto), 256-token blocks. Pages, rounded up to
     // 576 B: a compressed latent 584 B, 256 / r per block: r = 4 37,376 ->
     // 37,440, r = 128 1,168 -> 1,728; the indexer's key 128 + 4 B, 64 per
