@@ -19,6 +19,7 @@ use crate::model::{Module, ModuleKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod groups;
 mod hf_config;
 pub use hf_config::from_hf_config;
 use hf_config::KIND_NAMES;
@@ -135,9 +136,11 @@ pub struct WeightQuant {
     /// fp8 with one fp32 scale per weight tensor (online quantization).
     #[serde(default)]
     pub per_tensor: bool,
-    /// Module kinds stored as fp8 (per-tensor scale) while the method
-    /// quantizes the rest otherwise: ModelOpt's `MIXED_PRECISION` checkpoints
-    /// (fp8 attention and recurrent projections, NVFP4 MLPs and experts).
+    /// Module kinds stored as fp8 (per-tensor scale, or `block`'s scales
+    /// when set) while the method quantizes the rest otherwise: ModelOpt's
+    /// `MIXED_PRECISION` checkpoints (fp8 attention and recurrent
+    /// projections, NVFP4 MLPs and experts) and compressed-tensors configs
+    /// with an fp8 group beside the method's (`groups`).
     #[serde(default)]
     pub fp8_kinds: Vec<String>,
     /// Decoder layers whose modules of a kind are stored as fp8 ([`Fp8Layers`]).
@@ -362,7 +365,12 @@ impl WeightQuant {
             .iter()
             .any(|k| Some(k.as_str()) == kind_name(module.kind))
         {
-            return (inp * out + 4) * n;
+            // Per-tensor fp8 (ModelOpt's mixed precision), or with the fp8
+            // group's block scales (compressed-tensors `strategy: block`).
+            return match self.block {
+                Some([bo, bi]) => inp * out + out.div_ceil(bo.max(1)) * inp.div_ceil(bi.max(1)) * 4,
+                None => inp * out + 4,
+            } * n;
         }
         let per = match self.method {
             QuantMethod::None => inp * out * model_dtype.bytes(),

@@ -327,8 +327,9 @@ fn a_hybrid_model_needs_a_block_per_decode_sequence_from_0_20() {
 /// issue 612: vLLM 0.24.0, nvidia/Qwen3.6-35B-A3B-NVFP4, `--max-model-len
 /// 131072 --max-num-seqs 1 --max-num-batched-tokens 8192 --kv-cache-dtype
 /// fp8 --limit-mm-per-prompt '{"image": 2, "audio": 0}'`, utilization 0.92:
-/// "Available KV cache memory: 5.98 GiB", 567,978 tokens). The NVFP4
-/// checkpoint's mixed scheme is not expressible here, so the base
+/// "Available KV cache memory: 5.98 GiB", 567,978 tokens). The log has no
+/// "Model loading took" line to separate the NVFP4 checkpoint's weights
+/// from the profile by, so the base
 /// checkpoint runs on a 96 GB RTX PRO 6000 (same sm120 cuBLAS workspace)
 /// and the test checks the profile's terms by hand, and that the two
 /// text-only switches remove them.
