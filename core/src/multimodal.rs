@@ -18,6 +18,7 @@
 use crate::engine::EngineArgs;
 use crate::error::{Error, Result};
 use crate::memory::NonKvEstimate;
+use crate::version::{VllmVersion, MM_OUTPUTS_UNPADDED, QWEN_VL_VIDEO_SOFT_TOKENS};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -281,9 +282,20 @@ impl VisionTower {
     /// item among those whose limit is above 0
     /// (`MultiModalBudget.get_modality_with_max_tokens`); None when every
     /// limit is 0 (the tower is then not even loaded).
-    pub fn dummy_item(&self, limits: &MmLimits) -> Option<(&'static str, DummyItem, u64)> {
+    pub fn dummy_item(
+        &self,
+        limits: &MmLimits,
+        release: VllmVersion,
+    ) -> Option<(&'static str, DummyItem, u64)> {
         let image = Some(("image", self.image, limits.limit("image")));
-        let video = self.video.map(|v| ("video", v, limits.limit("video")));
+        let video = self.video.map(|mut v| {
+            // Before 0.13 Qwen3-VL counted each video token as the
+            // timestamp text it becomes, 12.5 tokens (`int(...)`).
+            if self.family == "Qwen3-VL" && release < QWEN_VL_VIDEO_SOFT_TOKENS {
+                v.budget_tokens = v.embeddings.saturating_mul(25) / 2;
+            }
+            ("video", v, limits.limit("video"))
+        });
         [image, video]
             .into_iter()
             .flatten()
@@ -295,7 +307,7 @@ impl VisionTower {
     /// every modality of the tower off, so vLLM does not load it
     /// (`_mark_tower_model` in the model files).
     pub fn disabled(&self, limits: &MmLimits) -> bool {
-        self.dummy_item(limits).is_none()
+        self.dummy_item(limits, crate::version::MODELLED).is_none()
     }
 }
 
@@ -317,12 +329,16 @@ pub struct MmProfile {
 /// `v1/core/encoder_cache_manager.py`, `compute_mm_encoder_budget`): with the
 /// encoder budget `max(max_num_batched_tokens, tokens per item)`, `items =
 /// max(1, min(budget / tokens, max_num_seqs x per_prompt))` where
-/// `per_prompt = max(1, min(limit, max_model_len / tokens))`.
+/// `per_prompt = max(1, min(limit, max_model_len / tokens))`. Before 0.13
+/// (0.11.0-0.12.0, `v1/worker/gpu_model_runner.py::profile_run`) an output
+/// with fewer rows than the budget is copied into zeros of the budget's
+/// rows, which stay cached through the text forward
+/// ([`crate::version::MM_OUTPUTS_UNPADDED`]).
 pub fn profile(tower: &VisionTower, engine: &EngineArgs, dtype_bytes: u64) -> Option<MmProfile> {
     if engine.skip_mm_profiling {
         return None;
     }
-    let (modality, item, limit) = tower.dummy_item(&engine.mm_limits)?;
+    let (modality, item, limit) = tower.dummy_item(&engine.mm_limits, engine.vllm_version)?;
     let tokens = item.budget_tokens.max(1);
     let budget = engine.max_num_batched_tokens.max(tokens);
     let per_prompt = limit.min(engine.max_model_len_tokens / tokens).max(1);
@@ -331,10 +347,18 @@ pub fn profile(tower: &VisionTower, engine: &EngineArgs, dtype_bytes: u64) -> Op
         .max(1);
     let d = dtype_bytes;
     let pixels = items.saturating_mul(item.pixel_elements).saturating_mul(d);
-    let outputs = items
-        .saturating_mul(item.embeddings)
-        .saturating_mul(tower.output_width)
-        .saturating_mul(d);
+    let row = tower.output_width.saturating_mul(d);
+    let outputs = if engine.vllm_version < MM_OUTPUTS_UNPADDED && item.embeddings < budget {
+        // Before 0.13 each output was copied into zeros of the encoder
+        // budget's rows; the last original stays referenced (`output`, the
+        // loop's variable) through the text forward.
+        items
+            .saturating_mul(budget)
+            .saturating_add(item.embeddings)
+            .saturating_mul(row)
+    } else {
+        items.saturating_mul(item.embeddings).saturating_mul(row)
+    };
     // The tower's widest moment per patch (weights mode: its projections
     // are split across the TP group, the residual stream is not).
     // Attention: the block's input (held by the caller), the norm's output,

@@ -107,6 +107,17 @@ pub const CAPTURE_ADDS_MAX_NUM_SEQS: VllmVersion = v(31, 0);
 /// `min(max_num_seqs x (1 + k) x 2, 512)`: a decode step runs 1 + k tokens
 /// per request (`config/vllm.py`, `_set_cudagraph_sizes`).
 pub const CAPTURE_SPEC_TOKENS: VllmVersion = v(13, 0);
+/// Qwen3-VL prices its largest video item at its soft tokens; before, at
+/// `int(soft tokens x 12.5)` for the timestamp text each token expands to
+/// (`model_executor/models/qwen3_vl.py`, `get_max_video_tokens`, 0.11.0 to
+/// 0.12.0), so the video (153,600 tokens) outranked the image (16,384)
+/// as the profile's dummy item.
+pub const QWEN_VL_VIDEO_SOFT_TOKENS: VllmVersion = v(13, 0);
+/// The profile run caches each dummy encoder output as it is; before, an
+/// output with fewer rows than the encoder budget was copied into zeros of
+/// `[encoder budget, width]`, held through the text forward
+/// (`v1/worker/gpu_model_runner.py`, `profile_run`, 0.11.0 to 0.12.0).
+pub const MM_OUTPUTS_UNPADDED: VllmVersion = v(13, 0);
 /// With speculative decoding the capture sizes gain `n x (1 + k)` for the
 /// request counts `n` of the size grid (uniform decode batches).
 pub const CAPTURE_SPEC_UNIFORM_DECODE: VllmVersion = v(29, 0);
@@ -167,6 +178,8 @@ pub static CHANGES: &[Change] = &[
     Change { since: MAMBA_PREFIX_CACHING, what: "hybrid prefix caching (opt-in) caches every block's Mamba state (none before)", file: "model_executor/models/config.py" },
     Change { since: GROUPING_125, what: "KV groups: a layer type may have up to 1.25x the group size (the smallest count before)", file: "v1/core/kv_cache_utils.py" },
     Change { since: CAPTURE_SPEC_TOKENS, what: "speculative decoding: the largest capture size is min(max_num_seqs x (1 + k) x 2, 512)", file: "config/vllm.py" },
+    Change { since: QWEN_VL_VIDEO_SOFT_TOKENS, what: "Qwen3-VL's video item counts its soft tokens (x 12.5 for timestamps before, which made it the profile's dummy item)", file: "model_executor/models/qwen3_vl.py" },
+    Change { since: MM_OUTPUTS_UNPADDED, what: "multimodal profile: encoder outputs cached as they are (padded with zeros to the encoder budget's rows before)", file: "v1/worker/gpu_model_runner.py" },
     Change { since: REQUEST_ROUNDS_UP, what: "the requested budget is `ceil(total x utilization)`", file: "v1/worker/utils.py" },
     Change { since: ASYNC_SCHEDULING_DEFAULT, what: "async scheduling on by default", file: "config/scheduler.py" },
     Change { since: CHUNKED_LOCAL_GROUPS, what: "chunked local attention layers (Llama 4) get their own KV groups, a chunk plus the in-flight tokens per request (allocated as full attention before: the hybrid KV-cache manager was off for them)", file: "envs.py (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE), v1/kv_cache_interface.py" },

@@ -3,14 +3,18 @@
 //! scales and the modules it leaves unquantized, as vLLM 0.32's quantization
 //! configs read them (`vllm/model_executor/layers/quantization/`).
 
+use super::groups::{self, Group};
 use super::*;
 
-/// ModelOpt `MIXED_PRECISION`: `quantized_layers` maps each layer to its
-/// algorithm. The kinds it names NVFP4 decide the method, the kinds it names
-/// FP8 are stored as fp8, kinds it never names stay in the model dtype
+/// ModelOpt `MIXED_PRECISION`: `quantized_layers` maps each module to its
+/// algorithm, read as two groups (NVFP4 and per-tensor FP8) by
+/// [`groups::by_group`]: a module it never names stays in the model dtype
 /// (vLLM 0.32 `vllm/model_executor/layers/quantization/modelopt.py`,
-/// `ModelOptMixedPrecisionConfig`, picks the method per layer the same way).
-fn modelopt_mixed(layers: &serde_json::Map<String, serde_json::Value>) -> Result<WeightQuant> {
+/// `ModelOptMixedPrecisionConfig.get_quant_method`).
+fn modelopt_mixed(
+    layers: &serde_json::Map<String, serde_json::Value>,
+    unquantized: Vec<String>,
+) -> Result<WeightQuant> {
     let mut nvfp4 = Vec::new();
     let mut fp8 = Vec::new();
     for (name, spec) in layers {
@@ -19,12 +23,9 @@ fn modelopt_mixed(layers: &serde_json::Map<String, serde_json::Value>) -> Result
             .and_then(serde_json::Value::as_str)
             .unwrap_or_default()
             .to_ascii_uppercase();
-        let Some(kind) = ignored_kind(name) else {
-            continue;
-        };
-        let into = match algo.as_str() {
-            a if a.contains("NVFP4") => &mut nvfp4,
-            "FP8" => &mut fp8,
+        match algo.as_str() {
+            a if a.contains("NVFP4") => nvfp4.push(name.clone()),
+            "FP8" => fp8.push(name.clone()),
             other => {
                 return Err(Error::field(
                     &format!("quantization_config.quantized_layers.{name}.quant_algo"),
@@ -32,27 +33,25 @@ fn modelopt_mixed(layers: &serde_json::Map<String, serde_json::Value>) -> Result
                     "NVFP4, W4A16_NVFP4 or FP8",
                 ))
             }
-        };
-        if !into.contains(&kind) {
-            into.push(kind);
         }
     }
-    let mut q = WeightQuant::for_method(if nvfp4.is_empty() {
-        QuantMethod::Fp8
-    } else {
-        QuantMethod::Nvfp4
-    });
-    q.lm_head_quantized = nvfp4.iter().chain(&fp8).any(|k| k == "lm_head");
-    if !nvfp4.is_empty() {
-        q.fp8_kinds = fp8.clone();
-    }
-    let named: Vec<&String> = nvfp4.iter().chain(&fp8).collect();
-    q.unquantized = ["attention", "mamba", "mlp", "experts"]
-        .iter()
-        .filter(|k| !named.iter().any(|n| n == k))
-        .map(|k| k.to_string())
+    let mut per_tensor_fp8 = WeightQuant::for_method(QuantMethod::Fp8);
+    per_tensor_fp8.per_tensor = true;
+    let groups = [
+        Group {
+            scheme: WeightQuant::for_method(QuantMethod::Nvfp4),
+            targets: nvfp4,
+        },
+        Group {
+            scheme: per_tensor_fp8,
+            targets: fp8,
+        },
+    ];
+    let groups: Vec<Group> = groups
+        .into_iter()
+        .filter(|g| !g.targets.is_empty())
         .collect();
-    Ok(q)
+    groups::by_group(&groups, unquantized)
 }
 
 /// The module kind or name an ignore pattern of a `quantization_config`
@@ -82,13 +81,35 @@ pub(super) const KIND_NAMES: [&str; 9] = [
     "encoder",
 ];
 
-fn ignored_kind(pattern: &str) -> Option<String> {
+pub(super) fn ignored_kind(pattern: &str) -> Option<String> {
     // A compressed-tensors regex (`re:.*\.mlp\.gate$`) is read as the
     // module path it matches: its end anchor and escaped dots dropped.
     let p = pattern
         .to_ascii_lowercase()
         .trim_end_matches('$')
         .replace("\\.", ".");
+    let leaf = p
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches(['*', '^']);
+    // One part of a module the model holds fused (`linear_attn.in_proj_a`):
+    // the fused module (vLLM refuses a layer whose parts differ).
+    if let Some((_, fused, _)) = groups::FUSED
+        .iter()
+        .find(|(_, _, parts)| parts.contains(&leaf))
+    {
+        return Some(fused.to_string());
+    }
+    // A regex anchored at a container (`re:.*linear_attn$`) matches that
+    // module only, which is no linear layer: it leaves every weight as is
+    // (compressed-tensors' `should_ignore_layer` is asked for linear layers).
+    if pattern.starts_with("re:")
+        && pattern.ends_with('$')
+        && ["linear_attn", "self_attn", "attn", "mlp", "mixer"].contains(&leaf)
+    {
+        return None;
+    }
     // A whole decoder layer (`model.layers.61*`): DeepSeek's MTP layer sits
     // at index num_hidden_layers ([`WeightQuant::mtp_quantized`]).
     if let Some(index) = p
@@ -377,18 +398,14 @@ impl<'a> QuantConfig<'a> {
                             "a MIXED_PRECISION ModelOpt config lists each layer's quant_algo there",
                         )
                     })?;
-                let mut q = modelopt_mixed(layers)?;
                 // Its `ignore` list names what no layer entry covers (the
-                // MTP modules); the kinds are already decided by the layers.
+                // MTP modules); the kinds are decided by the layers.
                 let mtp = ["ignore", "exclude_modules"]
                     .iter()
                     .flat_map(|k| self.list(k))
-                    .filter(|u| u == "mtp" || u.starts_with("layers."));
-                for u in mtp {
-                    if !q.unquantized.contains(&u) {
-                        q.unquantized.push(u);
-                    }
-                }
+                    .filter(|u| u == "mtp" || u.starts_with("layers."))
+                    .collect();
+                let q = modelopt_mixed(layers, mtp)?;
                 return Ok(ModelOpt::Mixed(q));
             }
             other => {
@@ -403,20 +420,53 @@ impl<'a> QuantConfig<'a> {
         Ok(ModelOpt::Whole(q))
     }
 
+    /// Every group's scheme applied to its targets ([`groups::by_group`]);
+    /// a group without weights (activations only) and vLLM's skipped
+    /// attention-only groups (one target ending `Attention`) set none.
     fn compressed_tensors(&self) -> Result<WeightQuant> {
-        let weights = self
+        let mut groups = Vec::new();
+        for g in self
             .get("config_groups")
             .and_then(Value::as_object)
-            .and_then(|g| g.values().next())
-            .and_then(|g| g.get("weights"))
-            .ok_or_else(|| {
+            .into_iter()
+            .flat_map(|g| g.values())
+        {
+            let targets: Vec<String> = g
+                .get("targets")
+                .and_then(Value::as_array)
+                .map(|t| {
+                    t.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default();
+            if matches!(targets.as_slice(), [t] if t.ends_with("Attention")) {
+                continue;
+            }
+            let Some(weights) = g.get("weights").filter(|w| !w.is_null()) else {
+                continue;
+            };
+            groups.push(Group {
+                scheme: Self::ct_scheme(weights)?,
+                targets,
+            });
+        }
+        if groups.is_empty() {
+            return Err(
                 Error::new("quantization_config.config_groups has no group with `weights`")
-                    .with_hint("a compressed-tensors config lists its weight scheme under config_groups.group_0.weights")
-            })?;
+                    .with_hint("a compressed-tensors config lists its weight scheme under config_groups.group_0.weights"),
+            );
+        }
+        groups::by_group(&groups, self.list("ignore"))
+    }
+
+    /// One compressed-tensors group's weight scheme.
+    fn ct_scheme(weights: &Value) -> Result<WeightQuant> {
         let bits = Self::num(weights.get("num_bits"), "num_bits", 8)?;
         let float = weights.get("type").and_then(Value::as_str) == Some("float");
         let group = weights.get("group_size").and_then(Value::as_u64);
-        let mut q = match (float, bits) {
+        Ok(match (float, bits) {
             (true, 8) => {
                 let mut q = WeightQuant::for_method(QuantMethod::Fp8);
                 // `strategy: block`: one fp32 scale per `block_structure`
@@ -452,9 +502,7 @@ impl<'a> QuantConfig<'a> {
                     "4 or 8 for float weights",
                 ))
             }
-        };
-        q.unquantized = self.list("ignore");
-        Ok(q)
+        })
     }
 
     fn bitsandbytes(&self) -> WeightQuant {

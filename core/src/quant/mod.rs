@@ -19,6 +19,7 @@ use crate::model::{Module, ModuleKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+mod groups;
 mod hf_config;
 use hf_config::KIND_NAMES;
 pub use hf_config::{from_config_json, from_hf_config};
@@ -138,8 +139,9 @@ pub struct WeightQuant {
     /// Module kinds stored as fp8 (per-tensor scale, or `block`'s scales
     /// when set) while the method quantizes the rest otherwise: ModelOpt's
     /// `MIXED_PRECISION` checkpoints (fp8 attention and recurrent
-    /// projections, NVFP4 MLPs and experts); DeepSeek-V4's (fp8-block
-    /// linears, MXFP4 or NVFP4 experts).
+    /// projections, NVFP4 MLPs and experts), compressed-tensors configs
+    /// with an fp8 group beside the method's (`groups`), and DeepSeek-V4's
+    /// (fp8-block linears, MXFP4 or NVFP4 experts).
     #[serde(default)]
     pub fp8_kinds: Vec<String>,
     /// Decoder layers whose modules of a kind are stored as fp8 ([`Fp8Layers`]).
@@ -365,7 +367,8 @@ impl WeightQuant {
             .any(|k| Some(k.as_str()) == kind_name(module.kind))
         {
             // Per-tensor fp8 (ModelOpt's mixed precision), or with the
-            // checkpoint's block scales (DeepSeek-V4).
+            // block scales of the fp8 group or checkpoint (compressed-tensors
+            // `strategy: block`, DeepSeek-V4).
             return match self.block {
                 Some([bo, bi]) => inp * out + out.div_ceil(bo.max(1)) * inp.div_ceil(bi.max(1)) * 4,
                 None => inp * out + 4,

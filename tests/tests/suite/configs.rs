@@ -654,3 +654,116 @@ fn deepseek_v4_needs_a_gpu_flashmla_runs_on() {
     let text = ranked.to_string();
     assert!(text.contains("h200") && !text.contains("a100"), "{text}");
 }
+
+/// Issue 26: a checkpoint with several scheme groups is read group by
+/// group, each module taking the scheme of the group whose targets match
+/// its name (vLLM 0.32 `compressed_tensors.py` `get_scheme_dict`, `utils.py`
+/// `find_matched_target`; `modelopt.py` `ModelOptMixedPrecisionConfig`).
+/// The RTX 5090 sweep's checkpoint has no published config.json; its
+/// recipe (tsarihan/qwen3.8-27b-uncensored-nvfp4-rtx5090-gb10-playbook
+/// @84b7dbe, scripts/quantize_v3.py: `FP8_TARGETS`, `NVFP4_TARGETS`,
+/// `IGNORE`, the FP8_DYNAMIC and NVFP4 preset schemes) written as the
+/// `quantization_config` llm-compressor saves reads as the layout the model
+/// preset states by hand, to the byte (23.42 GB with the bf16 MTP head and
+/// the vision tower: `speculative_sweeps::a_per_layer_fp8_carve_out_gives_the_5090_checkpoint_its_size`).
+#[test]
+fn scheme_groups_are_read_module_by_module() {
+    use decodecalc_core::quant::from_hf_config;
+    let recipe = serde_json::json!({
+        "quant_method": "compressed-tensors",
+        "format": "mixed-precision",
+        "config_groups": {
+            "group_0": {
+                "targets": [
+                    "re:.*self_attn\\.(q|k|v|o)_proj$",
+                    "re:.*linear_attn\\.(in_proj_qkv|in_proj_z|out_proj)$",
+                    "re:.*lm_head",
+                    "re:.*layers\\.(56|57|58|59|60|61|62|63)\\.mlp\\.(gate|up|down)_proj$"
+                ],
+                "weights": {"num_bits": 8, "type": "float", "strategy": "channel",
+                            "symmetric": true, "dynamic": false},
+                "input_activations": {"num_bits": 8, "type": "float", "strategy": "token",
+                                      "dynamic": true}
+            },
+            "group_1": {
+                "targets": ["re:.*mlp\\.(gate|up|down)_proj$"],
+                "weights": {"num_bits": 4, "type": "float", "strategy": "tensor_group",
+                            "group_size": 16, "symmetric": true, "dynamic": false},
+                "input_activations": {"num_bits": 4, "type": "float",
+                                      "strategy": "tensor_group", "group_size": 16,
+                                      "dynamic": "local"}
+            }
+        },
+        "ignore": [
+            "re:^mtp.*", "re:.*visual.*", "re:.*linear_attn\\.in_proj_a$",
+            "re:.*linear_attn\\.in_proj_b$", "re:.*linear_attn\\.norm$", "re:.*linear_attn$"
+        ]
+    });
+    let read = from_hf_config(&recipe).unwrap();
+    let mut r = decodecalc_core::scenario::Request {
+        model: Some("qwen3.8-27b-uncensored-nvfp4-v3".into()),
+        gpu: Some("rtx5090".into()),
+        ..Default::default()
+    };
+    r.engine.max_model_len = Some(8192);
+    let plan = r.resolve(&decodecalc_tests::Fs).unwrap();
+    let preset = &plan.model.quant;
+    assert_eq!(read.method, QuantMethod::Nvfp4);
+    assert_eq!(read.fp8_layers, preset.fp8_layers);
+    assert!(read.lm_head_quantized);
+    for kind in ["attention", "mamba", "lm_head"] {
+        assert!(
+            read.fp8_kinds.iter().any(|k| k == kind),
+            "{:?}",
+            read.fp8_kinds
+        );
+    }
+    assert!(read.unquantized.iter().any(|u| u == "in_proj_ba"));
+    let model = &plan.model.model;
+    let bytes = |q| decodecalc_core::memory::weights_bytes(model, q);
+    assert_eq!(bytes(&read), bytes(preset), "{read:?}\n{preset:?}");
+    // The same targets with the groups' order swapped: the whole-MLP
+    // NVFP4 regex now comes first and matches layers 56-63 too, so there
+    // is no carve-out (the first matching target wins).
+    let mut swapped = recipe.clone();
+    let groups = swapped["config_groups"].as_object_mut().unwrap();
+    let g0 = groups.remove("group_0").unwrap();
+    groups.insert("group_2".into(), g0);
+    assert!(from_hf_config(&swapped).unwrap().fp8_layers.is_empty());
+
+    // RedHatAI/DeepSeek-V4-Flash-NVFP4-FP8 (data/hub): fp8 attention with
+    // 128 x 128 block scales, NVFP4 feed-forward, routed and shared
+    // experts alike (`.*ffn.*` reaches both).
+    let v4: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(format!(
+            "{}/../data/hub/RedHatAI--DeepSeek-V4-Flash-NVFP4-FP8.json",
+            env!("CARGO_MANIFEST_DIR")
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    let q = from_hf_config(&v4["quantization_config"]).unwrap();
+    assert_eq!(q.method, QuantMethod::Nvfp4);
+    assert_eq!(q.fp8_kinds, ["attention"]);
+    assert_eq!(q.block, Some([128, 128]));
+    // No target names a recurrent layer (the model has none).
+    assert_eq!(q.unquantized, ["mamba"]);
+
+    // nvidia/Qwen3.6-27B-NVFP4 (ModelOpt MIXED_PRECISION, per-module
+    // names): FP8 attention and Gated DeltaNet projections, NVFP4 MLP and
+    // lm_head; in_proj_a / in_proj_b, named by no entry, stay bf16, 48
+    // layers x 5,120 x 96 weights at 2 bytes instead of 1 (and a 4-byte
+    // per-tensor scale): 23,592,768 B more than reading the whole
+    // recurrent kind as FP8 did.
+    let m = real("nvidia--Qwen3.6-27B-NVFP4");
+    assert_eq!(m.quant.method, QuantMethod::Nvfp4);
+    assert!(m.quant.lm_head_quantized);
+    assert!(m.quant.unquantized.iter().any(|u| u == "in_proj_ba"));
+    let mut kind_fp8 = m.quant.clone();
+    kind_fp8.unquantized.retain(|u| u != "in_proj_ba");
+    assert_eq!(
+        decodecalc_core::memory::weights_bytes(&m.model, &m.quant)
+            - decodecalc_core::memory::weights_bytes(&m.model, &kind_fp8),
+        48 * (5120 * 96 * 2 - (5120 * 96 + 4))
+    );
+}

@@ -657,3 +657,48 @@ fn bench_serve_rescales_its_arrivals_from_0_10_0() {
     assert!(b.due_s[0] > 0.0);
     assert!((b.end_s - 20.0).abs() < 1e-12);
 }
+
+/// Qwen3-VL's multimodal profile item before and from 0.13.0 (issue 26;
+/// the RTX 3090 log of `other_public_logs_at_their_own_release`, vLLM
+/// 0.11.0: "Encoder cache will be initialized with a budget of 153600
+/// tokens, and profiled with 1 video items of the maximum feature size").
+/// Up to 0.12.0 `qwen3_vl.py::get_max_video_tokens` counts each of the
+/// video's 12,288 soft tokens as 12.5 (its timestamp text), so the video
+/// outranks the 16,384-token image, and `profile_run` copies the 12,288
+/// output rows into zeros of the 153,600-row budget; from 0.13.0 the video
+/// counts 12,288 and the image is the item, its output cached as it is.
+#[test]
+fn qwen3_vl_profiles_a_padded_video_item_before_0_13() {
+    use decodecalc_core::multimodal::{profile, VisionTower};
+    let model = format!(
+        "{}/fixtures/configs/qwen3-vl-30b-a3b-instruct.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let engine = EngineSettings {
+        tensor_parallel_size: Some(4),
+        max_model_len: Some(65_536),
+        ..fixed()
+    };
+    let (a, b) = at(&model, "rtx3090", "0.12.0", "0.13.0", engine);
+    let tower = VisionTower::from_config(&a.model.config, 2048).unwrap();
+    let old = profile(&tower, &a.engine, 2).unwrap();
+    let new = profile(&tower, &b.engine, 2).unwrap();
+    assert_eq!(
+        (old.modality, old.items, old.tokens_per_item),
+        ("video", 1, 153_600)
+    );
+    assert_eq!(
+        (new.modality, new.items, new.tokens_per_item),
+        ("image", 1, 16_384)
+    );
+    // Kept: the pixel values (patches x 3 x 2 x 16 x 16 in bf16) and the
+    // outputs, 2,048 x (1 + 3 deepstack) = 8,192 wide in bf16: the padded
+    // 153,600 rows and the last unpadded output before, 16,384 rows after.
+    let row = 8_192 * 2;
+    assert_eq!(
+        old.kept_bytes,
+        49_152 * 1_536 * 2 + (153_600 + 12_288) * row
+    );
+    assert_eq!(new.kept_bytes, 65_536 * 1_536 * 2 + 16_384 * row);
+    assert!(a.estimate.activation_bytes > b.estimate.activation_bytes + (2 << 30));
+}
