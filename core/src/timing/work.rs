@@ -137,9 +137,19 @@ impl Work {
         gpu: &Gpu,
         layout: &KvLayout,
     ) -> Work {
+        let mut machine = Machine::of(gpu, engine);
+        // DeepSeek-V4's attention is its own sparse MLA kernel whatever the
+        // KV dtype (every fp8 dtype is its fp8_ds_mla layout, `allocator::
+        // dsv4`): never the Triton kernel a per-token-head dtype selects.
+        if model
+            .attention_layers()
+            .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
+        {
+            machine.attention_kernel = super::AttnKernel::Flash;
+        }
         Work {
             model: ModelCost::new(model, quant, engine, layout, NativeLowPrecision::of(gpu)),
-            machine: Machine::of(gpu, engine),
+            machine,
             schedule: Schedule::of(engine, layout),
             spec: engine.speculative.as_ref().map(|s| SpecWork {
                 num_speculative_tokens: s.num_speculative_tokens,

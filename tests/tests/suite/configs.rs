@@ -653,6 +653,30 @@ fn deepseek_v4_needs_a_gpu_flashmla_runs_on() {
     ]);
     let text = ranked.to_string();
     assert!(text.contains("h200") && !text.contains("a100"), "{text}");
+    // Every fp8 KV dtype is V4's one fp8_ds_mla layout and its own sparse
+    // MLA kernel: a per-token-head dtype changes neither the cache nor the
+    // speed (it had selected the Triton kernel's timing).
+    let speed = |dtype: &str| {
+        let m = decodecalc_tests::json(&[
+            "matrix",
+            "--model",
+            "deepseek-ai/DeepSeek-V4-Flash",
+            "--gpu",
+            "b200",
+            "--kv-cache-dtype",
+            dtype,
+            "--contexts",
+            "8K",
+            "--concurrency",
+            "4",
+            "--format",
+            "json",
+        ]);
+        let s = m.to_string();
+        let at = s.find("\"per_request_tok_s\"").unwrap();
+        s[at..at + 40].to_string()
+    };
+    assert_eq!(speed("auto"), speed("fp8_per_token_head"));
 }
 
 /// Issue 26: a checkpoint with several scheme groups is read group by
