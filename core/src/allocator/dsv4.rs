@@ -222,13 +222,6 @@ fn packed_groups(buckets: &[Bucket]) -> Result<Vec<KvGroup>> {
     Ok(out)
 }
 
-/// Whether a model has DeepSeek-V4 attention, whose layout is this file's.
-pub(super) fn is_dsv4(model: &Model) -> bool {
-    model
-        .attention_layers()
-        .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
-}
-
 /// Whether vLLM 0.32 can run DeepSeek-V4's attention on `gpu` as modelled:
 /// its CUDA attention is FlashMLA's sparse kernels, which
 /// `vllm/v1/attention/ops/flashmla.py` (`is_flashmla_sparse_supported`)
@@ -239,7 +232,7 @@ pub(super) fn is_dsv4(model: &Model) -> bool {
 /// (`deepseek_v4/amd/`), which is not modelled.
 pub fn check_gpu(model: &Model, gpu: &crate::gpu::Gpu) -> Result<()> {
     use crate::gpu::Arch;
-    if !is_dsv4(model) {
+    if !model.has_dsv4_attention() {
         return Ok(());
     }
     match gpu.arch {

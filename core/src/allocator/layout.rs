@@ -126,7 +126,7 @@ pub(super) fn in_flight_batches(engine: &EngineArgs) -> u64 {
 
 impl KvLayout {
     pub fn new(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
-        if super::dsv4::is_dsv4(model) {
+        if model.has_dsv4_attention() {
             return super::dsv4::layout(model, engine);
         }
         let attn: Vec<_> = model.attention_layers().collect();

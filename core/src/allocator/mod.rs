@@ -214,17 +214,8 @@ mod tests {
         // pattern), 8 KV heads x 128.
         let attn = |chunk| {
             Layer::Attention(AttentionLayer {
-                num_heads: 40,
-                num_kv_heads: 8,
-                head_dim: 128,
-                sliding_window_tokens: None,
-                qkv_bias: false,
-                qk_norm: false,
-                output_gate: false,
-                mla: None,
-                kv_shared: false,
                 chunk_tokens: chunk,
-                head_gate: false,
+                ..AttentionLayer::full(40, 8, 128)
             })
         };
         let model = Model {

@@ -66,19 +66,10 @@ fn attention(x: &Ctx, ratio: u64) -> Result<AttentionLayer> {
             hc_mult: x.c.u("hc_mult")?,
         }),
     };
+    // One latent per token, replicated on every GPU (`max_tp_shards=1`).
     Ok(AttentionLayer {
-        num_heads: heads,
-        // One latent per token, replicated on every GPU (`max_tp_shards=1`).
-        num_kv_heads: 1,
-        head_dim,
-        sliding_window_tokens: None,
-        qkv_bias: false,
-        qk_norm: false,
-        output_gate: false,
         mla: Some(mla),
-        kv_shared: false,
-        chunk_tokens: None,
-        head_gate: false,
+        ..AttentionLayer::full(heads, 1, head_dim)
     })
 }
 

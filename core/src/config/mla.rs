@@ -39,17 +39,8 @@ pub fn deepseek(x: &Ctx) -> Result<Built> {
         )?
     };
     let attn = AttentionLayer {
-        num_heads: heads,
-        num_kv_heads: 1,
-        head_dim: mla.kv_lora_rank + mla.qk_rope_head_dim,
-        sliding_window_tokens: None,
-        qkv_bias: false,
-        qk_norm: false,
-        output_gate: false,
         mla: Some(mla),
-        kv_shared: false,
-        chunk_tokens: None,
-        head_gate: false,
+        ..AttentionLayer::full(heads, 1, mla.kv_lora_rank + mla.qk_rope_head_dim)
     };
     let step = x.c.u_or("moe_layer_freq", 1)?.max(1);
     let mut layers = Vec::new();

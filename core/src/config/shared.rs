@@ -125,19 +125,7 @@ impl Ctx<'_> {
                     .with_hint("hidden_size is not a multiple of num_attention_heads"))
             }
         };
-        Ok(AttentionLayer {
-            num_heads: heads,
-            num_kv_heads: kv_heads,
-            head_dim,
-            sliding_window_tokens: None,
-            qkv_bias: false,
-            qk_norm: false,
-            output_gate: false,
-            mla: None,
-            kv_shared: false,
-            chunk_tokens: None,
-            head_gate: false,
-        })
+        Ok(AttentionLayer::full(heads, kv_heads, head_dim))
     }
 }
 

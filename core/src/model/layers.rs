@@ -111,6 +111,25 @@ pub struct AttentionLayer {
 }
 
 impl AttentionLayer {
+    /// Full attention over `num_heads` query and `num_kv_heads` KV heads of
+    /// `head_dim`: no window, bias, norm, gate, latent or sharing; readers
+    /// set what their family adds on top (`..AttentionLayer::full(..)`).
+    pub fn full(num_heads: u64, num_kv_heads: u64, head_dim: u64) -> AttentionLayer {
+        AttentionLayer {
+            num_heads,
+            num_kv_heads,
+            head_dim,
+            sliding_window_tokens: None,
+            qkv_bias: false,
+            qk_norm: false,
+            output_gate: false,
+            mla: None,
+            kv_shared: false,
+            chunk_tokens: None,
+            head_gate: false,
+        }
+    }
+
     /// KV-cache bytes one token takes in this layer: per KV head at the KV
     /// dtype (scales included); for MLA one latent of `kv_lora_rank +
     /// qk_rope_head_dim` elements (one byte each for fp8 dtypes, else the

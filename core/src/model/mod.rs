@@ -82,6 +82,14 @@ impl Model {
         })
     }
 
+    /// Whether the model has DeepSeek-V4's compressed sparse MLA: its KV
+    /// layout (`allocator::dsv4`), the GPUs it runs on and its attention
+    /// kernel all follow from it.
+    pub fn has_dsv4_attention(&self) -> bool {
+        self.attention_layers()
+            .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
+    }
+
     /// Recurrent layers (Mamba2, Mamba1, DeltaNet) and their state shapes.
     pub fn state_layers(&self) -> impl Iterator<Item = StateShape> + '_ {
         self.layers.iter().filter_map(Layer::state)

@@ -592,11 +592,7 @@ fn model_warnings(model: &LoadedModel) -> Vec<String> {
         .model
         .attention_layers()
         .any(|a| a.mla.is_some_and(|m| m.indexer.is_some()));
-    if model
-        .model
-        .attention_layers()
-        .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
-    {
+    if model.model.has_dsv4_attention() {
         out.push(format!(
             "{}: DeepSeek-V4's attention is timed as dense MLA over the context with its compressed caches' bytes; the compressed layers' fewer (query, key) pairs and the indexer's top-k selection are not modelled",
             model.id

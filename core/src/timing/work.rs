@@ -141,10 +141,7 @@ impl Work {
         // DeepSeek-V4's attention is its own sparse MLA kernel whatever the
         // KV dtype (every fp8 dtype is its fp8_ds_mla layout, `allocator::
         // dsv4`): never the Triton kernel a per-token-head dtype selects.
-        if model
-            .attention_layers()
-            .any(|a| a.mla.is_some_and(|m| m.dsv4.is_some()))
-        {
+        if model.has_dsv4_attention() {
             machine.attention_kernel = super::AttnKernel::Flash;
         }
         Work {
