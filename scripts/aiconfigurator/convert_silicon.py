@@ -51,7 +51,7 @@ COLUMNS = [
     "mean_tpot_ms", "median_itl_ms", "mean_ttft_ms", "median_ttft_ms",
     "hf_overrides", "request_rate", "quantization", "source", "notes",
     "kv_cache_dtype", "speculative_config", "mean_acceptance_length",
-    "max_num_seqs",
+    "max_num_seqs", "max_num_batched_tokens", "available_kv_gib",
 ]
 
 # The five models in scope and, for the others, the architecture that keeps
@@ -62,15 +62,17 @@ IN_SCOPE = {
     "nvidia/Llama-3.1-8B-Instruct-FP8",
     "Qwen/Qwen3-235B-A22B-FP8",
     "openai/gpt-oss-120b",
+    "MiniMaxAI/MiniMax-M2.5",
+    "moonshotai/Kimi-K2.5",
 }
-OUT_OF_SCOPE_ARCH = {
-    "MiniMaxAI/MiniMax-M2.5": "MiniMaxM2ForCausalLM",
-    "moonshotai/Kimi-K2.5": "KimiK25ForConditionalGeneration",
-}
+OUT_OF_SCOPE_ARCH: dict[str, str] = {}
 
 # (model_path, precision) -> preset, label for the run id, whether MoE, and
 # what the row's checkpoint is. Precision "" is aiconfigurator's default for
-# the checkpoint (its own dtype).
+# the checkpoint (its own dtype). `preset` is what the runs file's model
+# column holds: a preset id, or a Hugging Face repo id whose config.json the
+# CLI embeds (data/hub/, sources in SOURCES.md there); `slug` names the run
+# (default: the preset).
 MAPPED = {
     ("Qwen/Qwen3-32B", ""): dict(
         preset="qwen3-32b", label="bf16", moe=False,
@@ -91,6 +93,40 @@ MAPPED = {
         "aiconfigurator's modelling labels, also given on Hopper, which has "
         "no NVFP4; not another checkpoint); no --quantization",
     ),
+    ("MiniMaxAI/MiniMax-M2.5", "fp8"): dict(
+        preset="MiniMaxAI/MiniMax-M2.5", slug="minimax-m2.5", label="fp8", moe=True,
+        checkpoint="checkpoint MiniMaxAI/MiniMax-M2.5 in its own block-wise fp8 "
+        "(quant_method fp8, 128x128 blocks, dynamic activations; precision/gemm/"
+        "moe quant fp8 = the checkpoint's format; config data/hub/"
+        "MiniMaxAI--MiniMax-M2.5.json); no --quantization",
+    ),
+    ("MiniMaxAI/MiniMax-M2.5", "fp4"): dict(
+        preset="nvidia/MiniMax-M2.5-NVFP4", slug="minimax-m2.5-nvfp4", label="fp4", moe=True,
+        kv_cache_dtype="fp8",
+        checkpoint="checkpoint read as nvidia/MiniMax-M2.5-NVFP4, NVIDIA's ModelOpt "
+        "NVFP4 release of MiniMax-M2.5 (model_path names the base repo; precision fp4 "
+        "with gemm/moe quant nvfp4 is aiconfigurator's mode for an NVFP4 checkpoint "
+        "and vLLM has no --quantization that makes NVFP4 of an fp8 checkpoint; "
+        "attention and router unquantized per its ignore list; config data/hub/"
+        "nvidia--MiniMax-M2.5-NVFP4.json); no --quantization",
+    ),
+    ("moonshotai/Kimi-K2.5", "int4"): dict(
+        preset="moonshotai/Kimi-K2.5", slug="kimi-k2.5", label="int4", moe=True,
+        checkpoint="checkpoint moonshotai/Kimi-K2.5 in its own format (compressed-"
+        "tensors pack-quantized int4 routed experts, group 32; attention, shared "
+        "expert and dense MLP bf16; precision int4 / int4_wo = that format; config "
+        "data/hub/moonshotai--Kimi-K2.5.json); no --quantization",
+    ),
+    ("moonshotai/Kimi-K2.5", "fp4"): dict(
+        preset="nvidia/Kimi-K2.5-NVFP4", slug="kimi-k2.5-nvfp4", label="fp4", moe=True,
+        kv_cache_dtype="fp8",
+        checkpoint="checkpoint read as nvidia/Kimi-K2.5-NVFP4, NVIDIA's ModelOpt "
+        "NVFP4 release of Kimi-K2.5 (model_path names the base repo, whose own "
+        "experts are int4; precision fp4 with gemm/moe quant nvfp4 is "
+        "aiconfigurator's mode for an NVFP4 checkpoint; attention unquantized per "
+        "its ignore list; config data/hub/nvidia--Kimi-K2.5-NVFP4.json); no "
+        "--quantization",
+    ),
 }
 # (model_path, precision) in scope but not mapped, with why.
 UNMAPPED = {
@@ -108,6 +144,32 @@ GPUS = {"h100_sxm": "h100-sxm", "h200_sxm": "h200", "b200_sxm": "b200", "b300_sx
 RELEASE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 IMAGE_RELEASE = re.compile(r"vllm/vllm-openai:v(\d+\.\d+(?:\.\d+)?)")
 CONCURRENCY = re.compile(r"silicon_concurrency=(\d+)")
+
+# A ModelOpt checkpoint's KV cache: its quantization_config has quant_method
+# "modelopt" and kv_cache_scheme fp8 (8-bit float, static), and vLLM turns
+# `--kv-cache-dtype auto` into the dtype the checkpoint names when it builds
+# the cache config (vLLM 0.32 vllm/engine/arg_utils.py calling
+# resolve_kv_cache_dtype_string of vllm/utils/torch_utils.py; since
+# vllm-project/vllm PR #30785, merged 2025-12-16, before every release these
+# rows name). decodecalc reads `auto` as the model dtype, so the column says
+# what vLLM resolved; the notes say so.
+MODELOPT_KV_NOTE = (
+    "kv_cache_dtype fp8: not a flag the row records but what vLLM's `auto` "
+    "resolves to for this ModelOpt checkpoint (quant_method modelopt, "
+    "kv_cache_scheme 8-bit float; vLLM vllm/engine/arg_utils.py with "
+    "resolve_kv_cache_dtype_string in vllm/utils/torch_utils.py, since PR #30785, "
+    "2025-12-16)"
+)
+
+# Deployments (model_path, precision, system, tp) that vLLM would refuse to
+# start at its default max_model_len (the KV pool at utilization 0.9 cannot
+# hold one request of the config's length): MiniMax-M2.5 fp8 on one B300
+# leaves 22.8 GiB of KV against 46.5 GiB for 196,608 tokens. They were
+# measured, so they started with something shorter; aiconfigurator's own
+# vLLM rules set max-model-len = isl + osl + 1500
+# (src/aiconfigurator/generator/rule_plugin/vllm.rule lines 17-21), taken here.
+SHORT_MODEL_LEN = {("MiniMaxAI/MiniMax-M2.5", "fp8", "b300_sxm", 1)}
+GENERATOR_LEN_MARGIN = 1500
 
 # Assumptions for what no row records (SILICON_NOTES.md says why).
 PROMPTS_PER_CONCURRENCY = 50
@@ -166,6 +228,28 @@ def fmt(x: str) -> str:
     return f"{float(x):.4f}"
 
 
+MEASURED = re.compile(r"measured=([0-9T:.Z-]+)")
+DUMP = re.compile(r"(?:source_file=|db-dump/)(\d{4}-\d{2}-\d{2})")
+
+
+def dump_of(c: dict) -> str:
+    m = MEASURED.search(c["r"]["silicon_data_source"])
+    d = DUMP.search(c["r"]["silicon_data_source"])
+    return f"measured {m.group(1)[:10] if m else 'not recorded'}, dump {d.group(1) if d else 'not named'}"
+
+
+def newest(c: dict) -> tuple[str, str, str]:
+    """Sort key of a measurement: its date, its dump's date, its source."""
+    src = c["r"]["silicon_data_source"]
+    m = MEASURED.search(src)
+    d = DUMP.search(src)
+    return (m.group(1)[:10] if m else "", d.group(1) if d else "", src)
+
+
+def figures_of(c: dict) -> tuple[str, str]:
+    return fmt(c["r"]["silicon_ttft_ms"]), fmt(c["r"]["silicon_tpot_ms"])
+
+
 def convert(text: str, commit: str):
     rows = list(csv.DictReader(io.StringIO(text)))
     vllm = [r for r in rows if r["backend"] == "vllm"]
@@ -180,7 +264,8 @@ def convert(text: str, commit: str):
             dropped[f"model out of scope: {arch} ({model})"] += 1
             continue
         key = (model, r["precision"])
-        moe = MAPPED.get(key, {}).get("moe", "235B" in model or "gpt-oss" in model)
+        moe = MAPPED.get(key, {}).get(
+            "moe", any(x in model for x in ("235B", "gpt-oss", "MiniMax", "Kimi")))
         if r["mode"] != "agg":
             dropped["disaggregated serving (mode disagg)"] += 1
             dropped_detail[(model, r["system"], r["precision"], "disagg")] += 1
@@ -220,13 +305,17 @@ def convert(text: str, commit: str):
             dropped["MoE tensor parallelism differs from attention's"] += 1
             continue
         isl, osl = num(r["isl"]), num(r["osl"])
-        run = f"aic-{m['preset']}-{gpu}-{m['label']}-tp{tp}-v{release}-in{isl}-out{osl}"
+        run = f"aic-{m.get('slug', m['preset'])}-{gpu}-{m['label']}-tp{tp}-v{release}-in{isl}-out{osl}"
         point = f"c{batch}-in{isl}-out{osl}"
         candidates.append(dict(r=r, m=m, gpu=gpu, tp=tp, release=release,
                                isl=isl, osl=osl, batch=batch, run=run, point=point))
 
-    # The same measurement in two dumps (2026-03-25.csv and 2026-04-06.csv):
-    # one row kept, the later dump's, the other's id in notes.
+    # One point measured more than once: the same measurement in two dumps
+    # (2026-03-25.csv and 2026-04-06.csv, identical figures), or the same
+    # deployment measured again (another dump, workflow run or gap-analysis
+    # file, figures a few percent apart). The newest measurement is kept (by
+    # `measured=`, then the dump's date); the others' ids, and their figures
+    # where they differ, go in its notes.
     by_point = collections.defaultdict(list)
     for c in candidates:
         by_point[(c["run"], c["point"])].append(c)
@@ -235,13 +324,18 @@ def convert(text: str, commit: str):
         if len(cs) == 1:
             kept.append((cs[0], []))
             continue
-        figures = {(fmt(c["r"]["silicon_ttft_ms"]), fmt(c["r"]["silicon_tpot_ms"])) for c in cs}
-        if len(figures) > 1:
-            dropped["two rows for one point with different figures"] += len(cs)
-            continue
-        cs.sort(key=lambda c: c["r"]["silicon_data_source"], reverse=True)
-        kept.append((cs[0], [c["r"]["id"] for c in cs[1:]]))
-        dropped["duplicate: the same measurement in an earlier dump (identical figures)"] += len(cs) - 1
+        cs.sort(key=newest, reverse=True)
+        first = figures_of(cs[0])
+        others = []
+        for c in cs[1:]:
+            if figures_of(c) == first:
+                others.append(c["r"]["id"])
+                dropped["duplicate: the same measurement in an earlier dump (identical figures)"] += 1
+            else:
+                ttft, tpot = figures_of(c)
+                others.append(f"{c['r']['id']} (TTFT {ttft} ms, TPOT {tpot} ms, {dump_of(c)})")
+                dropped["another measurement of the same point, older (figures in the kept row's notes)"] += 1
+        kept.append((cs[0], others))
 
     kept.sort(key=lambda kc: (kc[0]["run"], kc[0]["batch"]))
     out_rows = []
@@ -261,6 +355,8 @@ def convert(text: str, commit: str):
                 "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0, so the server may have been a Dynamo "
                 "frontend with a vLLM 0.12.0 worker)"
             )
+        short = (r["model_path"], r["precision"], r["system"], c["tp"]) in SHORT_MODEL_LEN
+        max_model_len = c["isl"] + c["osl"] + GENERATOR_LEN_MARGIN if short else ""
         notes = (
             f"aiconfigurator silicon_sample.csv row {r['id']} (Apache-2.0); silicon_data_source: "
             f"{r['silicon_data_source']}. {m['checkpoint']}. {parallel}. {release_note}. "
@@ -269,14 +365,25 @@ def convert(text: str, commit: str):
             f"(scripts/aiconfigurator/SILICON_NOTES.md): closed loop at max_concurrency = batch_size "
             f"= silicon_concurrency, fixed isl/osl with ignore_eos, request_rate inf, num_prompts = "
             f"{PROMPTS_PER_CONCURRENCY} x concurrency (aiconfigurator's generated aiperf job); "
-            f"gpu_memory_utilization 0.9 and max_model_len (empty) are vLLM {c['release']}'s defaults."
+            f"gpu_memory_utilization 0.9{'' if short else ' and max_model_len (empty)'} "
+            f"{'is' if short else 'are'} vLLM {c['release']}'s default{'' if short else 's'}."
         )
+        if short:
+            notes += (
+                f" max_model_len {max_model_len} = isl + osl + {GENERATOR_LEN_MARGIN}, "
+                f"aiconfigurator's generator rule (rule_plugin/vllm.rule lines 17-21): at vLLM's "
+                f"default (the config's 196,608) this deployment would not start (the KV pool "
+                f"holds less than one request of it), and it was measured."
+            )
+        if m.get("kv_cache_dtype"):
+            notes += f" {MODELOPT_KV_NOTE}."
         if dups:
-            notes += f" The same measurement (identical figures) is also row {', '.join(dups)}."
+            notes += (f" The same point is also row {'; '.join(dups)} (figures given where they "
+                      f"differ from this row's; this row is the newest measurement).")
         out_rows.append({
             "run": c["run"], "point": c["point"], "vllm_version": c["release"],
             "model": m["preset"], "gpu": c["gpu"], "tensor_parallel_size": c["tp"],
-            "max_model_len": "", "gpu_memory_utilization": GPU_MEMORY_UTILIZATION,
+            "max_model_len": max_model_len, "gpu_memory_utilization": GPU_MEMORY_UTILIZATION,
             "workload": "serve", "input_tokens": c["isl"], "output_tokens": c["osl"],
             "max_concurrency": c["batch"],
             "num_prompts": PROMPTS_PER_CONCURRENCY * c["batch"],
@@ -284,6 +391,7 @@ def convert(text: str, commit: str):
             "median_itl_ms": "", "mean_ttft_ms": fmt(r["silicon_ttft_ms"]),
             "median_ttft_ms": "", "hf_overrides": "", "request_rate": "",
             "quantization": "", "source": source, "notes": notes,
+            "kv_cache_dtype": m.get("kv_cache_dtype", ""),
         })
     return rows, vllm, out_rows, dropped, dropped_detail
 
