@@ -113,6 +113,16 @@ MOE_SHAPES = {
 MOE_TOKENS = [1 << i for i in range(14)]   # 1 .. 8192
 MOE_PAR = [(1, 1), (8, 1)]                 # (moe_tp, moe_ep)
 MOE_DIST = ["balanced", "power_law_1.01", "power_law_1.2"]
+# Weight-only int4 experts (vLLM's Marlin MoE: compressed-tensors WNA16, GPTQ,
+# AWQ; Kimi-K2.5's own checkpoint) are taken from one pinned release per
+# system, not the newest folder: from 0.18.0 on the source's int4_wo rows
+# time another kernel (kernel_source vllm_marlin_int4_moe), 2.6-3.4x slower
+# than 0.14.0's vllm_marlin_moe at the same shape on the H200 (DeepSeek-V3
+# shape, moe_tp 8, 64 tokens, power law 1.01: 823 against 223 us), slower per
+# layer than the whole measured decode step of the vLLM 0.15.1/0.16.0 int4
+# runs it would price (Kimi-K2.5, data/runs/aiconfigurator-silicon-vllm.csv).
+# 0.14.0 is the measured release nearest those runs; only the H200 has it.
+MOE_INT4_PINNED = {"h200_sxm": "0.14.0"}
 
 # GDN (gated delta net linear attention of Qwen3.5; Qwen3-Next-80B-A3B has the
 # same layer shape as Qwen3.5-35B-A3B): (model, per-GPU num_k_heads) kept.
@@ -533,11 +543,15 @@ def conv_moe(res):
                       d.topk[d.moe_dtype == "fp8_block"], d.num_experts[d.moe_dtype == "fp8_block"]))
         drop = (d.moe_dtype == "fp8") & pd.Series(
             list(zip(d.hidden_size, d.inter_size, d.topk, d.num_experts)), index=d.index).isin(blk)
-        d = d[~drop]
+        d = d[~drop].assign(version=v)
         d = d.sort_values(["hidden_size", "inter_size", "num_experts", "topk", "moe_dtype",
                            "moe_tp_size", "moe_ep_size", "distribution", "num_tokens"])
+        d = d[d.moe_dtype != "int4_wo"]
+        pinned = MOE_INT4_PINNED.get(s)
+        if pinned is not None:
+            d = pd.concat([d, moe_int4_rows(res, s, pinned)])
         for r in d.itertuples():
-            rows.append((s, v, r.moe_dtype, r.distribution, r.num_tokens, r.hidden_size,
+            rows.append((s, r.version, r.moe_dtype, r.distribution, r.num_tokens, r.hidden_size,
                          r.inter_size, r.topk, r.num_experts, r.moe_tp_size, r.moe_ep_size,
                          fmt_us(r.latency)))
             kerns.append((s, r.moe_dtype, r.kernel_source))
@@ -550,7 +564,7 @@ def conv_moe(res):
             "vllm_version: vLLM release the row was measured with",
             "dtype: expert weight/activation format as the source names it (bfloat16; fp8 = "
             "per-tensor FP8; fp8_block = block-scaled FP8; nvfp4 = NVFP4; w4a16_mxfp4 = MXFP4 "
-            "weights with 16-bit activations, as gpt-oss ships)",
+            "weights with 16-bit activations, as gpt-oss ships; int4_wo = 4-bit integer weights, group-scaled, with 16-bit activations: Marlin)",
             "distribution: how the router spreads tokens over experts: balanced (uniform) or "
             "power_law_<alpha> (skewed; fewer distinct experts are hit at small token counts)",
             "num_tokens: tokens entering the MoE layer on this GPU",
@@ -574,6 +588,26 @@ def conv_moe(res):
         ],
         extra_notes=[KERNEL_NOTE] + kernel_notes(kerns),
         rows=rows)
+
+
+def moe_int4_rows(res, system, version):
+    """The int4_wo rows of `system`'s moe_perf at the pinned `version`
+    (MOE_INT4_PINNED), on the kept shapes, parallel layouts, token counts and
+    distributions."""
+    path = f"{DATA_ROOT}/{system}/moe/vllm/{version}/moe_perf.parquet"
+    res.read_paths.setdefault("moe", []).append(path)
+    res.notes.setdefault("moe", []).append(
+        f"{system}: int4_wo rows from the {version} folder (pinned: the newer folders time "
+        f"another int4 kernel, see MOE_INT4_PINNED in {CONVERTER})")
+    df = pd.read_parquet(io.BytesIO(res.src.read(path)))
+    shape = pd.Series(list(zip(df.hidden_size, df.inter_size, df.topk, df.num_experts)),
+                      index=df.index)
+    par = pd.Series(list(zip(df.moe_tp_size, df.moe_ep_size)), index=df.index)
+    d = df[(df.moe_dtype == "int4_wo") & shape.isin(list(MOE_SHAPES)) & par.isin(MOE_PAR)
+           & df.num_tokens.isin(MOE_TOKENS) & df.distribution.isin(MOE_DIST)].copy()
+    d["version"] = version
+    return d.sort_values(["hidden_size", "inter_size", "num_experts", "topk", "moe_dtype",
+                          "moe_tp_size", "moe_ep_size", "distribution", "num_tokens"])
 
 
 def conv_gdn(res):

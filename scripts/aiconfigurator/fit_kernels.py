@@ -78,6 +78,9 @@ MOE_FORMATS = {
     "fp8": ("fp8_block", 1.0, 2.0),
     "nvfp4": ("nvfp4", 0.5625, 4.0),
     "mxfp4": ("w4a16_mxfp4", 0.53125, 1.0),
+    # int4 weights with a 16-bit scale per 128 (the source's collector's
+    # default group), 16-bit activations: Marlin (kernels.rs MoeFormat::Int4).
+    "int4": ("int4_wo", 0.515625, 1.0),
 }
 FORMATS = {
     "bf16": ("bfloat16", 2.0, 1.0),

@@ -174,6 +174,11 @@ pub enum MoeFormat {
     Nvfp4,
     /// MXFP4 weights with 16-bit activations (gpt-oss).
     Mxfp4,
+    /// 4-bit integer weights with 16-bit activations, a 16-bit scale per
+    /// 128 (the tables' group): vLLM's Marlin MoE for AWQ, GPTQ and
+    /// compressed-tensors WNA16 experts (vLLM 0.32 `compressed_tensors_moe/
+    /// compressed_tensors_moe_wna16.py`).
+    Int4,
 }
 
 impl MoeFormat {
@@ -183,12 +188,13 @@ impl MoeFormat {
             MoeFormat::Fp8 => 1.0,
             MoeFormat::Nvfp4 => 0.5625,
             MoeFormat::Mxfp4 => 0.53125,
+            MoeFormat::Int4 => 0.515625,
         }
     }
 
     pub fn peak_multiple(self) -> f64 {
         match self {
-            MoeFormat::Bf16 | MoeFormat::Mxfp4 => 1.0,
+            MoeFormat::Bf16 | MoeFormat::Mxfp4 | MoeFormat::Int4 => 1.0,
             MoeFormat::Fp8 => 2.0,
             MoeFormat::Nvfp4 => 4.0,
         }
@@ -201,6 +207,7 @@ impl MoeFormat {
             MoeFormat::Fp8 => "fp8_block",
             MoeFormat::Nvfp4 => "nvfp4",
             MoeFormat::Mxfp4 => "w4a16_mxfp4",
+            MoeFormat::Int4 => "int4_wo",
         }
     }
 }

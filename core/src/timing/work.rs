@@ -511,6 +511,13 @@ fn moe_reads(
             (WeightKernel::Dequantizing, crate::quant::QuantMethod::Mxfp4) => {
                 Some(super::MoeFormat::Mxfp4)
             }
+            // 4-bit integer experts: Marlin's fused MoE (`MoeFormat::Int4`).
+            (
+                WeightKernel::Dequantizing,
+                crate::quant::QuantMethod::Awq
+                | crate::quant::QuantMethod::Gptq
+                | crate::quant::QuantMethod::CompressedTensors,
+            ) if quant.bits == 4 => Some(super::MoeFormat::Int4),
             (WeightKernel::Dequantizing, _) => None,
         };
         let bytes = expert

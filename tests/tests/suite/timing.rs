@@ -376,7 +376,9 @@ fn fused_moe_latencies_under_skewed_routing_are_near_the_tables() {
             kernels += 1;
         }
     }
-    assert!(kernels >= 29, "{kernels} kernels");
+    // 30: the H200's int4 weight-only (Marlin) kernel, from its vLLM 0.14.0
+    // table (scripts/aiconfigurator/convert_kernels.py, MOE_INT4_PINNED).
+    assert!(kernels >= 30, "{kernels} kernels");
     // The tables' balanced routing gives each routed row its own expert
     // until all are taken (Qwen3-30B-A3B's shape, 128 experts, top 8: 128
     // at 16 tokens), where independent uniform routing would touch 81.
