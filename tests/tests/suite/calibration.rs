@@ -234,9 +234,10 @@ fn a100_v1_runs_no_fit_saw() {
     readme_has_held_out_rows(&held);
 }
 
-/// aiconfigurator's runs (H100, H200, B200; gpt-oss-120b, Qwen3-32B,
-/// Qwen3-235B; vLLM 0.11-0.18), which no fit sees, predicted with the joint
-/// fit as shipped: time per output token. Bars as above: today's figures.
+/// aiconfigurator's runs (H100, H200, B200, B300; gpt-oss-120b, Qwen3-32B,
+/// Qwen3-235B, MiniMax-M2.5 fp8 and NVFP4, Kimi-K2.5 int4 and NVFP4; vLLM
+/// 0.11-0.19), which no fit sees, predicted with the joint fit as shipped:
+/// time per output token. Bars as above: today's figures.
 #[test]
 fn runs_no_fit_saw_are_predicted_within_the_bars() {
     let r = report();
@@ -257,24 +258,48 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
         tpot.stats.p90_abs_pct,
         tpot.mean_signed_pct
     );
-    assert_eq!((held.overall.runs, tpot.stats.figures), (83, 272));
+    assert_eq!((held.overall.runs, tpot.stats.figures), (136, 526));
     readme_has_held_out_rows(&held);
+    // 8.8% median and 48.4% p90 over the 272 figures of gpt-oss-120b,
+    // Qwen3-32B and Qwen3-235B; with MiniMax-M2.5 and Kimi-K2.5 (predicted
+    // 22% and 38% too fast) 17.2% and 43.3% over 526; 16.9% and 39.0% since
+    // int4 experts are priced by the H200's measured Marlin fused MoE.
     assert!(
-        tpot.stats.median_abs_pct <= 9.0,
+        tpot.stats.median_abs_pct <= 17.0,
         "{}",
         tpot.stats.median_abs_pct
     );
-    assert!(tpot.stats.p90_abs_pct <= 50.0, "{}", tpot.stats.p90_abs_pct);
+    assert!(tpot.stats.p90_abs_pct <= 39.5, "{}", tpot.stats.p90_abs_pct);
+    // Kimi-K2.5 int4 on the H200, the runs the Marlin kernel prices: TPOT
+    // 42.0% median before it.
+    let kimi = held
+        .families
+        .iter()
+        .find(|g| g.name == "KimiK25ForConditionalGeneration")
+        .unwrap();
+    let kimi_tpot = kimi
+        .figures
+        .iter()
+        .find(|f| f.figure == Figure::Tpot)
+        .unwrap();
+    assert!(
+        kimi_tpot.stats.median_abs_pct <= 27.5,
+        "{}",
+        kimi_tpot.stats.median_abs_pct
+    );
     // TTFT of closed loops of equal requests: lock-step waves (65% median)
     // no more. 38.2% since a class fits only the kernel parameters its own
     // runs pin down (35.0% when the Hopper class fitted its prefill
     // attention to its runs' TTFT, which the identifiability report does not
     // count as pinned); 39.0% since the fused-MoE kernels count the tables'
     // own routing and the rows' activation traffic (the MoE prefills cost
-    // what the kernel tables say, within 14%; TTFT was already too long).
+    // what the kernel tables say, within 14%; TTFT was already too long);
+    // 42.1% with MiniMax-M2.5 and Kimi-K2.5; 43.7% since the int4 experts'
+    // prefills cost what the H200's Marlin table says (Kimi-K2.5's TTFT 40%
+    // -> 63% median: the simulated loop's prefill waves, not the kernel).
     let ttft = overall(Figure::Ttft);
     assert!(
-        ttft.stats.median_abs_pct <= 39.5,
+        ttft.stats.median_abs_pct <= 44.0,
         "{}",
         ttft.stats.median_abs_pct
     );
