@@ -177,7 +177,9 @@ pub enum MoeFormat {
     /// 4-bit integer weights with 16-bit activations, a 16-bit scale per
     /// 128 (the tables' group): vLLM's Marlin MoE for AWQ, GPTQ and
     /// compressed-tensors WNA16 experts (vLLM 0.32 `compressed_tensors_moe/
-    /// compressed_tensors_moe_wna16.py`).
+    /// compressed_tensors_moe_wna16.py`; `fused_moe/oracle/int_wna16.py`
+    /// tries FlashInfer's TRT-LLM int4 experts first, then Marlin). Measured
+    /// on the H200 only (`data/kernels/README.md`).
     Int4,
 }
 
