@@ -116,11 +116,13 @@ MOE_DIST = ["balanced", "power_law_1.01", "power_law_1.2"]
 # Weight-only int4 experts (vLLM's Marlin MoE: compressed-tensors WNA16, GPTQ,
 # AWQ; Kimi-K2.5's own checkpoint) are taken from one pinned release per
 # system, not the newest folder: from 0.18.0 on the source's int4_wo rows
-# time another kernel (kernel_source vllm_marlin_int4_moe), 2.6-3.4x slower
-# than 0.14.0's vllm_marlin_moe at the same shape on the H200 (DeepSeek-V3
-# shape, moe_tp 8, 64 tokens, power law 1.01: 823 against 223 us), slower per
-# layer than the whole measured decode step of the vLLM 0.15.1/0.16.0 int4
-# runs it would price (Kimi-K2.5, data/runs/aiconfigurator-silicon-vllm.csv).
+# time another kernel (kernel_source vllm_marlin_int4_moe), 1.5-8.6x slower
+# (median 2.8x) than 0.14.0's vllm_marlin_moe on the same rows of the kept
+# shapes on the H200 (DeepSeek-V3's shape, moe_tp 8, 64 tokens, power law
+# 1.01: 823 against 223 us); at that size Kimi-K2.5's 60 MoE layers alone
+# would take 49 ms, more than the whole 31 ms step measured at 64 requests
+# in the vLLM 0.16.0 int4 runs on the H200
+# (data/runs/aiconfigurator-silicon-vllm.csv).
 # 0.14.0 is the measured release nearest those runs; only the H200 has it.
 MOE_INT4_PINNED = {"h200_sxm": "0.14.0"}
 
