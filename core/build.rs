@@ -60,9 +60,53 @@ fn convert(dir: &Path, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// `data/speculative/acceptance_published.csv` as a Rust table
+/// (`speculative::PUBLISHED_ACCEPTANCE`): its first six columns, the
+/// machine-read ones, which hold no comma; the sources after them stay in
+/// the file. A malformed row fails the build, naming its line.
+fn acceptance_table(csv: &Path, out: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let mut rows = String::from("&[\n");
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#'));
+    for (n, line) in lines.skip(1) {
+        let bad = |why: &str| format!("{}:{}: {why}", csv.display(), n + 1);
+        let f: Vec<&str> = line.splitn(7, ',').collect();
+        let [checkpoint, family, method, rates, run, label, _] = f[..] else {
+            return Err(bad("fewer than seven columns"));
+        };
+        let method = match method {
+            "mtp" => "Mtp",
+            "eagle" => "Eagle",
+            "eagle3" => "Eagle3",
+            "draft_model" => "DraftModel",
+            _ => return Err(bad("method is not mtp, eagle, eagle3 or draft_model")),
+        };
+        let mut values = Vec::new();
+        for r in rates.split(' ') {
+            let v: f64 = r.parse().map_err(|_| bad("a rate is not a number"))?;
+            if !(v > 0.0 && v <= 1.0) || values.last().is_some_and(|&l| v > l) {
+                return Err(bad("rates are in (0, 1], none above the one before"));
+            }
+            values.push(v);
+        }
+        rows.push_str(&format!(
+            "    PublishedAcceptance {{ checkpoint: {checkpoint:?}, family: {family:?}, method: Method::{method}, rates: &{values:?}, run: {run:?}, label: {label:?} }},\n"
+        ));
+    }
+    rows.push(']');
+    std::fs::write(out.join("acceptance_published.rs"), rows).map_err(|e| e.to_string())
+}
+
 fn main() -> Result<(), String> {
     println!("cargo:rerun-if-changed=../data");
     let out = std::env::var("OUT_DIR").map_err(|e| e.to_string())?;
+    acceptance_table(
+        Path::new("../data/speculative/acceptance_published.csv"),
+        Path::new(&out),
+    )?;
     let out = Path::new(&out).join("data");
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
     convert(Path::new("../data"), &out)

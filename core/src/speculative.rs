@@ -423,19 +423,52 @@ pub fn parse_acceptance(field: &str, text: &str, k: u64) -> Result<Vec<f64>> {
             ));
         }
     }
-    let ratio = match given.as_slice() {
+    if given.is_empty() {
+        return Err(Error::field(field, text, valid));
+    }
+    Ok(extend_rates(&given, k))
+}
+
+/// Per-position rates `given` for positions 1 to `k`: cut to `k`, or
+/// continued past the last at the last ratio (the last rate itself when one
+/// is given).
+pub fn extend_rates(given: &[f64], k: u64) -> Vec<f64> {
+    let ratio = match given {
         [.., a, b] => b / a,
         [a] => *a,
-        [] => return Err(Error::field(field, text, valid)),
+        [] => 0.0,
     };
-    let mut out = given;
+    let mut out = given.to_vec();
     while (out.len() as u64) < k {
         let last = out.last().copied().unwrap_or(0.0);
         out.push(last * ratio);
     }
     out.truncate(usize::try_from(k).unwrap_or(usize::MAX));
-    Ok(out)
+    out
 }
+
+/// One published acceptance figure: a row of
+/// `data/speculative/acceptance_published.csv` (its sources are there).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PublishedAcceptance {
+    /// The checkpoint it was measured on ("": the family's figure).
+    pub checkpoint: &'static str,
+    /// The architecture prefix it stands for ("": a fine-tune's figure,
+    /// its checkpoint's only).
+    pub family: &'static str,
+    pub method: Method,
+    /// Per-position acceptance rates, as vLLM logs them.
+    pub rates: &'static [f64],
+    /// The run of `data/runs/` that logged it ("": none).
+    pub run: &'static str,
+    /// The source, short, as a prediction names it.
+    pub label: &'static str,
+}
+
+/// Every published acceptance figure decodecalc uses before a method's
+/// default (`core/build.rs` makes the table of the CSV).
+pub const PUBLISHED_ACCEPTANCE: &[PublishedAcceptance] =
+    include!(concat!(env!("OUT_DIR"), "/acceptance_published.rs"));
 
 /// Why vLLM refuses a speculative config, and what would be valid.
 type Refusal = (String, &'static str);
@@ -672,6 +705,56 @@ impl Speculative {
     /// length").
     pub fn mean_acceptance_length(&self) -> f64 {
         1.0 + self.acceptance.iter().sum::<f64>()
+    }
+
+    /// The published acceptance of the checkpoint (`names`: the model as
+    /// given, its preset id, its config's `_name_or_path`), else of its
+    /// family (a prefix of `architecture`), else the method's default kept:
+    /// the mean per-position rates of the matching rows of
+    /// [`PUBLISHED_ACCEPTANCE`] with this method, leaving out those run
+    /// `without_run` logged (the leave-one-run-out evaluation; "": none).
+    pub fn use_published_acceptance(
+        &mut self,
+        names: &[&str],
+        architecture: &str,
+        without_run: &str,
+    ) {
+        let usable = |r: &&PublishedAcceptance| {
+            r.method == self.method && (without_run.is_empty() || r.run != without_run)
+        };
+        let of_checkpoint = |r: &&PublishedAcceptance| {
+            !r.checkpoint.is_empty() && names.iter().any(|n| n.eq_ignore_ascii_case(r.checkpoint))
+        };
+        let of_family =
+            |r: &&PublishedAcceptance| !r.family.is_empty() && architecture.starts_with(r.family);
+        let mut rows: Vec<&PublishedAcceptance> = PUBLISHED_ACCEPTANCE
+            .iter()
+            .filter(usable)
+            .filter(of_checkpoint)
+            .collect();
+        let mut whose = "the checkpoint's published acceptance";
+        if rows.is_empty() {
+            rows = PUBLISHED_ACCEPTANCE
+                .iter()
+                .filter(usable)
+                .filter(of_family)
+                .collect();
+            whose = "its model family's published acceptance (a fine-tune keeps the base model's drafter and accepts less: measure it)";
+        }
+        if rows.is_empty() {
+            return;
+        }
+        let n = rows.len() as f64;
+        let mut mean = vec![0.0; self.acceptance.len()];
+        for r in &rows {
+            let rates = extend_rates(r.rates, self.num_speculative_tokens);
+            for (m, v) in mean.iter_mut().zip(rates) {
+                *m += v / n;
+            }
+        }
+        let labels: Vec<&str> = rows.iter().map(|r| r.label).collect();
+        self.acceptance = mean;
+        self.acceptance_source = format!("{whose}, the mean of {}", labels.join("; "));
     }
 
     /// Tokens the target processes per running request in a decode step.
