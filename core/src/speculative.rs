@@ -719,42 +719,42 @@ impl Speculative {
         architecture: &str,
         without_run: &str,
     ) {
-        let usable = |r: &&PublishedAcceptance| {
-            r.method == self.method && (without_run.is_empty() || r.run != without_run)
+        let matches = |r: &PublishedAcceptance, by_checkpoint: bool| {
+            let scope = if by_checkpoint {
+                !r.checkpoint.is_empty()
+                    && names.iter().any(|n| n.eq_ignore_ascii_case(r.checkpoint))
+            } else {
+                !r.family.is_empty() && architecture.starts_with(r.family)
+            };
+            scope && r.method == self.method && (without_run.is_empty() || r.run != without_run)
         };
-        let of_checkpoint = |r: &&PublishedAcceptance| {
-            !r.checkpoint.is_empty() && names.iter().any(|n| n.eq_ignore_ascii_case(r.checkpoint))
-        };
-        let of_family =
-            |r: &&PublishedAcceptance| !r.family.is_empty() && architecture.starts_with(r.family);
-        let mut rows: Vec<&PublishedAcceptance> = PUBLISHED_ACCEPTANCE
+        let by_checkpoint = PUBLISHED_ACCEPTANCE.iter().any(|r| matches(r, true));
+        let mut source = String::from(if by_checkpoint {
+            "the checkpoint's published acceptance"
+        } else {
+            "its model family's published acceptance (a fine-tune keeps the base model's drafter and accepts less: measure it)"
+        });
+        let mut mean = vec![0.0; self.acceptance.len()];
+        let mut rows = 0u32;
+        for r in PUBLISHED_ACCEPTANCE
             .iter()
-            .filter(usable)
-            .filter(of_checkpoint)
-            .collect();
-        let mut whose = "the checkpoint's published acceptance";
-        if rows.is_empty() {
-            rows = PUBLISHED_ACCEPTANCE
-                .iter()
-                .filter(usable)
-                .filter(of_family)
-                .collect();
-            whose = "its model family's published acceptance (a fine-tune keeps the base model's drafter and accepts less: measure it)";
+            .filter(|r| matches(r, by_checkpoint))
+        {
+            for (m, v) in mean
+                .iter_mut()
+                .zip(extend_rates(r.rates, self.num_speculative_tokens))
+            {
+                *m += v;
+            }
+            source.push_str(if rows == 0 { ", the mean of " } else { "; " });
+            source.push_str(r.label);
+            rows += 1;
         }
-        if rows.is_empty() {
+        if rows == 0 {
             return;
         }
-        let n = rows.len() as f64;
-        let mut mean = vec![0.0; self.acceptance.len()];
-        for r in &rows {
-            let rates = extend_rates(r.rates, self.num_speculative_tokens);
-            for (m, v) in mean.iter_mut().zip(rates) {
-                *m += v / n;
-            }
-        }
-        let labels: Vec<&str> = rows.iter().map(|r| r.label).collect();
-        self.acceptance = mean;
-        self.acceptance_source = format!("{whose}, the mean of {}", labels.join("; "));
+        self.acceptance = mean.iter().map(|m| m / f64::from(rows)).collect();
+        self.acceptance_source = source + " (data/speculative/acceptance_published.csv)";
     }
 
     /// Tokens the target processes per running request in a decode step.
