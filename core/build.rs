@@ -63,8 +63,10 @@ fn convert(dir: &Path, out: &Path) -> Result<(), String> {
 /// `data/speculative/acceptance_published.csv` as a Rust table
 /// (`speculative::PUBLISHED_ACCEPTANCE`): its first six columns, the
 /// machine-read ones, which hold no comma; the sources after them stay in
-/// the file. A malformed row fails the build, naming its line.
-fn acceptance_table(csv: &Path, out: &Path) -> Result<(), String> {
+/// the file. Without `prose` (the page's build) a row's label and run are
+/// left empty, as the presets' prose is: the page names the file, the CLI
+/// each row. A malformed row fails the build, naming its line.
+fn acceptance_table(csv: &Path, out: &Path, prose: bool) -> Result<(), String> {
     let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
     let mut rows = String::from("&[\n");
     let lines = text
@@ -84,16 +86,26 @@ fn acceptance_table(csv: &Path, out: &Path) -> Result<(), String> {
             "draft_model" => "DraftModel",
             _ => return Err(bad("method is not mtp, eagle, eagle3 or draft_model")),
         };
-        let mut values = Vec::new();
+        // In thousandths (the sources give three decimals at most): two
+        // bytes a rate in the page's module instead of eight.
+        let mut values: Vec<u16> = Vec::new();
         for r in rates.split(' ') {
             let v: f64 = r.parse().map_err(|_| bad("a rate is not a number"))?;
-            if !(v > 0.0 && v <= 1.0) || values.last().is_some_and(|&l| v > l) {
-                return Err(bad("rates are in (0, 1], none above the one before"));
+            let milli = (v * 1000.0).round();
+            if !(v > 0.0 && v <= 1.0) || (milli - v * 1000.0).abs() > 1e-6 {
+                return Err(bad("rates are in (0, 1], to three decimals"));
             }
-            values.push(v);
+            // In (0, 1000] by the check above.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let milli = milli as u16;
+            if values.last().is_some_and(|&l| milli > l) {
+                return Err(bad("a rate is above the one before"));
+            }
+            values.push(milli);
         }
+        let (run, label) = if prose { (run, label) } else { ("", "") };
         rows.push_str(&format!(
-            "    PublishedAcceptance {{ checkpoint: {checkpoint:?}, family: {family:?}, method: Method::{method}, rates: &{values:?}, run: {run:?}, label: {label:?} }},\n"
+            "    PublishedAcceptance {{ checkpoint: {checkpoint:?}, family: {family:?}, method: Method::{method}, rates_milli: &{values:?}, run: {run:?}, label: {label:?} }},\n"
         ));
     }
     rows.push(']');
@@ -106,6 +118,7 @@ fn main() -> Result<(), String> {
     acceptance_table(
         Path::new("../data/speculative/acceptance_published.csv"),
         Path::new(&out),
+        std::env::var_os("CARGO_FEATURE_TOML").is_some(),
     )?;
     let out = Path::new(&out).join("data");
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;

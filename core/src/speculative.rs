@@ -400,6 +400,9 @@ const FALLBACK_ACCEPTANCE: AcceptanceCurve = AcceptanceCurve {
     source: "assumed",
 };
 
+mod published;
+pub use published::{PublishedAcceptance, PUBLISHED_ACCEPTANCE};
+
 /// `--spec-acceptance`: per-position acceptance rates, comma separated,
 /// each in (0, 1] and none above the one before; positions past the last
 /// given continue at the last given ratio (or the last rate itself when
@@ -446,29 +449,6 @@ pub fn extend_rates(given: &[f64], k: u64) -> Vec<f64> {
     out.truncate(usize::try_from(k).unwrap_or(usize::MAX));
     out
 }
-
-/// One published acceptance figure: a row of
-/// `data/speculative/acceptance_published.csv` (its sources are there).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct PublishedAcceptance {
-    /// The checkpoint it was measured on ("": the family's figure).
-    pub checkpoint: &'static str,
-    /// The architecture prefix it stands for ("": a fine-tune's figure,
-    /// its checkpoint's only).
-    pub family: &'static str,
-    pub method: Method,
-    /// Per-position acceptance rates, as vLLM logs them.
-    pub rates: &'static [f64],
-    /// The run of `data/runs/` that logged it ("": none).
-    pub run: &'static str,
-    /// The source, short, as a prediction names it.
-    pub label: &'static str,
-}
-
-/// Every published acceptance figure decodecalc uses before a method's
-/// default (`core/build.rs` makes the table of the CSV).
-pub const PUBLISHED_ACCEPTANCE: &[PublishedAcceptance] =
-    include!(concat!(env!("OUT_DIR"), "/acceptance_published.rs"));
 
 /// Why vLLM refuses a speculative config, and what would be valid.
 type Refusal = (String, &'static str);
@@ -705,56 +685,6 @@ impl Speculative {
     /// length").
     pub fn mean_acceptance_length(&self) -> f64 {
         1.0 + self.acceptance.iter().sum::<f64>()
-    }
-
-    /// The published acceptance of the checkpoint (`names`: the model as
-    /// given, its preset id, its config's `_name_or_path`), else of its
-    /// family (a prefix of `architecture`), else the method's default kept:
-    /// the mean per-position rates of the matching rows of
-    /// [`PUBLISHED_ACCEPTANCE`] with this method, leaving out those run
-    /// `without_run` logged (the leave-one-run-out evaluation; "": none).
-    pub fn use_published_acceptance(
-        &mut self,
-        names: &[&str],
-        architecture: &str,
-        without_run: &str,
-    ) {
-        let matches = |r: &PublishedAcceptance, by_checkpoint: bool| {
-            let scope = if by_checkpoint {
-                !r.checkpoint.is_empty()
-                    && names.iter().any(|n| n.eq_ignore_ascii_case(r.checkpoint))
-            } else {
-                !r.family.is_empty() && architecture.starts_with(r.family)
-            };
-            scope && r.method == self.method && (without_run.is_empty() || r.run != without_run)
-        };
-        let by_checkpoint = PUBLISHED_ACCEPTANCE.iter().any(|r| matches(r, true));
-        let mut source = String::from(if by_checkpoint {
-            "the checkpoint's published acceptance"
-        } else {
-            "its model family's published acceptance (a fine-tune keeps the base model's drafter and accepts less: measure it)"
-        });
-        let mut mean = vec![0.0; self.acceptance.len()];
-        let mut rows = 0u32;
-        for r in PUBLISHED_ACCEPTANCE
-            .iter()
-            .filter(|r| matches(r, by_checkpoint))
-        {
-            for (m, v) in mean
-                .iter_mut()
-                .zip(extend_rates(r.rates, self.num_speculative_tokens))
-            {
-                *m += v;
-            }
-            source.push_str(if rows == 0 { ", the mean of " } else { "; " });
-            source.push_str(r.label);
-            rows += 1;
-        }
-        if rows == 0 {
-            return;
-        }
-        self.acceptance = mean.iter().map(|m| m / f64::from(rows)).collect();
-        self.acceptance_source = source + " (data/speculative/acceptance_published.csv)";
     }
 
     /// Tokens the target processes per running request in a decode step.
