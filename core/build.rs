@@ -60,9 +60,66 @@ fn convert(dir: &Path, out: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// `data/speculative/acceptance_published.csv` as a Rust table
+/// (`speculative::PUBLISHED_ACCEPTANCE`): its first six columns, the
+/// machine-read ones, which hold no comma; the sources after them stay in
+/// the file. Without `prose` (the page's build) a row's label and run are
+/// left empty, as the presets' prose is: the page names the file, the CLI
+/// each row. A malformed row fails the build, naming its line.
+fn acceptance_table(csv: &Path, out: &Path, prose: bool) -> Result<(), String> {
+    let text = std::fs::read_to_string(csv).map_err(|e| format!("{}: {e}", csv.display()))?;
+    let mut rows = String::from("&[\n");
+    let lines = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#'));
+    for (n, line) in lines.skip(1) {
+        let bad = |why: &str| format!("{}:{}: {why}", csv.display(), n + 1);
+        let f: Vec<&str> = line.splitn(7, ',').collect();
+        let [checkpoint, family, method, rates, run, label, _] = f[..] else {
+            return Err(bad("fewer than seven columns"));
+        };
+        let method = match method {
+            "mtp" => "Mtp",
+            "eagle" => "Eagle",
+            "eagle3" => "Eagle3",
+            "draft_model" => "DraftModel",
+            _ => return Err(bad("method is not mtp, eagle, eagle3 or draft_model")),
+        };
+        // In thousandths (the sources give three decimals at most): two
+        // bytes a rate in the page's module instead of eight.
+        let mut values: Vec<u16> = Vec::new();
+        for r in rates.split(' ') {
+            let v: f64 = r.parse().map_err(|_| bad("a rate is not a number"))?;
+            let milli = (v * 1000.0).round();
+            if !(v > 0.0 && v <= 1.0) || (milli - v * 1000.0).abs() > 1e-6 {
+                return Err(bad("rates are in (0, 1], to three decimals"));
+            }
+            // In (0, 1000] by the check above.
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            let milli = milli as u16;
+            if values.last().is_some_and(|&l| milli > l) {
+                return Err(bad("a rate is above the one before"));
+            }
+            values.push(milli);
+        }
+        let (run, label) = if prose { (run, label) } else { ("", "") };
+        rows.push_str(&format!(
+            "    PublishedAcceptance {{ checkpoint: {checkpoint:?}, family: {family:?}, method: Method::{method}, rates_milli: &{values:?}, run: {run:?}, label: {label:?} }},\n"
+        ));
+    }
+    rows.push(']');
+    std::fs::write(out.join("acceptance_published.rs"), rows).map_err(|e| e.to_string())
+}
+
 fn main() -> Result<(), String> {
     println!("cargo:rerun-if-changed=../data");
     let out = std::env::var("OUT_DIR").map_err(|e| e.to_string())?;
+    acceptance_table(
+        Path::new("../data/speculative/acceptance_published.csv"),
+        Path::new(&out),
+        std::env::var_os("CARGO_FEATURE_TOML").is_some(),
+    )?;
     let out = Path::new(&out).join("data");
     std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
     convert(Path::new("../data"), &out)

@@ -400,6 +400,9 @@ const FALLBACK_ACCEPTANCE: AcceptanceCurve = AcceptanceCurve {
     source: "assumed",
 };
 
+mod published;
+pub use published::{PublishedAcceptance, PUBLISHED_ACCEPTANCE};
+
 /// `--spec-acceptance`: per-position acceptance rates, comma separated,
 /// each in (0, 1] and none above the one before; positions past the last
 /// given continue at the last given ratio (or the last rate itself when
@@ -423,18 +426,28 @@ pub fn parse_acceptance(field: &str, text: &str, k: u64) -> Result<Vec<f64>> {
             ));
         }
     }
-    let ratio = match given.as_slice() {
+    if given.is_empty() {
+        return Err(Error::field(field, text, valid));
+    }
+    Ok(extend_rates(&given, k))
+}
+
+/// Per-position rates `given` for positions 1 to `k`: cut to `k`, or
+/// continued past the last at the last ratio (the last rate itself when one
+/// is given).
+pub fn extend_rates(given: &[f64], k: u64) -> Vec<f64> {
+    let ratio = match given {
         [.., a, b] => b / a,
         [a] => *a,
-        [] => return Err(Error::field(field, text, valid)),
+        [] => 0.0,
     };
-    let mut out = given;
+    let mut out = given.to_vec();
     while (out.len() as u64) < k {
         let last = out.last().copied().unwrap_or(0.0);
         out.push(last * ratio);
     }
     out.truncate(usize::try_from(k).unwrap_or(usize::MAX));
-    Ok(out)
+    out
 }
 
 /// Why vLLM refuses a speculative config, and what would be valid.

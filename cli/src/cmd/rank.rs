@@ -67,6 +67,9 @@ pub fn run(args: &RankArgs, diag: &mut super::Diagnostics) -> Output {
                 spec.num_speculative_tokens,
             )?;
             spec.acceptance_source = "--spec-acceptance".into();
+        } else {
+            let names = [model_name.as_str(), &model.id, &model.name];
+            spec.use_published_acceptance(&names, &model.model.architecture, "");
         }
         diag.warn(format!(
             "speculative decoding: {} with {} draft tokens, mean acceptance length {:.2} ({}) in every configuration",

@@ -325,6 +325,10 @@ impl Request {
         let mut engine = engine;
         warnings.extend(engine.parallel_timing_caveat());
         if let Some(sp) = engine.speculative.as_mut() {
+            if settings.spec_acceptance.is_none() {
+                let names = [model_name.as_str(), &model.id, &model.name];
+                sp.use_published_acceptance(&names, &model.model.architecture, "");
+            }
             sp.attach_drafter(&label("speculative_config"), &model.model, |name| {
                 load_model(world, name)
             })?;

@@ -141,7 +141,7 @@ fn the_default_acceptance_falls_with_each_position() {
     let s = plan.engine.speculative.unwrap();
     assert_eq!(s.acceptance.len(), 3);
     assert!(s.acceptance.windows(2).all(|w| w[1] < w[0]));
-    assert!(s.acceptance_source.contains("acceptance_curves.csv"));
+    assert!(s.acceptance_source.contains("family"));
     // Given rates beyond the last continue at its ratio to the one before.
     let (plan, _) = qwen_plan(
         Some(r#"{"method": "mtp", "num_speculative_tokens": 4}"#),
@@ -362,7 +362,7 @@ impl Runs {
 
 /// The overhead per drafter pass (0.25 ms grid, 0 to 15 ms) whose mean
 /// absolute log error over the spec runs `fit_on` is least.
-fn fit_overhead(runs: &mut Runs, fit_on: &[usize]) -> f64 {
+pub(super) fn fit_overhead(runs: &mut Runs, fit_on: &[usize]) -> f64 {
     let grid: Vec<f64> = (0..=60).map(|i| f64::from(i) * 0.25e-3).collect();
     let cost = |runs: &mut Runs, c: f64| {
         let e: Vec<f64> = fit_on
@@ -387,25 +387,12 @@ pub(super) fn pct(pred: f64, meas: f64) -> f64 {
 fn published_mtp_runs_against_the_shipped_defaults() {
     let mut runs = Runs::load();
     let spec = runs.spec_runs();
-    // The shipped overhead is the all-runs fit.
-    let all = fit_overhead(&mut runs, &spec);
-    assert!((all - SPEC_PASS_OVERHEAD_S).abs() < 1e-9, "{all}");
     let mut table = String::from(
-        "| Run | Point | Measured tok/s | Predicted | Error | Leave-one-run-out error (overhead refit) | Acceptance length measured / default |\n|---|---|---|---|---|---|---|\n",
+        "| Run | Point | Measured tok/s | Predicted | Error | Acceptance length logged / shipped |\n|---|---|---|---|---|---|\n",
     );
-    let (mut shipped, mut loo, mut kernels_only) = (Vec::new(), Vec::new(), Vec::new());
-    let mut refits: Vec<f64> = Vec::new();
+    let (mut shipped, mut kernels_only) = (Vec::new(), Vec::new());
     for i in 0..runs.runs.len() {
-        let others: Vec<usize> = spec.iter().copied().filter(|&j| j != i).collect();
         let is_spec = runs.runs[i].work.spec.is_some();
-        let held = if is_spec {
-            let c = fit_overhead(&mut runs, &others);
-            refits.push(c);
-            c
-        } else {
-            SPEC_PASS_OVERHEAD_S
-        };
-        let out = runs.points(i, held);
         let base = runs.points(i, 0.0);
         let pts = runs.points(i, SPEC_PASS_OVERHEAD_S);
         let r = &runs.runs[i];
@@ -418,48 +405,34 @@ fn published_mtp_runs_against_the_shipped_defaults() {
                 _ => String::new(),
             })
             .collect();
-        for (k, ((m, p), (_, p_loo))) in pts.iter().zip(&out).enumerate() {
-            let measured_al = rows_al(&r.id);
+        for (k, (m, p)) in pts.iter().enumerate() {
             table.push_str(&format!(
-                "| {} | {} | {m:.1} | {p:.1} | {:+.0}% | {} | {} |\n",
+                "| {} | {} | {m:.1} | {p:.1} | {:+.0}% | {} |\n",
                 r.id,
                 labels[k],
                 pct(*p, *m),
-                if is_spec {
-                    format!("{:+.0}% ({:.2} ms)", pct(*p_loo, *m), held * 1e3)
-                } else {
-                    "no speculation".to_string()
-                },
-                match (measured_al, al) {
+                match (rows_al(&r.id), al) {
                     (Some(a), Some(b)) => format!("{a:.2} / {b:.2}"),
-                    _ => String::new(),
+                    _ => "no speculation".to_string(),
                 }
             ));
             if is_spec {
                 shipped.push(pct(*p, *m).abs());
-                loo.push(pct(*p_loo, *m).abs());
                 kernels_only.push(pct(base[k].1, *m));
             }
         }
     }
     let mape = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    let range = |v: &[f64]| {
-        (
-            v.iter().copied().fold(f64::MAX, f64::min),
-            v.iter().copied().fold(f64::MIN, f64::max),
-        )
-    };
-    let (k_lo, k_hi) = range(&kernels_only);
-    let (c_lo, c_hi) = range(&refits);
+    let (k_lo, k_hi) = (
+        kernels_only.iter().copied().fold(f64::MAX, f64::min),
+        kernels_only.iter().copied().fold(f64::MIN, f64::max),
+    );
     table.push_str(&format!(
-        "\nMTP points: {} from {} runs; mean absolute error {:.0}% with the shipped defaults ({:.2} ms a drafter pass), {:.0}% leave one run out (the pass overhead refit without the run: {:.2} to {:.2} ms); kernels alone (no pass overhead): {:+.0}% to {:+.0}%.\n",
+        "\nMTP points: {} from {} runs; mean absolute error {:.0}% with the shipped defaults ({:.2} ms a drafter pass; each checkpoint's published acceptance, its own run's included); kernels alone (no pass overhead): {:+.0}% to {:+.0}%.\n",
         shipped.len(),
         spec.len(),
         mape(&shipped),
         SPEC_PASS_OVERHEAD_S * 1e3,
-        mape(&loo),
-        c_lo * 1e3,
-        c_hi * 1e3,
         k_lo,
         k_hi
     ));
@@ -467,9 +440,8 @@ fn published_mtp_runs_against_the_shipped_defaults() {
     // Kernels alone (no per-pass overhead) predict every MTP point faster
     // than measured.
     assert!(kernels_only.iter().all(|e| *e > 0.0), "{kernels_only:?}");
-    // The published runs are far from the 20% the issue asks: these bounds
-    // hold the figures the README states (they move with the model).
-    assert!(mape(&loo) < 90.0, "{}", mape(&loo));
+    // The RTX 3090 pairs hold the error (+42% to +140%); the rest are
+    // within 25% (speculative_accuracy:: scores them leave one run out).
     assert!(mape(&shipped) < 60.0, "{}", mape(&shipped));
     let readme =
         std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();

@@ -200,21 +200,6 @@ fn published_concurrency_sweeps_held_out() {
         } else {
             plain_errors.extend(errs.iter().map(|e| e.abs()));
         }
-        // The same run at the acceptance it logged, where it did: what
-        // the timing alone gets wrong (not counted in the means).
-        if let (Some(al), Some(s)) = (
-            rows_al_in("speculative-sweeps", &id),
-            runs.runs[i].work.spec.as_mut(),
-        ) {
-            s.mean_acceptance_length = al;
-            let (line, _, mape) = row(
-                &mut runs,
-                i,
-                &format!("{id}, its logged acceptance {al:.2}"),
-            );
-            table.push_str(&line);
-            by_run.push((format!("{id} logged"), mape));
-        }
     }
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
     table.push_str(&format!(
@@ -227,19 +212,18 @@ fn published_concurrency_sweeps_held_out() {
     eprintln!("{table}");
     assert_eq!(runs.runs.len(), 6);
     assert_eq!(spec_errors.len() + plain_errors.len(), 42);
-    // What the README says of each run, as bounds on its mean error.
+    // What the README says of each run, as bounds on its mean error: with
+    // the shipped acceptance (the RTX 5090 build's from its other run, the
+    // RTX PRO 6000's from its family, Qwen3.5/3.6) every MTP run is within
+    // 12%, and the RTX PRO 6000 without speculation is the worst (-36% at
+    // 32 and 64 requests).
     let bound = |id: &str| -> f64 { by_run.iter().find(|(r, _)| r == id).unwrap().1 };
-    assert!(bound("q38-27b-w4a4-nvfp4-rtxpro6000-mtp1") < 12.0);
-    assert!(bound("q38-27b-w4a4-nvfp4-rtxpro6000-mtp2") < 8.0);
+    assert!(bound("q38-27b-w4a4-nvfp4-rtxpro6000-mtp1") < 8.0);
+    assert!(bound("q38-27b-w4a4-nvfp4-rtxpro6000-mtp2") < 12.0);
     assert!(bound("q38-27b-uncens-nvfp4-rtx5090-nospec") < 8.0);
-    // With MTP the KV pool holds 7 requests (5 at run D's logged pool):
-    // at its logged acceptance each run is within 10%; what is left at the
-    // shipped default (a mean acceptance length of 3.02, the run's 2.02) is
-    // the acceptance.
-    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3 logged") < 10.0);
-    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3-mnbt16384 logged") < 10.0);
-    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3") > 40.0);
-    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3-mnbt16384") > 40.0);
+    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3") < 10.0);
+    assert!(bound("q38-27b-uncens-nvfp4-rtx5090-mtp3-mnbt16384") < 10.0);
+    assert!(bound("q38-27b-w4a4-nvfp4-rtxpro6000-nospec") > 20.0);
     let readme =
         std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();
     assert!(
