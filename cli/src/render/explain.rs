@@ -165,13 +165,19 @@ pub(super) fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, runn
     }
     line(out, "Mamba state read+write", share(s.state_s));
     line(out, "attention KV reads", share(s.attention_s));
-    if plan.engine.tensor_parallel_size > 1 || plan.engine.pipeline_parallel_size > 1 {
+    let e = &plan.engine;
+    if e.tensor_parallel_size > 1 || e.pipeline_parallel_size > 1 || e.data_parallel_size > 1 {
+        let dispatch = if e.data_parallel_size > 1 && plan.model.model.is_moe() {
+            format!(", MoE dispatch over {} replicas", e.data_parallel_size)
+        } else {
+            String::new()
+        };
         line(
             out,
             &format!(
-                "all-reduce over {} GPUs, {} pipeline sends",
-                plan.engine.tensor_parallel_size,
-                plan.engine.pipeline_parallel_size - 1
+                "all-reduce over {} GPUs, {} pipeline sends{dispatch}",
+                e.tensor_parallel_size,
+                e.pipeline_parallel_size - 1
             ),
             share(s.allreduce_s),
         );

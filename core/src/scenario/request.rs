@@ -323,7 +323,7 @@ impl Request {
             .for_model(&settings, &model.model, &label)?;
         crate::allocator::check_dsv4_gpu(&model.model, &gpu)?;
         let mut engine = engine;
-        warnings.extend(engine.parallel_timing_caveat());
+        warnings.extend(engine.parallel_timing_caveat(model.model.is_moe()));
         if let Some(sp) = engine.speculative.as_mut() {
             sp.attach_drafter(&label("speculative_config"), &model.model, |name| {
                 load_model(world, name)
