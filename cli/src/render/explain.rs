@@ -166,8 +166,9 @@ pub(super) fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, runn
     line(out, "Mamba state read+write", share(s.state_s));
     line(out, "attention KV reads", share(s.attention_s));
     let e = &plan.engine;
-    if e.tensor_parallel_size > 1 || e.pipeline_parallel_size > 1 || e.data_parallel_size > 1 {
-        let dispatch = if e.data_parallel_size > 1 && plan.model.model.is_moe() {
+    let dispatches = e.data_parallel_size > 1 && plan.model.model.is_moe();
+    if e.tensor_parallel_size > 1 || e.pipeline_parallel_size > 1 || dispatches {
+        let dispatch = if dispatches {
             format!(", MoE dispatch over {} replicas", e.data_parallel_size)
         } else {
             String::new()

@@ -51,17 +51,15 @@ impl LinkKind {
     /// server's, since the L40S server's 4- and 8-GPU NCCL rows cross a
     /// host bridge and are no PCIe switch's figures).
     /// NCCL's all-gather and reduce-scatter likewise (`fit_allreduce.py
-    /// --gather-scatter`), PCIe's from the RTX PRO 6000 server.
+    /// --gather-scatter`), PCIe's the RTX PRO 6000 server's.
     pub fn defaults(self, implementation: AllReduceImpl) -> AllReduceKernel {
         let (base_us, per_step_us, bw_eff) = match (self, implementation) {
             (LinkKind::NvLink, AllReduceImpl::Custom) => (5.18, 0.262, 0.407),
             (LinkKind::NvLink, AllReduceImpl::Nccl) => (7.48, 1.022, 0.496),
-            (LinkKind::NvLink, AllReduceImpl::AllGather) => (7.30, 1.106, 0.398),
-            (LinkKind::NvLink, AllReduceImpl::ReduceScatter) => (7.29, 0.989, 0.423),
+            (LinkKind::NvLink, AllReduceImpl::GatherScatter) => (7.30, 1.047, 0.410),
             (LinkKind::Pcie, AllReduceImpl::Custom) => (3.98, 0.796, 0.608),
             (LinkKind::Pcie, AllReduceImpl::Nccl) => (2.63, 1.913, 0.389),
-            (LinkKind::Pcie, AllReduceImpl::AllGather) => (4.32, 1.899, 0.351),
-            (LinkKind::Pcie, AllReduceImpl::ReduceScatter) => (3.86, 2.025, 0.347),
+            (LinkKind::Pcie, AllReduceImpl::GatherScatter) => (4.09, 1.962, 0.349),
         };
         AllReduceKernel {
             implementation,
@@ -73,7 +71,7 @@ impl LinkKind {
 }
 
 /// A collective with measured constants: the two all-reduces vLLM picks
-/// between ([`AllReduceImpl::choose`]), and NCCL's all-gather and
+/// between ([`AllReduceImpl::choose`]), and NCCL's all-gather or
 /// reduce-scatter, which dispatch and combine a MoE layer's tokens under
 /// data parallelism ([`MoeParallel`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,10 +81,11 @@ pub enum AllReduceImpl {
     Custom,
     /// NCCL's ring.
     Nccl,
-    /// NCCL's all-gather (`ncclAllGather`).
-    AllGather,
-    /// NCCL's reduce-scatter (`ncclReduceScatter`).
-    ReduceScatter,
+    /// NCCL's all-gather or reduce-scatter (`ncclAllGather`,
+    /// `ncclReduceScatter`): the same ring steps and bytes, one set of
+    /// constants fitted to both tables (within 12.2% median of each on
+    /// every measured GPU but the L40S server).
+    GatherScatter,
 }
 
 impl AllReduceImpl {
@@ -133,7 +132,7 @@ impl AllReduceKernel {
         let (steps, moved) = match self.implementation {
             AllReduceImpl::Custom => (n - 1.0, 2.0),
             AllReduceImpl::Nccl => (2.0 * (n - 1.0), 2.0),
-            AllReduceImpl::AllGather | AllReduceImpl::ReduceScatter => (n - 1.0, 1.0),
+            AllReduceImpl::GatherScatter => (n - 1.0, 1.0),
         };
         (self.base_us + self.per_step_us * steps) * 1e-6
             + bytes * moved * (n - 1.0) / n / (link_bytes_s * self.bw_eff)
@@ -179,8 +178,8 @@ pub struct MoeParallel {
     pub data_parallel_size: u64,
     /// Whether the MoE layers run sequence parallel (see above).
     pub sequence_parallel: bool,
-    pub all_gather: AllReduceKernel,
-    pub reduce_scatter: AllReduceKernel,
+    /// NCCL's all-gather and reduce-scatter on these GPUs.
+    pub gather_scatter: AllReduceKernel,
 }
 
 /// Architecture-name prefixes whose vLLM 0.32 model file runs its MoE
@@ -209,8 +208,7 @@ impl MoeParallel {
         MoeParallel {
             data_parallel_size: 1,
             sequence_parallel: false,
-            all_gather: link.defaults(AllReduceImpl::AllGather),
-            reduce_scatter: link.defaults(AllReduceImpl::ReduceScatter),
+            gather_scatter: link.defaults(AllReduceImpl::GatherScatter),
         }
     }
 
@@ -236,15 +234,11 @@ impl MoeParallel {
             return tp_allreduce_s;
         }
         let buffer = self.expert_tokens(tokens) * token_bytes;
-        let exchange = |world: u64| {
-            self.all_gather.latency_s(world, buffer, link_bytes_s)
-                + self.reduce_scatter.latency_s(world, buffer, link_bytes_s)
-        };
+        let k = &self.gather_scatter;
+        // An all-gather and a reduce-scatter of the same buffer.
+        let exchange = |world: u64| 2.0 * k.latency_s(world, buffer, link_bytes_s);
         if self.sequence_parallel && tp > 1 {
-            exchange(tp.saturating_mul(dp))
-                + self
-                    .all_gather
-                    .latency_s(tp, tokens * token_bytes, link_bytes_s)
+            exchange(tp.saturating_mul(dp)) + k.latency_s(tp, tokens * token_bytes, link_bytes_s)
         } else {
             exchange(dp) + tp_allreduce_s
         }

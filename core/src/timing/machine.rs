@@ -190,10 +190,8 @@ impl Machine {
                 data_parallel_size: engine.data_parallel_size.max(1),
                 // The model decides (`Work::new`).
                 sequence_parallel: false,
-                all_gather: gpu
-                    .allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::AllGather),
-                reduce_scatter: gpu
-                    .allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::ReduceScatter),
+                gather_scatter: gpu
+                    .allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::GatherScatter),
             },
             kernels: kernels.as_ref().map(|k| k.0.clone()),
             kernels_from: kernels.and_then(|k| k.1),
