@@ -10,19 +10,6 @@ use decodecalc_core::timing::{AllReduceImpl, MoeParallel, TimingParams};
 use decodecalc_fit::Run;
 use std::collections::BTreeMap;
 
-/// aiconfigurator's system names and the presets their tables are.
-const SYSTEMS: [(&str, &str); 9] = [
-    ("a100_sxm", "a100-80gb"),
-    ("h100_sxm", "h100-sxm"),
-    ("h200_sxm", "h200"),
-    ("b200_sxm", "b200"),
-    ("b300_sxm", "b300"),
-    ("gb200", "gb200"),
-    ("gb300", "gb300"),
-    ("l40s", "l40s"),
-    ("rtx_pro_6000_server", "rtx-pro-6000-server"),
-];
-
 fn table(name: &str) -> Vec<BTreeMap<String, String>> {
     let text = presets::find(Kind::Kernels, name).unwrap().text;
     let mut lines = text.lines().filter(|l| !l.starts_with('#'));
@@ -56,7 +43,7 @@ fn percentile(mut v: Vec<f64>, q: usize) -> f64 {
 #[test]
 fn all_gather_and_reduce_scatter_latencies_are_within_15_percent_of_the_tables() {
     let rows = table("allgather_reducescatter");
-    for (system, id) in SYSTEMS {
+    for (system, id) in crate::timing::KERNEL_SYSTEMS {
         let g = presets::gpu(id).unwrap();
         let link = g.interconnect_gb_s.unwrap() * 1e9;
         let kernel = g.allreduce_kernel(AllReduceImpl::GatherScatter);

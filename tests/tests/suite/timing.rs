@@ -215,7 +215,7 @@ fn every_calibration_preset_parses_within_bounds_and_names_real_gpus() {
 use decodecalc_core::timing::{touched_experts, GemmFormat, KernelFigures, L2_RESIDENT_FACTOR};
 
 /// The table's systems and the GPU presets they are.
-const KERNEL_SYSTEMS: [(&str, &str); 9] = [
+pub(crate) const KERNEL_SYSTEMS: [(&str, &str); 9] = [
     ("a100_sxm", "a100-80gb"),
     ("h100_sxm", "h100-sxm"),
     ("h200_sxm", "h200"),
