@@ -290,7 +290,7 @@ fn check_run(rows: &[RunRow], row: &RunRow) -> Result<()> {
                 "{}: run `{}` has another setup than on {}",
                 row.origin, row.run, first.origin
             ))
-            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config, max_num_seqs, max_num_batched_tokens and available_kv_gib; give the row another run id"));
+            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config, max_num_seqs, max_num_batched_tokens, available_kv_gib, data_parallel_size and enable_expert_parallel; give the row another run id"));
         }
         if rows
             .iter()
