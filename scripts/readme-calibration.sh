@@ -10,7 +10,8 @@ report=$(mktemp)
 trap 'rm -f "$report"' EXIT
 "$bin" calibrate --measured public-decode-speed \
   --measured rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32 \
-  --held-out aiconfigurator-silicon-vllm --held-out a100-vllm-v1 --format markdown >"$report"
+  --held-out aiconfigurator-silicon-vllm --held-out aiconfigurator-silicon-vllm-ep \
+  --held-out a100-vllm-v1 --format markdown >"$report"
 python3 - "$report" <<'PY'
 import sys
 report = open(sys.argv[1]).read().strip()

@@ -449,6 +449,8 @@ impl EngineArgs {
             .of_kind(crate::ErrorKind::InvalidValue)
             .about(label("enable_expert_parallel")));
         }
+        crate::allocator::check_dsv4_kv_dtype(model, self.kv_cache_dtype)
+            .map_err(|e| e.about(label("kv_cache_dtype")))?;
         if settings.enable_prefix_caching.is_none() {
             self.enable_prefix_caching =
                 self.vllm_version.prefix_caching_default(model.is_hybrid());
@@ -499,24 +501,34 @@ impl EngineArgs {
         }
     }
 
-    /// What the timing model leaves out under expert or data parallelism:
-    /// the capacity figures are vLLM's, the speed figures are not.
-    pub fn parallel_timing_caveat(&self) -> Option<String> {
-        let ep = self.expert_parallel_size() > 1;
-        let dp = self.data_parallel_size > 1;
-        (ep || dp).then(|| {
+    /// Whether the MoE layers run sequence parallel
+    /// (`ParallelConfig.use_sequence_parallel_moe`, vllm/config/parallel.py:
+    /// the default all2all backend, expert parallelism, TP > 1 and DP > 1),
+    /// for a model whose file splits its tokens so
+    /// ([`crate::timing::SEQUENCE_PARALLEL_MOE_ARCHITECTURES`]).
+    pub fn sequence_parallel_moe(&self, architecture: &str) -> bool {
+        self.enable_expert_parallel
+            && self.tensor_parallel_size > 1
+            && self.data_parallel_size > 1
+            && crate::timing::SEQUENCE_PARALLEL_MOE_ARCHITECTURES
+                .iter()
+                .any(|p| architecture.starts_with(p))
+    }
+
+    /// What the timing model still leaves out under data parallelism of a
+    /// MoE model (`model_is_moe`): the replicas step in lock-step, each
+    /// priced as the busiest one with its MoE layers over every replica's
+    /// tokens and their dispatch and combine (`timing::MoeParallel`), but a
+    /// replica's timeline holds only its own prompts' prefill chunks, not
+    /// the other replicas' it also waits for, and a group wider than one
+    /// server is priced at the GPU's own link. Expert parallelism within
+    /// one replica and dense replicas (independent in vLLM 0.32) are
+    /// modelled whole.
+    pub fn parallel_timing_caveat(&self, model_is_moe: bool) -> Option<String> {
+        (model_is_moe && self.data_parallel_size > 1).then(|| {
             format!(
-                "timing with {} is not modelled: memory and admission are vLLM's (per GPU, per replica), but speed figures price one replica as tensor parallelism with all-reduces, without {}; read them as a rough bound",
-                match (ep, dp) {
-                    (true, true) => "expert and data parallelism",
-                    (true, false) => "expert parallelism",
-                    _ => "data parallelism",
-                },
-                match (ep, dp) {
-                    (true, true) => "the MoE all-to-all exchanges or the replicas' lock-step cost (the experts read are this GPU's share)",
-                    (true, false) => "the MoE all-to-all exchanges (the experts read are this GPU's share)",
-                    _ => "the replicas' lock-step and the MoE layers' gather across replicas",
-                }
+                "timing with {} data-parallel replicas of a MoE model: the other replicas' prefill chunks, which stall every replica in lock-step, are not modelled (speed figures are a replica's own timeline, so time per output token reads low while prompts arrive), nor links between servers",
+                self.data_parallel_size
             )
         })
     }

@@ -237,6 +237,8 @@ pub static FILES: &[Embedded] = &[
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "aiconfigurator-silicon-vllm", csv),
     #[cfg(feature = "corpus")]
+    embed!(Kind::Runs, "runs", "aiconfigurator-silicon-vllm-ep", csv),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "a100-vllm-v1", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "speculative-decoding", csv),
@@ -244,6 +246,8 @@ pub static FILES: &[Embedded] = &[
     embed!(Kind::Runs, "runs", "speculative-sweeps", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "allreduce", csv),
+    #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "allgather_reducescatter", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "context_attention", csv),
     #[cfg(feature = "corpus")]

@@ -376,11 +376,11 @@ fn evaluate(
     usd_per_gpu_hour: Option<f64>,
     started: &mut usize,
 ) -> Result<Option<Ranked>> {
-    // A configuration whose KV layout vLLM refuses (DeepSeek-V4 with an
-    // int8 or int4 KV dtype, say) would not start: it is no candidate.
-    let Ok(cap) = plan.capacity() else {
-        return Ok(None);
-    };
+    // A setup vLLM refuses (DeepSeek-V4 with an int8 or int4 KV dtype,
+    // say) never got here: engine resolution refused it (`Sweep::plans`).
+    // A capacity error is the user's setting, which every configuration
+    // shares: it is reported, not skipped.
+    let cap = plan.capacity()?;
     if cap.startup_failure.is_some() {
         return Ok(None);
     }

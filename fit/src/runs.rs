@@ -19,7 +19,11 @@
 //! `max_num_batched_tokens`: `--max-num-batched-tokens`, or empty for the
 //! release's default; `available_kv_gib`: the "Available KV cache memory"
 //! the run's vLLM logged (or its start-up error quoted), which pins the KV
-//! pool as `--vllm-log` does, or empty to predict it). `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
+//! pool as `--vllm-log` does, or empty to predict it). A file may add two
+//! last columns, [`PARALLEL_COLUMNS`]: `data_parallel_size`
+//! (`--data-parallel-size`, empty for 1) and `enable_expert_parallel`
+//! (`1` for `--enable-expert-parallel`, empty or `0` without); files
+//! without them run one replica without expert parallelism. `workload` is `offline` (one `LLM.generate` call: `output_tok_s` is
 //! output tokens over its wall time) or `serve` (`vllm bench serve` or
 //! `benchmark_serving.py`; `max_concurrency` empty for no limit); measured
 //! figures may be empty.
@@ -66,6 +70,9 @@ pub const COLUMNS: [&str; 29] = [
     "available_kv_gib",
 ];
 
+/// The optional last columns: data and expert parallelism.
+pub const PARALLEL_COLUMNS: [&str; 2] = ["data_parallel_size", "enable_expert_parallel"];
+
 /// Rows a runs file may have.
 pub const MAX_RUN_ROWS: usize = 8192;
 
@@ -109,6 +116,10 @@ pub struct RunRow {
     /// The KV cache memory the run's vLLM logged as available, GiB: the
     /// pool is pinned to it (as `--vllm-log` pins it), else predicted.
     pub available_kv_gib: Option<f64>,
+    /// `--data-parallel-size`, if the run gave one.
+    pub data_parallel_size: Option<u64>,
+    /// Whether the run gave `--enable-expert-parallel`.
+    pub enable_expert_parallel: bool,
 }
 
 impl RunRow {
@@ -129,20 +140,30 @@ impl RunRow {
                 self.max_num_seqs,
                 self.max_num_batched_tokens,
                 self.available_kv_gib.map(f64::to_bits),
+                self.data_parallel_size,
+                self.enable_expert_parallel,
             ),
         )
     }
 
+    /// What one engine serves: with data parallelism a replica's share of
+    /// the prompts, the concurrency and the rate (vLLM's load balancer
+    /// spreads requests evenly, `matrix::Predictor::verdict`); the replicas
+    /// step in lock-step, so one replica's figures are the run's.
     pub fn workload(&self) -> Workload {
+        let dp = self.data_parallel_size.unwrap_or(1).max(1);
         Workload {
             input_tokens: self.input_tokens,
             output_tokens: self.output_tokens,
-            num_prompts: self.num_prompts,
+            num_prompts: self.num_prompts.div_ceil(dp),
             arrival: if self.offline {
                 Arrival::Offline
             } else {
-                Arrival::serve(self.request_rate, self.max_concurrency)
-                    .for_release(self.vllm_version)
+                Arrival::serve(
+                    self.request_rate.map(|r| r / dp as f64),
+                    self.max_concurrency.map(|c| c.div_ceil(dp)),
+                )
+                .for_release(self.vllm_version)
             },
         }
     }
@@ -150,7 +171,11 @@ impl RunRow {
 
 /// Parse a runs CSV. Errors name `origin`, the line and the column.
 pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
-    let (columns, records) = Columns::read(origin, text, &COLUMNS, Header::Exact)?;
+    let parallel: Vec<&str> = COLUMNS.iter().chain(&PARALLEL_COLUMNS).copied().collect();
+    let (columns, records) = match Columns::read(origin, text, &parallel, Header::Exact) {
+        Ok(read) => read,
+        Err(_) => Columns::read(origin, text, &COLUMNS, Header::Exact)?,
+    };
     let mut rows: Vec<RunRow> = Vec::new();
     for row in columns.rows(records) {
         if rows.len() >= MAX_RUN_ROWS {
@@ -248,6 +273,12 @@ fn run_row(row: &Row) -> Result<RunRow> {
             (Bound::Excluded(0.0), Bound::Included(4096.0)),
             "GiB of KV cache memory above 0 and at most 4096, or empty",
         )?,
+        data_parallel_size: count(29, 64)?,
+        enable_expert_parallel: row.one_of(
+            30,
+            &[("", false), ("0", false), ("1", true)],
+            "1 for --enable-expert-parallel, 0 or empty without",
+        )?,
     })
 }
 
@@ -259,7 +290,7 @@ fn check_run(rows: &[RunRow], row: &RunRow) -> Result<()> {
                 "{}: run `{}` has another setup than on {}",
                 row.origin, row.run, first.origin
             ))
-            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config, max_num_seqs, max_num_batched_tokens and available_kv_gib; give the row another run id"));
+            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config, max_num_seqs, max_num_batched_tokens, available_kv_gib, data_parallel_size and enable_expert_parallel; give the row another run id"));
         }
         if rows
             .iter()
@@ -324,6 +355,8 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
         gpu: Some(first.gpu.clone()),
         engine: EngineSettings {
             tensor_parallel_size: Some(to_i64(first.tensor_parallel_size)),
+            data_parallel_size: first.data_parallel_size.map(to_i64),
+            enable_expert_parallel: first.enable_expert_parallel.then_some(true),
             max_model_len: first.max_model_len.map(to_i64),
             gpu_memory_utilization: first.gpu_memory_utilization,
             max_num_seqs: Some(to_i64(first.max_num_seqs.unwrap_or(seqs))),

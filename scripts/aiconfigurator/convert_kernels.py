@@ -18,7 +18,7 @@ What it reads
 
 What it writes (into <repository root>/data/kernels/, two levels above this
 script, or into --out)
-    gemm.csv, allreduce.csv, generation_attention.csv, context_attention.csv,
+    gemm.csv, allreduce.csv, allgather_reducescatter.csv, generation_attention.csv, context_attention.csv,
     moe.csv, gdn.csv (mamba2.csv only if vLLM mamba2 tables exist).  Each file
     starts with '#' comment lines (source, commit, licence, the exact source
     paths read, the columns and their units, the subsampling applied), then
@@ -428,6 +428,38 @@ def conv_allreduce(res):
         rows=rows)
 
 
+def conv_gather_scatter(res):
+    """NCCL all_gather and reduce_scatter (the MoE layer's dispatch and
+    combine under data parallelism, vLLM's default all2all backend)."""
+    rows = []
+    for s in SYSTEMS:
+        df, nv = res.load("gather_scatter", s, "comm", "nccl_perf", framework="nccl")
+        if df is None:
+            continue
+        df = df[df.op_name.isin(["all_gather", "reduce_scatter"]) & (df.nccl_dtype == "half")]
+        check_unique(df, ["op_name", "num_gpus", "message_size"], f"{s} nccl ag/rs")
+        for r in df.sort_values(["op_name", "num_gpus", "message_size"]).itertuples():
+            rows.append((s, r.op_name, nv, r.num_gpus, r.message_size * ELEM_BYTES[r.nccl_dtype],
+                         fmt_us(r.latency)))
+    return dict(
+        name="allgather_reducescatter.csv",
+        header=["system", "op", "nccl_version", "world_size", "buffer_bytes", "latency_us"],
+        columns=[
+            "system: aiconfigurator system name (GPU)",
+            "op: all_gather or reduce_scatter (NCCL, nccl-tests' all_gather_perf / "
+            "reduce_scatter_perf as aiconfigurator's collector/network/collect_nccl.py runs them)",
+            "nccl_version: NCCL release (the newest NCCL folder of the system)",
+            "world_size: number of GPUs taking part",
+            "buffer_bytes: the whole buffer in bytes, nccl-tests' size (all_gather: the gathered "
+            "output, world_size x each GPU's part; reduce_scatter: the input each GPU reduces); "
+            "the source counts half elements, converted with 2 bytes each",
+            "latency_us: measured latency of one collective, microseconds",
+        ],
+        selection=["dtype half only (the source also has int8)"],
+        extra_notes=[],
+        rows=rows)
+
+
 def _attn_select(df):
     if "window_size" not in df:
         df = df.assign(window_size=0)
@@ -676,8 +708,10 @@ def main():
 
     keys = {"gemm.csv": "gemm", "allreduce.csv": "allreduce",
             "generation_attention.csv": "generation_attention",
-            "context_attention.csv": "context_attention", "moe.csv": "moe", "gdn.csv": "gdn"}
-    for conv in (conv_gemm, conv_allreduce, conv_gen_attn, conv_ctx_attn, conv_moe, conv_gdn):
+            "context_attention.csv": "context_attention", "moe.csv": "moe", "gdn.csv": "gdn",
+            "allgather_reducescatter.csv": "gather_scatter"}
+    for conv in (conv_gemm, conv_allreduce, conv_gather_scatter, conv_gen_attn, conv_ctx_attn,
+                 conv_moe, conv_gdn):
         spec = conv(res)
         key = keys[spec["name"]]
         if not spec["rows"]:

@@ -12,6 +12,14 @@ preset's interconnect_gb_s. Fitted on CUDA-graph custom rows up to 8 MiB
 (vLLM's max size) where vLLM runs its own kernel (NVLink, or 2 GPUs), and on
 NCCL all_reduce rows up to 64 MiB; least squares on log ratios. Prints
 the constants; they are copied into collective.rs by hand.
+
+NCCL all-gather and reduce-scatter (data/kernels/allgather_reducescatter.csv,
+the MoE dispatch and combine of vLLM's default all2all backend):
+      t = b0 + hop x (n - 1) + buffer x (n - 1) / n / (link_bw x e)
+buffer the whole gathered (or reduced) buffer, rows up to 64 MiB; the same
+groups, both ops fitted together (they take the same ring steps and move
+the same bytes), printed as the GPU presets' [[kernels.allreduce]] row with
+implementation gather_scatter (`--gather-scatter`).
 Usage: python3 scripts/aiconfigurator/fit_allreduce.py (numpy, scipy)
 """
 import csv
@@ -86,5 +94,40 @@ def main(quiet=False):
                   f" {len(t)} rows, median err {np.median(err)*100:.1f}%, p90 {np.percentile(err, 90)*100:.1f}%")
 
 
+def fit_gather_scatter():
+    """All-gather and reduce-scatter rows together: the same ring steps and
+    bytes, one set of constants (the medians printed per op)."""
+    lines = [l for l in open(ROOT / "data" / "kernels" / "allgather_reducescatter.csv")
+             if not l.startswith("#")]
+    rows = list(csv.DictReader(lines))
+    groups = [(k, None) for k in ["nvlink", "pcie"]] + [(None, s) for s in SYSTEMS]
+    for kind, system in groups:
+        data = []
+        for r in rows:
+            pid = SYSTEMS.get(r["system"])
+            if pid is None or int(r["buffer_bytes"]) > 64 << 20:
+                continue
+            if kind and (r["system"] in PER_SYSTEM_ONLY or link(pid)[0] != kind):
+                continue
+            if system and r["system"] != system:
+                continue
+            data.append((int(r["world_size"]), int(r["buffer_bytes"]), link(pid)[1],
+                         float(r["latency_us"]) * 1e-6, r["op"] == "all_gather"))
+        if len(data) < 5:
+            continue
+        n, b, bw, t, ag = (np.array(x, dtype=float) for x in zip(*data))
+        f = lambda x: np.log((x[0] * 1e-6 + x[1] * 1e-6 * (n - 1)
+                              + b * (n - 1) / n / (bw * x[2])) / t)
+        r = least_squares(f, [5.0, 1.0, 0.5], bounds=([0, 0, 0.01], [100, 50, 2.0]))
+        err = np.abs(np.expm1(r.fun))
+        print(f"{kind or system} gather_scatter: base {r.x[0]:.3f} us, per step {r.x[1]:.4f} us, "
+              f"bw eff {r.x[2]:.4f}; {len(t)} rows, median err all_gather "
+              f"{np.median(err[ag == 1])*100:.1f}%, reduce_scatter {np.median(err[ag == 0])*100:.1f}%")
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if "--gather-scatter" in sys.argv:
+        fit_gather_scatter()
+    else:
+        main()

@@ -123,7 +123,15 @@ pub(super) fn explain_decode(p: &Predictor, ctx: u64, c: u64) -> String {
         return out;
     }
     let t = p.decode_timing(ctx, c, cell.running_requests);
-    explain_step(&mut out, plan, &t, cell.running_requests);
+    // With replicas the step priced is the busiest replica's, over its share
+    // (`Predictor::decode_timing`).
+    let dp = plan.engine.data_parallel_size.max(1);
+    let mine = cell
+        .running_requests
+        .div_ceil(dp)
+        .min(c.div_ceil(dp))
+        .max(1);
+    explain_step(&mut out, plan, &t, mine);
     explain_reported(&mut out, &t);
     out
 }
@@ -134,7 +142,12 @@ pub(super) fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, runn
     let total = s.total_s();
     let share = |x: f64| format!("{:7.2} ms  {:5.1}%", x * 1e3, 100.0 * x / total);
     out.push_str(&format!(
-        "\nDecode step with {running} sequences at {:.0} tokens of context (window middle)\n",
+        "\nDecode step{} with {running} sequences at {:.0} tokens of context (window middle)\n",
+        if plan.engine.data_parallel_size > 1 {
+            " of the busiest replica"
+        } else {
+            ""
+        },
         t.window_context_tokens
     ));
     line(
@@ -165,13 +178,20 @@ pub(super) fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, runn
     }
     line(out, "Mamba state read+write", share(s.state_s));
     line(out, "attention KV reads", share(s.attention_s));
-    if plan.engine.tensor_parallel_size > 1 || plan.engine.pipeline_parallel_size > 1 {
+    let e = &plan.engine;
+    let dispatches = e.data_parallel_size > 1 && plan.model.model.is_moe();
+    if e.tensor_parallel_size > 1 || e.pipeline_parallel_size > 1 || dispatches {
+        let dispatch = if dispatches {
+            format!(", MoE dispatch over {} replicas", e.data_parallel_size)
+        } else {
+            String::new()
+        };
         line(
             out,
             &format!(
-                "all-reduce over {} GPUs, {} pipeline sends",
-                plan.engine.tensor_parallel_size,
-                plan.engine.pipeline_parallel_size - 1
+                "all-reduce over {} GPUs, {} pipeline sends{dispatch}",
+                e.tensor_parallel_size,
+                e.pipeline_parallel_size - 1
             ),
             share(s.allreduce_s),
         );

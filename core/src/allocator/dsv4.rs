@@ -254,6 +254,24 @@ pub fn check_gpu(model: &Model, gpu: &crate::gpu::Gpu) -> Result<()> {
     }
 }
 
+/// The KV dtypes vLLM 0.32 serves DeepSeek-V4 with: its FlashMLA attention
+/// stores every fp8 dtype as `fp8_ds_mla` (`_resolve_dsv4_kv_cache_dtype`)
+/// and refuses the rest. Engine resolution asks (`EngineArgs::for_model`),
+/// so a setup vLLM refuses is refused before its capacity is worked out
+/// (and `rank` skips it as it skips every setup `for_model` refuses).
+pub fn check_kv_dtype(model: &Model, kv: KvCacheDtype) -> Result<()> {
+    match kv {
+        _ if !model.has_dsv4_attention() => Ok(()),
+        KvCacheDtype::Auto
+        | KvCacheDtype::Fp8
+        | KvCacheDtype::Fp8E4m3
+        | KvCacheDtype::Fp8E5m2
+        | KvCacheDtype::Fp8PerTokenHead => Ok(()),
+        other => Err(Error::field("--kv-cache-dtype", other.name(), "auto or an fp8 dtype")
+            .with_hint("vLLM 0.32's DeepSeek-V4 FlashMLA attention stores its KV cache as fp8_ds_mla and refuses other dtypes (FlashInfer's bf16 rows on SM100 are not modelled)")),
+    }
+}
+
 /// DeepSeek-V4's KV layout under `engine`.
 pub(super) fn layout(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
     if engine.vllm_version < crate::version::MODELLED {
@@ -264,17 +282,7 @@ pub(super) fn layout(model: &Model, engine: &EngineArgs) -> Result<KvLayout> {
         ))
         .with_hint("the release that first served DeepSeek-V4 and its KV layout then are not established; use --vllm-version 0.32.0"));
     }
-    match engine.kv_cache_dtype {
-        KvCacheDtype::Auto
-        | KvCacheDtype::Fp8
-        | KvCacheDtype::Fp8E4m3
-        | KvCacheDtype::Fp8E5m2
-        | KvCacheDtype::Fp8PerTokenHead => {}
-        other => {
-            return Err(Error::field("--kv-cache-dtype", other.name(), "auto or an fp8 dtype")
-                .with_hint("vLLM 0.32's DeepSeek-V4 FlashMLA attention stores its KV cache as fp8_ds_mla and refuses other dtypes (FlashInfer's bf16 rows on SM100 are not modelled)"))
-        }
-    }
+    check_kv_dtype(model, engine.kv_cache_dtype)?;
     // `_select_dsv4_attn_cls` (nvidia/model.py): FlashMLA unless a FlashInfer
     // backend is named (or on SM12x, whose FlashInfer class keeps the
     // fp8_ds_mla layout); FlashInfer's SM100 class stores plain bf16 or fp8

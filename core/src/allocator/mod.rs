@@ -22,6 +22,7 @@ mod pool;
 pub use crate::version::MambaCacheMode;
 pub use admission::{admit, Admission, RunningLimit};
 pub use dsv4::check_gpu as check_dsv4_gpu;
+pub use dsv4::check_kv_dtype as check_dsv4_kv_dtype;
 pub use layout::{GroupKind, KvGroup, KvLayout};
 pub use pool::{requested_bytes, KvPool};
 

@@ -323,7 +323,7 @@ impl Request {
             .for_model(&settings, &model.model, &label)?;
         crate::allocator::check_dsv4_gpu(&model.model, &gpu)?;
         let mut engine = engine;
-        warnings.extend(engine.parallel_timing_caveat());
+        warnings.extend(engine.parallel_timing_caveat(model.model.is_moe()));
         if let Some(sp) = engine.speculative.as_mut() {
             if settings.spec_acceptance.is_none() {
                 let names = [model_name.as_str(), &model.id, &model.name];

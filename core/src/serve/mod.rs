@@ -117,6 +117,7 @@ mod tests {
                     .defaults(crate::timing::AllReduceImpl::Custom),
                 nccl_allreduce: crate::timing::LinkKind::Pcie
                     .defaults(crate::timing::AllReduceImpl::Nccl),
+                moe_parallel: crate::timing::MoeParallel::none(crate::timing::LinkKind::Pcie),
             },
             spec: None,
             schedule: Schedule {

@@ -1,5 +1,7 @@
-//! Tensor-parallel all-reduce: which implementation vLLM runs and what one
-//! call costs. vLLM's rules are read from
+//! The collectives a step makes across GPUs: the tensor-parallel
+//! all-reduce (which implementation vLLM runs and what one call costs) and,
+//! under data parallelism, the MoE layers' dispatch and combine
+//! ([`MoeParallel`]). vLLM's rules are read from
 //! `vllm/distributed/device_communicators/custom_all_reduce.py` (no code
 //! copied): its own kernel runs for world sizes 2, 4, 6 and 8, above two
 //! GPUs only when they are all NVLink-connected, only with working GPU
@@ -48,12 +50,16 @@ impl LinkKind {
     /// (`fit_allreduce.py`'s per-kind lines; for PCIe NCCL the RTX PRO 6000
     /// server's, since the L40S server's 4- and 8-GPU NCCL rows cross a
     /// host bridge and are no PCIe switch's figures).
+    /// NCCL's all-gather and reduce-scatter likewise (`fit_allreduce.py
+    /// --gather-scatter`), PCIe's the RTX PRO 6000 server's.
     pub fn defaults(self, implementation: AllReduceImpl) -> AllReduceKernel {
         let (base_us, per_step_us, bw_eff) = match (self, implementation) {
             (LinkKind::NvLink, AllReduceImpl::Custom) => (5.18, 0.262, 0.407),
             (LinkKind::NvLink, AllReduceImpl::Nccl) => (7.48, 1.022, 0.496),
+            (LinkKind::NvLink, AllReduceImpl::GatherScatter) => (7.30, 1.047, 0.410),
             (LinkKind::Pcie, AllReduceImpl::Custom) => (3.98, 0.796, 0.608),
             (LinkKind::Pcie, AllReduceImpl::Nccl) => (2.63, 1.913, 0.389),
+            (LinkKind::Pcie, AllReduceImpl::GatherScatter) => (4.09, 1.962, 0.349),
         };
         AllReduceKernel {
             implementation,
@@ -64,7 +70,10 @@ impl LinkKind {
     }
 }
 
-/// Which all-reduce runs.
+/// A collective with measured constants: the two all-reduces vLLM picks
+/// between ([`AllReduceImpl::choose`]), and NCCL's all-gather or
+/// reduce-scatter, which dispatch and combine a MoE layer's tokens under
+/// data parallelism ([`MoeParallel`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AllReduceImpl {
@@ -72,6 +81,11 @@ pub enum AllReduceImpl {
     Custom,
     /// NCCL's ring.
     Nccl,
+    /// NCCL's all-gather or reduce-scatter (`ncclAllGather`,
+    /// `ncclReduceScatter`): the same ring steps and bytes, one set of
+    /// constants fitted to both tables (within 12.2% median of each on
+    /// every measured GPU but the L40S server).
+    GatherScatter,
 }
 
 impl AllReduceImpl {
@@ -98,23 +112,135 @@ pub struct AllReduceKernel {
     pub implementation: AllReduceImpl,
     /// A call's fixed latency, microseconds.
     pub base_us: f64,
-    /// What each step adds (a GPU more for vLLM's kernel, a ring step for
-    /// NCCL), microseconds.
+    /// What each step adds (a GPU more for vLLM's kernel and NCCL's
+    /// all-gather and reduce-scatter, a ring step for NCCL's all-reduce),
+    /// microseconds.
     pub per_step_us: f64,
     /// Fraction of the link's bandwidth the transfer reaches.
     pub bw_eff: f64,
 }
 
 impl AllReduceKernel {
-    /// One all-reduce of `bytes` over `world` GPUs linked at
-    /// `link_bytes_s` each way, seconds.
+    /// One call over `world` GPUs linked at `link_bytes_s` each way,
+    /// seconds: an all-reduce of `bytes` on each GPU (each sends and
+    /// receives `2 (n - 1) / n` of it), or an all-gather or reduce-scatter
+    /// whose whole buffer (the gathered output, the reduced input) is
+    /// `bytes` (each GPU moves `(n - 1) / n` of it; nccl-tests' size, the
+    /// tables' `buffer_bytes`).
     pub fn latency_s(&self, world: u64, bytes: f64, link_bytes_s: f64) -> f64 {
         let n = world.max(1) as f64;
-        let steps = match self.implementation {
-            AllReduceImpl::Custom => n - 1.0,
-            AllReduceImpl::Nccl => 2.0 * (n - 1.0),
+        let (steps, moved) = match self.implementation {
+            AllReduceImpl::Custom => (n - 1.0, 2.0),
+            AllReduceImpl::Nccl => (2.0 * (n - 1.0), 2.0),
+            AllReduceImpl::GatherScatter => (n - 1.0, 1.0),
         };
         (self.base_us + self.per_step_us * steps) * 1e-6
-            + bytes * 2.0 * (n - 1.0) / n / (link_bytes_s * self.bw_eff)
+            + bytes * moved * (n - 1.0) / n / (link_bytes_s * self.bw_eff)
+    }
+}
+
+/// How a MoE layer spans the GPUs beyond tensor parallelism, and what its
+/// tokens' exchange costs. Read from vLLM 0.32 (no code copied):
+///
+/// - The MoE layers span all TP x DP GPUs (`FusedMoEParallelConfig.make`,
+///   fused_moe/config.py; `Model::shard_parallel`). With data parallelism
+///   each replica's tokens reach every GPU of the layer: the runner
+///   (fused_moe/runner/moe_runner.py, `do_naive_dispatch_combine`)
+///   dispatches them before the experts and combines after, through the
+///   all2all manager of `--all2all-backend` (config/parallel.py; default
+///   `allgather_reducescatter`, to which 0.32 also maps the removed `naive`
+///   and `pplx`; vLLM PR 33728 says it was already the default before).
+///   That manager (`AgRsAll2AllManager`,
+///   distributed/device_communicators/all2all.py) all-gathers the hidden
+///   states over the DP group and reduce-scatters the experts' output back,
+///   NCCL's `all_gatherv` / `reduce_scatterv` (cuda_communicator.py).
+///   Replicas pad their batch to the busiest one's (`dp_metadata`), so each
+///   GPU's experts run over DP x the busiest replica's tokens. With TP > 1
+///   the TP all-reduce after the experts stays.
+/// - Sequence-parallel MoE (`ParallelConfig.use_sequence_parallel_moe`:
+///   the default backend, expert parallelism, TP > 1 and DP > 1; only in
+///   the model files that split their tokens with `sequence_parallel_chunk`,
+///   [`SEQUENCE_PARALLEL_MOE_ARCHITECTURES`]): each TP rank takes 1/TP of
+///   its replica's tokens, the gather and scatter span the whole EP group
+///   (TP x DP GPUs), and a TP all-gather restores the replica's tokens
+///   instead of the all-reduce.
+/// - Without data parallelism nothing is dispatched: with expert
+///   parallelism over the TP group each GPU runs its own experts on every
+///   token and the TP all-reduce sums them.
+///
+/// Not priced: the router logits and top-k ids that travel with the hidden
+/// states (a few per cent of the bytes), activations quantized before the
+/// dispatch (fp8, NVFP4 experts: less), and the other backends (DeepEP,
+/// FlashInfer, MoRI, NIXL-EP), which a user must ask for.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoeParallel {
+    /// Replicas the MoE layers gather tokens from (1: none).
+    pub data_parallel_size: u64,
+    /// Whether the MoE layers run sequence parallel (see above).
+    pub sequence_parallel: bool,
+    /// NCCL's all-gather and reduce-scatter on these GPUs.
+    pub gather_scatter: AllReduceKernel,
+}
+
+/// Architecture-name prefixes whose vLLM 0.32 model file runs its MoE
+/// sequence parallel when `use_sequence_parallel_moe` holds
+/// (models/deepseek_v2.py for DeepSeek-V2/V3 and Kimi-K2.5's text model;
+/// gpt_oss.py, granitemoe.py, llama4.py, nemotron_h.py, qwen3_moe.py,
+/// qwen3_next.py, and qwen3_5.py, which builds qwen3_next's MoE block).
+/// Others (minimax_m2.py, mixtral.py, glm4_moe.py, deepseek_v4) dispatch
+/// over the DP group alone.
+pub const SEQUENCE_PARALLEL_MOE_ARCHITECTURES: [&str; 10] = [
+    "DeepseekV2For",
+    "DeepseekV3For",
+    "KimiK25",
+    "GptOss",
+    "GraniteMoe",
+    "Llama4",
+    "NemotronH",
+    "Qwen3Moe",
+    "Qwen3Next",
+    "Qwen3_5",
+];
+
+impl MoeParallel {
+    /// No data parallelism: nothing dispatched.
+    pub fn none(link: LinkKind) -> MoeParallel {
+        MoeParallel {
+            data_parallel_size: 1,
+            sequence_parallel: false,
+            gather_scatter: link.defaults(AllReduceImpl::GatherScatter),
+        }
+    }
+
+    /// Tokens each GPU's experts run over when its replica runs `tokens`.
+    pub fn expert_tokens(&self, tokens: f64) -> f64 {
+        tokens * self.data_parallel_size.max(1) as f64
+    }
+
+    /// One MoE layer's collectives for a replica running `tokens` tokens of
+    /// `token_bytes` hidden state each, over `tp` GPUs per replica linked
+    /// at `link_bytes_s`; `tp_allreduce_s` is the TP all-reduce it makes
+    /// without data parallelism, seconds.
+    pub fn layer_s(
+        &self,
+        tp: u64,
+        tokens: f64,
+        token_bytes: f64,
+        link_bytes_s: f64,
+        tp_allreduce_s: f64,
+    ) -> f64 {
+        let dp = self.data_parallel_size.max(1);
+        if dp <= 1 || tokens <= 0.0 {
+            return tp_allreduce_s;
+        }
+        let buffer = self.expert_tokens(tokens) * token_bytes;
+        let k = &self.gather_scatter;
+        // An all-gather and a reduce-scatter of the same buffer.
+        let exchange = |world: u64| 2.0 * k.latency_s(world, buffer, link_bytes_s);
+        if self.sequence_parallel && tp > 1 {
+            exchange(tp.saturating_mul(dp)) + k.latency_s(tp, tokens * token_bytes, link_bytes_s)
+        } else {
+            exchange(dp) + tp_allreduce_s
+        }
     }
 }

@@ -151,6 +151,11 @@ pub struct Machine {
     pub p2p: bool,
     pub custom_allreduce: super::AllReduceKernel,
     pub nccl_allreduce: super::AllReduceKernel,
+    /// The MoE layers across data-parallel replicas: their dispatch and
+    /// combine (`super::collective`). Not serialized (the page's module
+    /// carries no serializer for it).
+    #[serde(skip)]
+    pub moe_parallel: super::MoeParallel,
 }
 
 impl Machine {
@@ -181,6 +186,13 @@ impl Machine {
             custom_allreduce: gpu
                 .allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::Custom),
             nccl_allreduce: gpu.allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::Nccl),
+            moe_parallel: super::MoeParallel {
+                data_parallel_size: engine.data_parallel_size.max(1),
+                // The model decides (`Work::new`).
+                sequence_parallel: false,
+                gather_scatter: gpu
+                    .allreduce_kernel_of(kernels.as_ref(), super::AllReduceImpl::GatherScatter),
+            },
             kernels: kernels.as_ref().map(|k| k.0.clone()),
             kernels_from: kernels.and_then(|k| k.1),
         }

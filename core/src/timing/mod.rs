@@ -42,8 +42,8 @@ mod work;
 pub use crate::stats::median;
 pub use cell::{decode_cell, harness_timeline, prefill_row, DecodeTiming, PrefillTiming};
 pub use collective::{
-    AllReduceImpl, AllReduceKernel, LinkKind, CUSTOM_ALLREDUCE_MAX_BYTES,
-    CUSTOM_ALLREDUCE_WORLD_SIZES,
+    AllReduceImpl, AllReduceKernel, LinkKind, MoeParallel, CUSTOM_ALLREDUCE_MAX_BYTES,
+    CUSTOM_ALLREDUCE_WORLD_SIZES, SEQUENCE_PARALLEL_MOE_ARCHITECTURES,
 };
 pub use kernels::{
     touched_experts, DecodeAttentionKernel, GemmFormat, GemmKernel, KernelFigures, MoeFormat,

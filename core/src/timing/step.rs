@@ -29,9 +29,11 @@ pub struct Batch {
 }
 
 impl Work {
-    /// All-reduces of one step over `tokens` tokens: per layer, an
+    /// Collectives of one step over `tokens` tokens: per layer, an
     /// all-reduce of `tokens x hidden` bf16 values by the implementation
     /// vLLM picks (`super::collective`); zero without tensor parallelism.
+    /// Under data parallelism each MoE layer dispatches and combines its
+    /// tokens across the replicas instead ([`super::MoeParallel::layer_s`]).
     /// Pipeline boundaries add a send each.
     pub fn allreduce_s(&self, tokens: f64) -> f64 {
         let m = &self.machine;
@@ -44,16 +46,22 @@ impl Work {
                 + tokens * self.model.hidden_size as f64 * ACTIVATION_BYTES * 2.0
                     / tp.max(1) as f64
                     / m.interconnect_bytes_s);
-        if tp <= 1 {
-            return p2p;
-        }
-        let bytes = tokens * self.model.hidden_size as f64 * ACTIVATION_BYTES;
-        let kernel = match super::AllReduceImpl::choose(tp, m.link, m.p2p, bytes) {
-            super::AllReduceImpl::Custom => &m.custom_allreduce,
-            super::AllReduceImpl::Nccl => &m.nccl_allreduce,
+        let token_bytes = self.model.hidden_size as f64 * ACTIVATION_BYTES;
+        let bytes = tokens * token_bytes;
+        let allreduce = if tp > 1 {
+            let kernel = match super::AllReduceImpl::choose(tp, m.link, m.p2p, bytes) {
+                super::AllReduceImpl::Custom => &m.custom_allreduce,
+                _ => &m.nccl_allreduce,
+            };
+            kernel.latency_s(tp, bytes, m.interconnect_bytes_s)
+        } else {
+            0.0
         };
-        p2p + self.model.allreduce_layers as f64
-            * kernel.latency_s(tp, bytes, m.interconnect_bytes_s)
+        let moe = (self.model.moe_layers.len() as u64).min(self.model.allreduce_layers);
+        let moe_layer =
+            m.moe_parallel
+                .layer_s(tp, tokens, token_bytes, m.interconnect_bytes_s, allreduce);
+        p2p + (self.model.allreduce_layers - moe) as f64 * allreduce + moe as f64 * moe_layer
     }
 
     /// The MoE layers through the GPU's measured fused-MoE kernels over
@@ -76,11 +84,20 @@ impl Work {
             return None;
         }
         let k = self.machine.kernels.as_ref()?;
+        // Under data parallelism the experts run over every replica's tokens.
+        let tokens = self.machine.moe_parallel.expert_tokens(tokens);
         let mut total = 0.0;
         for (m, touched) in self.model.moe_touched(tokens) {
             let kernel = k.moe(m.format?)?;
+            // Under expert parallelism a GPU computes the rows routed to
+            // its own experts only: top_k x its share of the experts.
+            let share = m.local_experts.min(m.experts) as f64 / m.experts.max(1) as f64;
+            let shape = super::MoeShape {
+                top_k: m.shape.top_k * share,
+                ..m.shape
+            };
             total += kernel.latency_s(
-                &m.shape,
+                &shape,
                 tokens,
                 touched,
                 self.machine.bandwidth_bytes_s,
@@ -97,7 +114,8 @@ impl Work {
         let (moe_dense, moe_quant, moe_fp8) = if fused {
             (0.0, 0.0, 0.0)
         } else {
-            self.model.moe_read_bytes(tokens)
+            self.model
+                .moe_read_bytes(self.machine.moe_parallel.expert_tokens(tokens))
         };
         // The experts' GEMMs, of which `expert_quant_gemms` dequantize and
         // the rest are 16-bit.
@@ -379,7 +397,9 @@ pub struct StepTerms {
     pub state_s: f64,
     /// Attention: decode KV reads and prefill's quadratic part.
     pub attention_s: f64,
-    /// All-reduces across tensor-parallel GPUs.
+    /// Collectives across GPUs: tensor-parallel all-reduces, pipeline
+    /// sends, and under data parallelism the MoE layers' dispatch and
+    /// combine.
     pub allreduce_s: f64,
     /// The layers' fixed kernel time.
     pub layers_s: f64,
@@ -441,7 +461,7 @@ impl StepTerms {
             ("fused MoE", self.moe_s),
             ("Mamba state traffic", self.state_s),
             ("attention KV reads", self.attention_s),
-            ("tensor-parallel all-reduce", self.allreduce_s),
+            ("all-reduces and MoE dispatch across GPUs", self.allreduce_s),
             ("per-layer kernels", self.layers_s),
             ("eager kernel launches", self.launch_s),
             ("speculative drafter", self.draft_s),

@@ -144,6 +144,7 @@ impl Work {
         if model.has_dsv4_attention() {
             machine.attention_kernel = super::AttnKernel::Flash;
         }
+        machine.moe_parallel.sequence_parallel = engine.sequence_parallel_moe(&model.architecture);
         Work {
             model: ModelCost::new(model, quant, engine, layout, NativeLowPrecision::of(gpu)),
             machine,

@@ -234,6 +234,21 @@ fn a100_v1_runs_no_fit_saw() {
     readme_has_held_out_rows(&held);
 }
 
+/// aiconfigurator's runs with expert and/or data parallelism
+/// (`data/runs/aiconfigurator-silicon-vllm-ep.csv`), which no fit sees: the
+/// README's table of them is the report's (their errors by GPU and model at
+/// the shipped calibrations: `expert_parallel_timing::expert_and_data_parallel_silicon_runs_are_predicted`).
+#[test]
+fn expert_and_data_parallel_runs_no_fit_saw_are_in_the_readme() {
+    let r = report();
+    let held = decodecalc_fit::held_out_report(
+        &r.fit,
+        &decodecalc_tests::held_out_runs_of("aiconfigurator-silicon-vllm-ep"),
+    );
+    assert_eq!(held.overall.runs, 51);
+    readme_has_held_out_rows(&held);
+}
+
 /// aiconfigurator's runs (H100, H200, B200, B300; gpt-oss-120b, Qwen3-32B,
 /// Qwen3-235B, MiniMax-M2.5 fp8 and NVFP4, Kimi-K2.5 int4 and NVFP4; vLLM
 /// 0.11-0.19), which no fit sees, predicted with the joint fit as shipped:

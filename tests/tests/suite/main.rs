@@ -19,6 +19,7 @@ mod corpus;
 mod data;
 mod engine_flags;
 mod expert_parallel;
+mod expert_parallel_timing;
 mod fuzz;
 mod gpus;
 mod held_out;

@@ -445,3 +445,57 @@ fn distinct_prompts_hold_their_own_blocks() {
         .unwrap()
         .starts_with("workload distinct: every request sends its own prompt"));
 }
+
+/// DeepSeek-V4's KV-dtype refusal is engine resolution's
+/// (`EngineArgs::for_model`, `allocator::check_dsv4_kv_dtype`): `rank`,
+/// which sweeps KV dtypes, never builds the int8 and int4 per-token-head
+/// setups vLLM 0.32 refuses, while a capacity error that every
+/// configuration shares (V4 at a release whose layout is not modelled) is
+/// reported, exit 2, instead of ranking nothing.
+#[test]
+fn rank_skips_the_kv_dtypes_deepseek_v4_refuses_and_reports_capacity_errors() {
+    let args = [
+        "rank",
+        "--model",
+        "deepseek-ai/DeepSeek-V4-Flash",
+        "--gpus",
+        "h200",
+        "--context",
+        "8K",
+        "--concurrency",
+        "4",
+    ];
+    let ranked = decodecalc_tests::json(&[&args[..], &["--format", "json"]].concat());
+    let configs = ranked["configurations"].as_array().unwrap();
+    let dtypes: std::collections::BTreeSet<&str> = configs
+        .iter()
+        .map(|c| c["kv_cache_dtype"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        dtypes.into_iter().collect::<Vec<_>>(),
+        ["auto", "fp8", "fp8_per_token_head"]
+    );
+    // TP 2, 4 and 8 (one H200 cannot hold the weights) x the three.
+    assert_eq!(ranked["considered"], 9, "{ranked}");
+    assert_eq!(configs.len(), 9);
+    // The refusal itself, for one setup, names the flag.
+    let e = decodecalc_tests::rejects(
+        &[
+            "capacity",
+            "--model",
+            "deepseek-ai/DeepSeek-V4-Flash",
+            "--gpu",
+            "h200",
+            "--tensor-parallel-size",
+            "8",
+            "--kv-cache-dtype",
+            "int8_per_token_head",
+        ],
+        "--kv-cache-dtype",
+    );
+    assert!(e.contains("fp8_ds_mla"), "{e}");
+    decodecalc_tests::rejects(
+        &[&args[..], &["--vllm-version", "0.31.0"]].concat(),
+        "modelled from vLLM 0.32.0 only",
+    );
+}

@@ -130,7 +130,7 @@ fn every_sh_example_runs() {
 }
 
 /// The README's accuracy command (checked by tests/tests/suite/calibration.rs).
-const ACCURACY_COMMAND: &str = "decodecalc calibrate --measured public-decode-speed --measured rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32 --held-out aiconfigurator-silicon-vllm --held-out a100-vllm-v1 --format markdown";
+const ACCURACY_COMMAND: &str = "decodecalc calibrate --measured public-decode-speed --measured rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32 --held-out aiconfigurator-silicon-vllm --held-out aiconfigurator-silicon-vllm-ep --held-out a100-vllm-v1 --format markdown";
 
 #[test]
 fn the_splitter_keeps_quoted_launch_lines_whole() {
