@@ -13,7 +13,6 @@ use crate::scenario::{
     load_calibration, load_gpu, nearest_calibration, Calibration, NoFiles, Plan, World,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// A price list (`data/prices/*.toml`).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
@@ -21,7 +20,64 @@ use std::collections::BTreeMap;
 pub struct Prices {
     pub source: String,
     pub date: String,
-    pub usd_per_hour: BTreeMap<String, f64>,
+    pub usd_per_hour: GpuPrices,
+}
+
+/// USD per GPU-hour by GPU preset id, in the file's order: a table of a few
+/// dozen rows looked up by id. A list of pairs rather than a map type of
+/// its own, so the page links no second B-tree beside serde_json's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GpuPrices(Vec<(String, f64)>);
+
+impl GpuPrices {
+    pub fn get(&self, gpu: &str) -> Option<&f64> {
+        self.0.iter().find(|(g, _)| g == gpu).map(|(_, usd)| usd)
+    }
+
+    pub fn contains_key(&self, gpu: &str) -> bool {
+        self.get(gpu).is_some()
+    }
+
+    /// Set `gpu`'s price, replacing the one it had.
+    pub fn insert(&mut self, gpu: String, usd: f64) {
+        match self.0.iter_mut().find(|(g, _)| *g == gpu) {
+            Some((_, old)) => *old = usd,
+            None => self.0.push((gpu, usd)),
+        }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &f64)> {
+        self.0.iter().map(|(g, usd)| (g, usd))
+    }
+}
+
+impl<'de> Deserialize<'de> for GpuPrices {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Table;
+        impl<'de> serde::de::Visitor<'de> for Table {
+            type Value = GpuPrices;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a table of GPU = USD per hour")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut rows: A,
+            ) -> std::result::Result<GpuPrices, A::Error> {
+                let mut prices = GpuPrices::default();
+                while let Some((gpu, usd)) = rows.next_entry::<String, f64>()? {
+                    prices.insert(gpu, usd);
+                }
+                Ok(prices)
+            }
+        }
+        d.deserialize_map(Table)
+    }
+}
+
+impl Serialize for GpuPrices {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
 }
 
 /// What a GPU-hour may cost: above zero and at most 1,000 USD (every cloud
@@ -36,7 +92,7 @@ fn plausible_price(v: f64) -> bool {
 impl Prices {
     pub fn parse(origin: &str, text: &str) -> Result<Prices> {
         let p: Prices = parse::toml(origin, text)?;
-        for (gpu, v) in &p.usd_per_hour {
+        for (gpu, v) in p.usd_per_hour.iter() {
             if !plausible_price(*v) {
                 return Err(Error::field(
                     &format!("{origin}: usd_per_hour.{gpu}"),

@@ -23,7 +23,6 @@ use decodecalc_core::solve::{
     SmallestSetting, SpeedTarget,
 };
 use decodecalc_core::Error;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
@@ -78,11 +77,50 @@ fn is_set(text: &&String) -> bool {
     !text.trim().is_empty()
 }
 
+/// The form's values: one text per field of [`fields()`], in that order,
+/// blank where the user gave none (the scenario's value then). The fields
+/// are a fixed list, so the values are a row beside it, not a map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FormValues(Vec<(&'static str, String)>);
+
+impl Default for FormValues {
+    fn default() -> FormValues {
+        FormValues(fields().into_iter().map(|f| (f, String::new())).collect())
+    }
+}
+
+impl FormValues {
+    /// The text of field `id` (blank if not given; None if no such field).
+    pub fn get(&self, id: &str) -> Option<&String> {
+        self.0.iter().find(|(f, _)| *f == id).map(|(_, v)| v)
+    }
+
+    /// Set field `id`'s text; an id that is no field of the form is ignored.
+    pub fn insert(&mut self, id: &str, text: String) {
+        if let Some((_, v)) = self.0.iter_mut().find(|(f, _)| *f == id) {
+            *v = text;
+        }
+    }
+
+    /// The fields given, in the form's order.
+    pub fn given(&self) -> impl Iterator<Item = (&'static str, &String)> {
+        self.0
+            .iter()
+            .map(|(f, v)| (*f, v))
+            .filter(|(_, v)| is_set(v))
+    }
+
+    /// Whether no field is given.
+    pub fn is_empty(&self) -> bool {
+        self.given().next().is_none()
+    }
+}
+
 /// The page's whole state: form values (blank = the scenario's) and a
 /// measured run loaded for comparison.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
-    pub fields: BTreeMap<String, String>,
+    pub fields: FormValues,
     pub measured: Option<(String, String)>,
     /// A model's config.json loaded from disk (name, text).
     pub model_file: Option<(String, String)>,
@@ -108,7 +146,7 @@ pub struct State {
 /// metric or resizing recomputes nothing ([`compute`] is memoized on this).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Inputs {
-    pub fields: BTreeMap<String, String>,
+    pub fields: FormValues,
     pub measured: Option<(String, String)>,
     pub model_file: Option<(String, String)>,
     pub hub: Option<hub::HubFiles>,
@@ -264,11 +302,7 @@ impl Reducible for State {
         match action {
             // A field emptied in the form keeps its (blank) text: blank
             // means "the scenario's" wherever a field is read (`is_set`).
-            // Nothing is ever removed from the map, so the page links no
-            // B-tree removal code (2 KB of the gzipped module).
-            Action::Set(k, v) => {
-                next.fields.insert(k, v);
-            }
+            Action::Set(k, v) => next.fields.insert(&k, v),
             Action::Measured(name, text) => next.measured = Some((name, text)),
             Action::ClearMeasured => next.measured = None,
             // The model comes from one place: a loaded file replaces a
@@ -297,8 +331,8 @@ impl Reducible for State {
             Action::Focus(c, n) => next.focused = Some((c, n)),
             Action::Activate(c, n) => {
                 next.focused = Some((c, n));
-                next.fields.insert("plan-context".into(), c.to_string());
-                next.fields.insert("plan-concurrency".into(), n.to_string());
+                next.fields.insert("plan-context", c.to_string());
+                next.fields.insert("plan-concurrency", n.to_string());
             }
             Action::ChartMetric(m) => next.chart_metric = m,
             Action::Viewport(width) => next.narrow = is_narrow(width),
@@ -433,7 +467,7 @@ fn answers(state: &Inputs, plan: &Plan, predictor: &Predictor) -> Option<Result<
 }
 
 fn number<T: decodecalc_core::units::FromText>(
-    fields: &BTreeMap<String, String>,
+    fields: &FormValues,
     id: &str,
 ) -> Result<Option<T>, Error> {
     match fields.get(id).filter(is_set) {
@@ -446,12 +480,9 @@ fn number<T: decodecalc_core::units::FromText>(
 
 /// The request the form describes: every field is named as its flag and set
 /// through core's one request builder (`Request::set`), as the CLI's flags are.
-pub fn request(fields: &BTreeMap<String, String>) -> Result<Request, Error> {
+pub fn request(fields: &FormValues) -> Result<Request, Error> {
     let mut request = Request::default();
-    for (id, text) in fields
-        .iter()
-        .filter(|(id, text)| !id.starts_with("plan-") && is_set(text))
-    {
+    for (id, text) in fields.given().filter(|(id, _)| !id.starts_with("plan-")) {
         request.set(id, text)?;
     }
     if let Some((_, text)) = request.vllm_log.take() {
@@ -569,16 +600,11 @@ pub fn compute(state: &Inputs) -> Result<Output, FieldError> {
 /// The query string for a state: non-empty fields only, in the order of `fields()` (a
 /// pasted start-up log stays out: it is too long for a link).
 pub fn to_query(state: &State) -> String {
-    let parts: Vec<String> = fields()
-        .iter()
-        .filter(|f| **f != "vllm-log")
-        .filter_map(|f| {
-            state
-                .fields
-                .get(*f)
-                .filter(is_set)
-                .map(|v| format!("{f}={}", js_sys::encode_uri_component(v)))
-        })
+    let parts: Vec<String> = state
+        .fields
+        .given()
+        .filter(|(f, _)| *f != "vllm-log")
+        .map(|(f, v)| format!("{f}={}", js_sys::encode_uri_component(v)))
         .collect();
     if parts.is_empty() {
         String::new()
@@ -599,7 +625,7 @@ pub fn from_query(search: &str) -> State {
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_else(|| v.to_string());
-            state.fields.insert(k.to_string(), v);
+            state.fields.insert(k, v);
         }
     }
     state

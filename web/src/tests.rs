@@ -3,11 +3,12 @@
 use super::*;
 use proptest::prelude::*;
 
-fn fields(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
-    pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect()
+fn fields(pairs: &[(&str, &str)]) -> FormValues {
+    let mut f = FormValues::default();
+    for (k, v) in pairs {
+        f.insert(k, v.to_string());
+    }
+    f
 }
 
 #[test]
@@ -95,7 +96,7 @@ fn the_default_page_is_the_reference_scenario() {
     assert_eq!((cmp.summary.cells, cmp.summary.status_agreement), (45, 45));
     assert!(out.measured_name.unwrap().contains("rtx3090-nemotron"));
     let mut s = State::default();
-    s.fields.insert("gpu-memory-utilization".into(), "2".into());
+    s.fields.insert("gpu-memory-utilization", "2".into());
     let e = compute(&s.inputs()).unwrap_err();
     assert_eq!(e.field, Some("gpu-memory-utilization"));
 }
@@ -110,14 +111,14 @@ fn the_default_page_is_the_reference_scenario() {
 fn the_plan_panel_sizes_settings_as_solve_does() {
     use decodecalc_core::harness::Workload as Prompts;
     let mut s = State::default();
-    s.fields.insert("plan-context".into(), "32K".into());
-    s.fields.insert("plan-concurrency".into(), "16".into());
+    s.fields.insert("plan-context", "32K".into());
+    s.fields.insert("plan-concurrency", "16".into());
     let out = compute(&s.inputs()).unwrap();
     assert_eq!(out.plan.harness.workload, Prompts::Harness);
     let a = out.answers.unwrap().unwrap();
     assert_eq!(a.utilization.workload, Prompts::Distinct);
     assert!((a.utilization.value.unwrap() - 0.71698).abs() < 1e-4);
-    s.fields.insert("workload".into(), "harness".into());
+    s.fields.insert("workload", "harness".into());
     let a = compute(&s.inputs()).unwrap().answers.unwrap().unwrap();
     assert_eq!(a.max_model_len.workload, Prompts::Harness);
     assert!((a.utilization.value.unwrap() - 0.69437).abs() < 1e-4);
@@ -146,7 +147,7 @@ fn a_fetched_hub_repo_is_read_as_a_snapshot() {
         ],
     };
     let mut s = State::default();
-    s.fields.insert("gpu".into(), "h100-sxm".into());
+    s.fields.insert("gpu", "h100-sxm".into());
     let s = Rc::new(s).reduce(Action::HubFetched(files));
     let out = compute(&s.inputs()).unwrap();
     assert_eq!(out.plan.model.id, "nvidia/Qwen3-32B-NVFP4");

@@ -8,7 +8,7 @@
 //! ("DeepseekV4ForCausalLM") lists the fields read and works the
 //! parameter totals by hand.
 
-use super::moe::routed;
+use super::moe::deepseek_experts;
 use super::{Built, Ctx, Ropes};
 use crate::error::{Error, Result};
 use crate::model::{AttentionLayer, Dsv4Dims, IndexerDims, Layer, MlaDims, MoeLayer};
@@ -79,15 +79,7 @@ fn attention(x: &Ctx, ratio: u64) -> Result<AttentionLayer> {
 /// the others by the learned gate with its `e_score_correction_bias`
 /// (`topk_method: noaux_tc`).
 fn moe(x: &Ctx, i: u64) -> Result<MoeLayer> {
-    let inter = x.c.u("moe_intermediate_size")?;
-    let base = MoeLayer {
-        shared_intermediate: x.c.u_or("n_shared_experts", 0)? * inter,
-        ..routed(
-            x.c.u("n_routed_experts")?,
-            x.c.u("num_experts_per_tok")?,
-            inter,
-        )?
-    };
+    let base = deepseek_experts(x)?;
     Ok(if i < x.c.u_or("num_hash_layers", 0)? {
         MoeLayer {
             hash_table_rows: x.c.u("vocab_size")?,
@@ -108,16 +100,7 @@ fn moe(x: &Ctx, i: u64) -> Result<MoeLayer> {
 /// after them (ignored: vLLM reads only the first `num_hidden_layers`).
 pub fn deepseek_v4(x: &Ctx) -> Result<Built> {
     let ratios = x.c.numbers("compress_ratios")?;
-    if (ratios.len() as u64) < x.n_layers {
-        return Err(Error::field(
-            "compress_ratios",
-            format!("({} entries)", ratios.len()),
-            format!(
-                "at least {} entries, one per layer (num_hidden_layers)",
-                x.n_layers
-            ),
-        ));
-    }
+    x.per_layer_entries("compress_ratios", ratios.len(), true)?;
     let mut layers = Vec::new();
     for (i, r) in (0..x.n_layers).zip(&ratios) {
         if !RATIOS.contains(r) {

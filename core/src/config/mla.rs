@@ -4,10 +4,10 @@
 //! experts after `first_k_dense_replace` dense layers
 //! (`vllm/model_executor/models/deepseek_v2.py`, which serves them all).
 
-use super::moe::routed;
+use super::moe::deepseek_experts;
 use super::{gated_mlp, Built, Ctx};
 use crate::error::Result;
-use crate::model::{AttentionLayer, IndexerDims, Layer, MlaDims, MoeLayer};
+use crate::model::{AttentionLayer, IndexerDims, Layer, MlaDims};
 
 pub fn deepseek(x: &Ctx) -> Result<Built> {
     let mla = MlaDims {
@@ -29,15 +29,7 @@ pub fn deepseek(x: &Ctx) -> Result<Built> {
     };
     let heads = x.c.u("num_attention_heads")?;
     let dense = x.c.u_or("first_k_dense_replace", 0)?;
-    let moe_inter = x.c.u("moe_intermediate_size")?;
-    let moe = MoeLayer {
-        shared_intermediate: x.c.u_or("n_shared_experts", 0)? * moe_inter,
-        ..routed(
-            x.c.u("n_routed_experts")?,
-            x.c.u("num_experts_per_tok")?,
-            moe_inter,
-        )?
-    };
+    let moe = deepseek_experts(x)?;
     let attn = AttentionLayer {
         mla: Some(mla),
         ..AttentionLayer::full(heads, 1, mla.kv_lora_rank + mla.qk_rope_head_dim)

@@ -30,6 +30,22 @@ pub(crate) fn routed(num_experts: u64, top_k: u64, expert_intermediate: u64) -> 
     })
 }
 
+/// DeepSeek's MoE block (`DeepseekV2MoE` in `deepseek_v2.py`, and V4's
+/// `DeepseekV4MoE`): `n_routed_experts` routed experts, `num_experts_per_tok`
+/// of them per token, beside `n_shared_experts` shared ones, all of
+/// `moe_intermediate_size`.
+pub(crate) fn deepseek_experts(x: &Ctx) -> Result<MoeLayer> {
+    let inter = x.c.u("moe_intermediate_size")?;
+    Ok(MoeLayer {
+        shared_intermediate: x.c.u_or("n_shared_experts", 0)? * inter,
+        ..routed(
+            x.c.u("n_routed_experts")?,
+            x.c.u("num_experts_per_tok")?,
+            inter,
+        )?
+    })
+}
+
 /// Qwen3-MoE: every `decoder_sparse_step`-th layer sparse unless listed in
 /// `mlp_only_layers`; q/k norms.
 pub fn qwen3_moe(x: &Ctx) -> Result<Built> {

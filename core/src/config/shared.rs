@@ -65,17 +65,25 @@ impl Ctx<'_> {
         let Some(t) = self.c.strings("layer_types")? else {
             return Ok(None);
         };
-        if t.len() as u64 != self.n_layers {
-            return Err(Error::field(
-                "layer_types",
-                format!("({} entries)", t.len()),
-                format!(
-                    "{} entries, one per layer (num_hidden_layers)",
-                    self.n_layers
-                ),
-            ));
-        }
+        self.per_layer_entries("layer_types", t.len(), false)?;
         Ok(Some(t))
+    }
+
+    /// A per-layer list has one entry per layer (`or_more`: at least one).
+    pub fn per_layer_entries(&self, field: &str, len: usize, or_more: bool) -> Result<()> {
+        let n = len as u64;
+        if n == self.n_layers || (or_more && n > self.n_layers) {
+            return Ok(());
+        }
+        let at_least = if or_more { "at least " } else { "" };
+        Err(Error::field(
+            field,
+            format!("({len} entries)"),
+            format!(
+                "{at_least}{} entries, one per layer (num_hidden_layers)",
+                self.n_layers
+            ),
+        ))
     }
 
     /// Whether each layer uses the sliding window: `layer_types` when the

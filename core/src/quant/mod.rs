@@ -530,17 +530,12 @@ mod tests {
         };
         q.fp8_layers = vec![layers("mlp", 56, 63)];
         assert!(q.validate().is_ok());
-        q.fp8_layers = vec![layers("lm_head", 0, 0)];
-        assert!(q
-            .validate()
-            .unwrap_err()
-            .message
-            .contains("fp8_layers.kind"));
-        q.fp8_layers = vec![layers("mlp", 63, 56)];
-        assert!(q
-            .validate()
-            .unwrap_err()
-            .message
-            .contains("fp8_layers.first"));
+        for (bad, field) in [
+            (layers("lm_head", 0, 0), "fp8_layers.kind"),
+            (layers("mlp", 63, 56), "fp8_layers.first"),
+        ] {
+            q.fp8_layers = vec![bad];
+            assert!(q.validate().unwrap_err().message.contains(field), "{field}");
+        }
     }
 }
