@@ -32,6 +32,7 @@ mod refusals;
 mod routing;
 mod solve;
 mod speculative;
+mod speculative_methods;
 mod speculative_sweeps;
 mod startup_logs;
 mod timing;
