@@ -110,7 +110,7 @@ fn the_mtp_attention_layer_takes_kv_in_the_same_pool() {
     // by the drafter's weights.
     assert_eq!(
         (plain.block_size_tokens, spec.block_size_tokens),
-        (1568, 1600)
+        (784, 800)
     );
     assert_eq!(
         spec.bytes_per_block * 16 * plain.block_size_tokens,
