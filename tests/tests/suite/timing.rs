@@ -434,10 +434,13 @@ fn vllm_picks_its_custom_all_reduce_only_where_it_can_run() {
         pick("h100-sxm", 8, 8.0 * 1024.0 * 1024.0),
         AllReduceImpl::Nccl
     );
-    // GeForce cards without peer-to-peer access: NCCL even at 2; 6 is
-    // supported, 3 is not.
+    // GeForce cards without peer-to-peer access over PCIe (Ada, and Ampere
+    // without an NVLink bridge: club-3090's dual-3090 composes disable the
+    // custom all-reduce): NCCL even at 2, where a workstation Ampere card
+    // runs vLLM's kernel; 6 is supported, 3 is not.
     assert_eq!(pick("rtx4090", 2, 8192.0), AllReduceImpl::Nccl);
-    assert_eq!(pick("rtx3090", 2, 8192.0), AllReduceImpl::Custom);
+    assert_eq!(pick("rtx3090", 2, 8192.0), AllReduceImpl::Nccl);
+    assert_eq!(pick("rtx-a6000", 2, 8192.0), AllReduceImpl::Custom);
     assert_eq!(pick("h100-sxm", 6, 8192.0), AllReduceImpl::Custom);
     assert_eq!(pick("h100-sxm", 3, 8192.0), AllReduceImpl::Nccl);
     assert_eq!(
