@@ -103,19 +103,9 @@ fn the_mtp_attention_layer_takes_kv_in_the_same_pool() {
     // 16 full-attention layers, and the drafter's one more.
     assert_eq!(attention(&plain), 16);
     assert_eq!(attention(&spec), 17);
-    // A group is now 17 layers wide: a block's token costs 17/16 as much;
-    // the block holds more tokens, since the Gated DeltaNet conv state it
-    // must fit keeps 3 + k rows with speculation (vLLM 0.32
-    // `gated_delta_net_state_shape`, `num_spec`), and the pool is smaller
-    // by the drafter's weights.
-    assert_eq!(
-        (plain.block_size_tokens, spec.block_size_tokens),
-        (784, 800)
-    );
-    assert_eq!(
-        spec.bytes_per_block * 16 * plain.block_size_tokens,
-        plain.bytes_per_block * 17 * spec.block_size_tokens
-    );
+    // A group is now 17 layers wide: a block costs 17/16 as much, and the
+    // pool is smaller by the drafter's weights.
+    assert_eq!(spec.bytes_per_block * 16, plain.bytes_per_block * 17);
     assert!(spec.kv_cache_tokens < plain.kv_cache_tokens);
 }
 
@@ -177,9 +167,8 @@ fn speculative_configs_vllm_refuses_are_refused_with_its_reason() {
         (r#"{"method":"mtp","k":2}"#, "no field `k`"),
         (r#"{"method":"medusa2"}"#, "method"),
         (
-            // vLLM takes it as method draft_model, without its drafter.
             r#"{"num_speculative_tokens":2}"#,
-            "provided but without speculative model",
+            "no `method` and no `model`",
         ),
         (
             r#"{"method":"ngram","prompt_lookup_max":4}"#,
@@ -192,11 +181,11 @@ fn speculative_configs_vllm_refuses_are_refused_with_its_reason() {
         ),
         (
             r#"{"method":"eagle","model":"org/drafter","num_speculative_tokens":3}"#,
-            "org/drafter",
+            "EAGLE-1",
         ),
         (
             r#"{"method":"dflash","model":"z-lab/x","num_speculative_tokens":5}"#,
-            "z-lab/x",
+            "dflash",
         ),
         (
             r#"{"method":"mtp","num_speculative_tokens":1,"tensor_parallel_size":2}"#,
