@@ -146,9 +146,13 @@ impl KvLayout {
         } else {
             version.mamba_cache_mode(engine.enable_prefix_caching, &model.architecture)
         };
+        let k = engine
+            .speculative
+            .as_ref()
+            .map_or(0, |sp| sp.num_speculative_tokens);
         let state_of = |m: &crate::model::StateShape| {
             (
-                m.conv_elems * conv_dtype.bytes(),
+                (m.conv_elems + k * m.spec_row_elems) * conv_dtype.bytes(),
                 m.ssm_elems * ssm_dtype.bytes(),
             )
         };

@@ -174,6 +174,13 @@ impl AttentionLayer {
 pub struct StateShape {
     pub conv_elems: u64,
     pub ssm_elems: u64,
+    /// Conv-state elements one more token adds: with speculative decoding
+    /// vLLM 0.32 keeps `conv_kernel - 1 + k` rows of the conv state of a
+    /// Mamba2 or Gated DeltaNet layer (`MambaStateShapeCalculator`,
+    /// vllm/model_executor/layers/mamba/mamba_utils.py, `num_spec`, which
+    /// `nemotron_h.py`, `mamba2.py`, `qwen3_next.py`, `qwen3_5.py` pass);
+    /// 0 for Mamba1 and short convolutions, whose models pass none.
+    pub spec_row_elems: u64,
 }
 
 /// One Mamba2 mixer layer.
@@ -326,18 +333,22 @@ impl Layer {
             Layer::Mamba2(m) => Some(StateShape {
                 conv_elems: m.conv_state_elems(),
                 ssm_elems: m.ssm_state_elems(),
+                spec_row_elems: m.conv_dim(),
             }),
             Layer::Mamba1(m) => Some(StateShape {
                 conv_elems: m.intermediate * m.conv_kernel.saturating_sub(1),
                 ssm_elems: m.intermediate * m.state_size,
+                spec_row_elems: 0,
             }),
             Layer::DeltaNet(d) => Some(StateShape {
                 conv_elems: d.conv_dim() * d.conv_kernel.saturating_sub(1),
                 ssm_elems: d.value_heads * d.key_head_dim * d.value_head_dim,
+                spec_row_elems: d.conv_dim(),
             }),
             Layer::ShortConv(c) => Some(StateShape {
                 conv_elems: c.dim * c.conv_kernel.saturating_sub(1),
                 ssm_elems: 0,
+                spec_row_elems: 0,
             }),
             _ => None,
         }

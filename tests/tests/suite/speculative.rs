@@ -103,9 +103,19 @@ fn the_mtp_attention_layer_takes_kv_in_the_same_pool() {
     // 16 full-attention layers, and the drafter's one more.
     assert_eq!(attention(&plain), 16);
     assert_eq!(attention(&spec), 17);
-    // A group is now 17 layers wide: a block costs 17/16 as much, and the
-    // pool is smaller by the drafter's weights.
-    assert_eq!(spec.bytes_per_block * 16, plain.bytes_per_block * 17);
+    // A group is now 17 layers wide: a block's token costs 17/16 as much;
+    // the block holds more tokens, since the Gated DeltaNet conv state it
+    // must fit keeps 3 + k rows with speculation (vLLM 0.32
+    // `gated_delta_net_state_shape`, `num_spec`), and the pool is smaller
+    // by the drafter's weights.
+    assert_eq!(
+        (plain.block_size_tokens, spec.block_size_tokens),
+        (784, 800)
+    );
+    assert_eq!(
+        spec.bytes_per_block * 16 * plain.block_size_tokens,
+        plain.bytes_per_block * 17 * spec.block_size_tokens
+    );
     assert!(spec.kv_cache_tokens < plain.kv_cache_tokens);
 }
 

@@ -108,12 +108,12 @@ fn gdn_draft_states_cap_the_running_requests_of_the_5090_sweep() {
     // quotes "the available KV cache memory (3.78 GiB)"; at 8 requests TTFT
     // mean 2.664 s, p50 0.231, max 7.409 (sweep-D-k3-16384.json).
     let d = admitted(tsarihan_5090(Some(3), 16_384, 65_536, Some(3.78)));
-    assert_eq!(d, (ran(2.664, 0.231, 7.409), 13, 1568));
+    assert_eq!(d, (ran(2.664, 0.231, 7.409), 13, 1600));
     assert_eq!(d.0, 5);
     // Run B (8192), its pool predicted: mean 1.102 s, p50 0.252, max 7.103
     // (sweep-B-k3-8192.json): 7 at once.
     let b = admitted(tsarihan_5090(Some(3), 8192, 98_304, None));
-    assert_eq!(b, (ran(1.102, 0.252, 7.103), 13, 1568));
+    assert_eq!(b, (ran(1.102, 0.252, 7.103), 13, 1600));
     assert_eq!(b.0, 7);
     // Run A, no MTP: all 16 at once (at 16 requests TTFT max 0.45 s, a
     // request lasting 9.7 s; sweep-A-nomtp-8192.json), 4 blocks each.
