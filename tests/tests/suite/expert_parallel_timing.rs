@@ -109,7 +109,7 @@ fn a_moe_layer_s_exchange_by_hand() {
 }
 
 /// The shipped calibration of a run's GPU class, else the shared one.
-fn params_for(run: &Run) -> TimingParams {
+pub(crate) fn params_for(run: &Run) -> TimingParams {
     let name = presets::find(Kind::Calibration, &run.class)
         .map(|_| run.class.as_str())
         .unwrap_or("shared");

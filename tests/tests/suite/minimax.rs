@@ -5,11 +5,11 @@
 //! checked by hand, and on aiconfigurator's MiniMax-M2.5 runs
 //! (`data/runs/aiconfigurator-silicon-vllm.csv`), which no fit sees.
 
+use crate::expert_parallel_timing::params_for;
 use decodecalc_core::bands::ErrorStats;
 use decodecalc_core::engine::EngineSettings;
-use decodecalc_core::presets::{self, Kind};
-use decodecalc_core::scenario::{CalibrationFile, Request};
-use decodecalc_core::timing::{TimingParams, Work};
+use decodecalc_core::scenario::Request;
+use decodecalc_core::timing::Work;
 use decodecalc_fit::Run;
 use std::collections::BTreeMap;
 
@@ -66,16 +66,6 @@ fn minimax_qk_norms_all_reduce_once_a_layer_from_0_14_0() {
     // One norm all-reduce on a B200 pair: vLLM's kernel's fixed latency,
     // about 7 us (the B200's measured custom all-reduce table).
     assert!((5e-6..9e-6).contains(&call(32.0)), "{}", call(32.0));
-}
-
-/// The shipped calibration of a run's GPU class, else the shared one.
-fn params_for(run: &Run) -> TimingParams {
-    let name = presets::find(Kind::Calibration, &run.class)
-        .map(|_| run.class.as_str())
-        .unwrap_or("shared");
-    CalibrationFile::parse(name, presets::find(Kind::Calibration, name).unwrap().text)
-        .unwrap()
-        .params
 }
 
 /// Signed TPOT errors, %, per (GPU, TP) of `runs`.
