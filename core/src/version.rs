@@ -49,6 +49,10 @@ pub const ASYNC_SCHEDULING_DEFAULT: VllmVersion = v(14, 0);
 /// manager off for a model with chunked local attention, so every layer is
 /// allocated as full attention (docs/reference/pending-architectures.md).
 pub const CHUNKED_LOCAL_GROUPS: VllmVersion = v(14, 0);
+/// MiniMax-M2's cross-head q and k norms share one all-reduce of each
+/// token's two sums of squares (vLLM PR #31493; `forward_qk`,
+/// model_executor/layers/mamba/linear_attn.py); two before, one per norm.
+pub const QK_NORM_ONE_ALLREDUCE: VllmVersion = v(14, 0);
 /// `requested = ceil(total * utilization)` (`v1/worker/utils.py`,
 /// `request_memory`); before, the product is not rounded up.
 pub const REQUEST_ROUNDS_UP: VllmVersion = v(14, 0);
@@ -181,6 +185,7 @@ pub static CHANGES: &[Change] = &[
     Change { since: QWEN_VL_VIDEO_SOFT_TOKENS, what: "Qwen3-VL's video item counts its soft tokens (x 12.5 for timestamps before, which made it the profile's dummy item)", file: "model_executor/models/qwen3_vl.py" },
     Change { since: MM_OUTPUTS_UNPADDED, what: "multimodal profile: encoder outputs cached as they are (padded with zeros to the encoder budget's rows before)", file: "v1/worker/gpu_model_runner.py" },
     Change { since: REQUEST_ROUNDS_UP, what: "the requested budget is `ceil(total x utilization)`", file: "v1/worker/utils.py" },
+    Change { since: QK_NORM_ONE_ALLREDUCE, what: "MiniMax-M2 under tensor parallelism: one all-reduce per layer for its cross-head q and k norms (two before)", file: "model_executor/layers/mamba/linear_attn.py, model_executor/models/minimax_m2.py" },
     Change { since: ASYNC_SCHEDULING_DEFAULT, what: "async scheduling on by default", file: "config/scheduler.py" },
     Change { since: CHUNKED_LOCAL_GROUPS, what: "chunked local attention layers (Llama 4) get their own KV groups, a chunk plus the in-flight tokens per request (allocated as full attention before: the hybrid KV-cache manager was off for them)", file: "envs.py (VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE), v1/kv_cache_interface.py" },
     Change { since: MAMBA_CACHE_MODES, what: "`mamba_cache_mode` none / all / align (hybrid prefix caching cached every block's state before)", file: "config/cache.py" },

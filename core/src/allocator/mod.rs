@@ -162,6 +162,7 @@ mod tests {
                 kv_shared: false,
                 chunk_tokens: None,
                 head_gate: false,
+                qk_norm_across_heads: false,
             })
         };
         let layers = (0..48)

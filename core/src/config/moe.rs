@@ -120,7 +120,8 @@ pub fn gpt_oss(x: &Ctx) -> Result<Built> {
 /// `num_local_experts` experts of `intermediate_size`, no shared expert;
 /// partial rotary (`rotary_dim`). Its q/k norms span the whole projection
 /// (6,144 + 1,024 weights a layer), counted here as per-head norms (256): a
-/// difference of 0.0002% of the 229 B parameters. The checkpoint's MTP
+/// difference of 0.0002% of the 229 B parameters; spanning every head, they
+/// all-reduce under tensor parallelism (`qk_norm_across_heads`). The checkpoint's MTP
 /// modules (`num_mtp_modules`, layers 62 on) are skipped when vLLM loads it
 /// without speculative decoding (`load_weights`).
 pub fn minimax_m2(x: &Ctx) -> Result<Built> {
@@ -128,6 +129,9 @@ pub fn minimax_m2(x: &Ctx) -> Result<Built> {
     let a = AttentionLayer {
         qkv_bias: x.c.b_or("attention_bias", false)?,
         qk_norm: x.c.b_or("use_qk_norm", true)?,
+        // vLLM builds these norms whatever the config says (no
+        // `use_qk_norm` read in minimax_m2.py, 0.17 to 0.32).
+        qk_norm_across_heads: true,
         ..x.attention()?
     };
     every_layer_sparse(x, a, moe)

@@ -108,6 +108,12 @@ pub struct AttentionLayer {
     /// (Laguna, `gating: true` / `"per-head"`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub head_gate: bool,
+    /// The q and k norms span all heads, not one head (MiniMax-M2's
+    /// `MiniMaxText01RMSNormTP`): under tensor parallelism each GPU holds a
+    /// share of the heads, so the layer all-reduces every token's sums of
+    /// squares before it normalises (`timing::ModelCost::norm_allreduces`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub qk_norm_across_heads: bool,
 }
 
 impl AttentionLayer {
@@ -127,6 +133,7 @@ impl AttentionLayer {
             kv_shared: false,
             chunk_tokens: None,
             head_gate: false,
+            qk_norm_across_heads: false,
         }
     }
 

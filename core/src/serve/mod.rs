@@ -95,6 +95,8 @@ mod tests {
                 attn_flops_per_pair: 0.0,
                 allreduce_layers: 0,
                 hidden_size: 1024,
+                norm_allreduces: 0,
+                norm_allreduce_token_bytes: 0,
                 moe_layers: Vec::new(),
                 gemms: 0,
                 attention_layers: 0,

@@ -31,7 +31,8 @@ pub struct Batch {
 impl Work {
     /// Collectives of one step over `tokens` tokens: per layer, an
     /// all-reduce of `tokens x hidden` bf16 values by the implementation
-    /// vLLM picks (`super::collective`); zero without tensor parallelism.
+    /// vLLM picks (`super::collective`), and the norms' over all heads
+    /// (`ModelCost::norm_allreduces`); zero without tensor parallelism.
     /// Under data parallelism each MoE layer dispatches and combines its
     /// tokens across the replicas instead ([`super::MoeParallel::layer_s`]).
     /// Pipeline boundaries add a send each.
@@ -47,21 +48,27 @@ impl Work {
                     / tp.max(1) as f64
                     / m.interconnect_bytes_s);
         let token_bytes = self.model.hidden_size as f64 * ACTIVATION_BYTES;
-        let bytes = tokens * token_bytes;
-        let allreduce = if tp > 1 {
+        let tp_allreduce = |bytes: f64| {
+            if tp <= 1 {
+                return 0.0;
+            }
             let kernel = match super::AllReduceImpl::choose(tp, m.link, m.p2p, bytes) {
                 super::AllReduceImpl::Custom => &m.custom_allreduce,
                 _ => &m.nccl_allreduce,
             };
             kernel.latency_s(tp, bytes, m.interconnect_bytes_s)
-        } else {
-            0.0
         };
+        let allreduce = tp_allreduce(tokens * token_bytes);
+        // Norms across every head reduce each token's sums of squares.
+        let norms = self.model.norm_allreduces as f64
+            * tp_allreduce(tokens * self.model.norm_allreduce_token_bytes as f64);
         let moe = (self.model.moe_layers.len() as u64).min(self.model.allreduce_layers);
         let moe_layer =
             m.moe_parallel
                 .layer_s(tp, tokens, token_bytes, m.interconnect_bytes_s, allreduce);
-        p2p + (self.model.allreduce_layers - moe) as f64 * allreduce + moe as f64 * moe_layer
+        p2p + (self.model.allreduce_layers - moe) as f64 * allreduce
+            + moe as f64 * moe_layer
+            + norms
     }
 
     /// The MoE layers through the GPU's measured fused-MoE kernels over

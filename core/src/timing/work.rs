@@ -70,6 +70,11 @@ pub struct ModelCost {
     /// hidden size reduced (also what a pipeline boundary sends).
     pub allreduce_layers: u64,
     pub hidden_size: u64,
+    /// All-reduces a step makes for norms that span every attention head
+    /// (MiniMax-M2's q and k), and the fp32 bytes each reduces per token
+    /// ([`norm_allreduces`]); made only under tensor parallelism.
+    pub norm_allreduces: u64,
+    pub norm_allreduce_token_bytes: u64,
     pub moe_layers: Vec<MoeRead>,
     /// GEMM calls a step makes through the 16-bit and low-precision
     /// kernels (each pays its kernel's floor when the GPU has kernel
@@ -216,6 +221,26 @@ fn mtp_draft(
     Some(Work::new(&draft, &q, &plain, gpu, layout))
 }
 
+/// All-reduces per step for q/k norms over every head, and the bytes each
+/// reduces per token: each such layer reduces every token's fp32 sum of
+/// squares of q and of k, in one call from
+/// [`crate::version::QK_NORM_ONE_ALLREDUCE`] (the two sums together) and in
+/// two before (vLLM `MiniMaxText01RMSNormTP`, model_executor/layers/mamba/
+/// linear_attn.py; 0.32 moves it to layers/minimax_rms_norm/rms_norm_tp.py,
+/// where CUDA builds fuse the reduction with the norm, still one call).
+fn norm_allreduces(model: &Model, engine: &EngineArgs) -> (u64, u64) {
+    let layers = model
+        .layers
+        .iter()
+        .filter(|l| matches!(l, Layer::Attention(a) if a.qk_norm_across_heads))
+        .count() as u64;
+    if engine.vllm_version >= crate::version::QK_NORM_ONE_ALLREDUCE {
+        (layers, 8)
+    } else {
+        (2 * layers, 4)
+    }
+}
+
 impl ModelCost {
     /// The cost of `model` (what one GPU holds) in `quant`'s weight layout,
     /// on `layout`, its low-precision GEMMs run as `native` says.
@@ -240,6 +265,7 @@ impl ModelCost {
             attn_flops_per_pair,
         } = layer_costs(model, layout);
         let (kv_bytes_per_token, sliding_kv) = kv_reads(model, engine, layout);
+        let (norm_allreduces, norm_allreduce_token_bytes) = norm_allreduces(model, engine);
         let linear = (linear_params as f64 + active_expert_params) * 2.0;
         ModelCost {
             dense_weight_bytes,
@@ -258,6 +284,8 @@ impl ModelCost {
             // projection, reduced across the GPUs.
             allreduce_layers: model.layers.len() as u64,
             hidden_size: model.hidden_size,
+            norm_allreduces,
+            norm_allreduce_token_bytes,
             moe_layers,
             gemms: (GEMMS_PER_LAYER * model.layers.len() as u64 + 1)
                 .saturating_sub(quant_gemm_count(model, quant, false)),

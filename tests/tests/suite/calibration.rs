@@ -278,13 +278,15 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // 8.8% median and 48.4% p90 over the 272 figures of gpt-oss-120b,
     // Qwen3-32B and Qwen3-235B; with MiniMax-M2.5 and Kimi-K2.5 (predicted
     // 22% and 38% too fast) 17.2% and 43.3% over 526; 16.9% and 39.0% since
-    // int4 experts are priced by the H200's measured Marlin fused MoE.
+    // int4 experts are priced by the H200's measured Marlin fused MoE; 15.5%
+    // and 37.2% since MiniMax-M2's q/k norms over all heads pay their
+    // all-reduce under tensor parallelism (MiniMax-M2.5 21.6% -> 18.6%).
     assert!(
-        tpot.stats.median_abs_pct <= 17.0,
+        tpot.stats.median_abs_pct <= 15.7,
         "{}",
         tpot.stats.median_abs_pct
     );
-    assert!(tpot.stats.p90_abs_pct <= 39.5, "{}", tpot.stats.p90_abs_pct);
+    assert!(tpot.stats.p90_abs_pct <= 37.5, "{}", tpot.stats.p90_abs_pct);
     // Kimi-K2.5 int4 on the H200, the runs the Marlin kernel prices: TPOT
     // 42.0% median before it.
     let kimi = held
@@ -311,10 +313,13 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // what the kernel tables say, within 14%; TTFT was already too long);
     // 42.1% with MiniMax-M2.5 and Kimi-K2.5; 43.7% since the int4 experts'
     // prefills cost what the H200's Marlin table says (Kimi-K2.5's TTFT 40%
-    // -> 63% median: the simulated loop's prefill waves, not the kernel).
+    // -> 63% median: the simulated loop's prefill waves, not the kernel);
+    // 44.0% since MiniMax-M2's norm all-reduces lengthen its decode steps,
+    // which the simulated prefills wait behind (MiniMax 48.2% -> 47.4%; the
+    // other families' TTFT unchanged): the bar from 44.0 to 44.2 for that.
     let ttft = overall(Figure::Ttft);
     assert!(
-        ttft.stats.median_abs_pct <= 44.0,
+        ttft.stats.median_abs_pct <= 44.2,
         "{}",
         ttft.stats.median_abs_pct
     );

@@ -109,7 +109,7 @@ fn a_moe_layer_s_exchange_by_hand() {
 }
 
 /// The shipped calibration of a run's GPU class, else the shared one.
-fn params_for(run: &Run) -> TimingParams {
+pub(crate) fn params_for(run: &Run) -> TimingParams {
     let name = presets::find(Kind::Calibration, &run.class)
         .map(|_| run.class.as_str())
         .unwrap_or("shared");
@@ -203,7 +203,8 @@ fn expert_and_data_parallel_silicon_runs_are_predicted() {
     // Pricing the exchange and every replica's tokens brings each group's
     // TPOT closer (or leaves it, for the B300's Kimi-K2.5, one replica at
     // TP 4: nothing dispatched), and the whole from 46.1% to 35.9% at the
-    // median; what is left is too fast everywhere (the Qwen3-235B runs as
+    // median (45.1% to 33.6% since MiniMax-M2 pays its norm all-reduces);
+    // what is left is too fast everywhere (the Qwen3-235B runs as
     // their tensor-parallel ones are, the replicas' prefill stalls unpriced).
     for (key, (tpot, _)) in &after {
         let (b_tpot, _) = &before[key];

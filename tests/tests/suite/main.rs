@@ -25,6 +25,7 @@ mod gpus;
 mod held_out;
 mod hybrid_blocks;
 mod invariants;
+mod minimax;
 mod numbers;
 mod planning;
 mod readme;
