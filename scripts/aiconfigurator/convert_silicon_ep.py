@@ -35,20 +35,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-SAMPLE_PATH = "aic-core/src/aiconfigurator_core/systems/silicon_sample.csv"
-REPO_URL = "https://github.com/ai-dynamo/aiconfigurator"
-ROOT = Path(__file__).resolve().parents[2]
+import convert_silicon  # noqa: E402  (the sibling: same source, same columns)
+
+SAMPLE_PATH = convert_silicon.SAMPLE_PATH
+REPO_URL = convert_silicon.REPO_URL
+ROOT = convert_silicon.ROOT
 DEFAULT_OUT = ROOT / "data" / "runs" / "aiconfigurator-silicon-vllm-ep.csv"
-COLUMNS = [
-    "run", "point", "vllm_version", "model", "gpu", "tensor_parallel_size",
-    "max_model_len", "gpu_memory_utilization", "workload", "input_tokens",
-    "output_tokens", "max_concurrency", "num_prompts", "output_tok_s",
-    "mean_tpot_ms", "median_itl_ms", "mean_ttft_ms", "median_ttft_ms",
-    "hf_overrides", "request_rate", "quantization", "source", "notes",
-    "kv_cache_dtype", "speculative_config", "mean_acceptance_length",
-    "max_num_seqs", "max_num_batched_tokens", "available_kv_gib",
-    "data_parallel_size", "enable_expert_parallel",
-]
+# The runs format's columns plus its two last, optional ones (fit/src/runs.rs).
+COLUMNS = convert_silicon.COLUMNS + ["data_parallel_size", "enable_expert_parallel"]
 # (model_path, precision) -> the model decodecalc reads (a preset or a Hub id
 # of its real-config corpus, data/hub/), a label, and the checkpoint read.
 MAPPED = {
