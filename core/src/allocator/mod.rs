@@ -151,18 +151,9 @@ mod tests {
         // 8 KV heads x 256.
         let attn = |window| {
             Layer::Attention(AttentionLayer {
-                num_heads: 16,
-                num_kv_heads: 8,
-                head_dim: 256,
                 sliding_window_tokens: window,
-                qkv_bias: false,
                 qk_norm: true,
-                output_gate: false,
-                mla: None,
-                kv_shared: false,
-                chunk_tokens: None,
-                head_gate: false,
-                qk_norm_across_heads: false,
+                ..AttentionLayer::full(16, 8, 256)
             })
         };
         let layers = (0..48)

@@ -263,18 +263,7 @@ fn deepseek_v4(root: &Value, qc: &Value, q: WeightQuant) -> Result<WeightQuant> 
             let (Some(fp8), Some(_)) = (scheme(8), scheme(4)) else {
                 return Ok(q);
             };
-            let targets = |g: &Value| -> Vec<String> {
-                g.get("targets")
-                    .and_then(Value::as_array)
-                    .map(|t| {
-                        t.iter()
-                            .filter_map(Value::as_str)
-                            .map(str::to_string)
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            };
-            if !targets(fp8).iter().all(|t| t.contains("attn")) {
+            if !group_targets(fp8).iter().all(|t| t.contains("attn")) {
                 return Err(Error::field(
                     "quantization_config.config_groups",
                     "(fp8 group)",
@@ -431,16 +420,7 @@ impl<'a> QuantConfig<'a> {
             .into_iter()
             .flat_map(|g| g.values())
         {
-            let targets: Vec<String> = g
-                .get("targets")
-                .and_then(Value::as_array)
-                .map(|t| {
-                    t.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default();
+            let targets = group_targets(g);
             if matches!(targets.as_slice(), [t] if t.ends_with("Attention")) {
                 continue;
             }
@@ -516,4 +496,18 @@ impl<'a> QuantConfig<'a> {
         q.unquantized = self.list("llm_int8_skip_modules");
         q
     }
+}
+
+/// A compressed-tensors scheme group's `targets`: the module names or
+/// `re:` patterns it applies to (none when absent).
+fn group_targets(g: &Value) -> Vec<String> {
+    g.get("targets")
+        .and_then(Value::as_array)
+        .map(|t| {
+            t.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
 }
