@@ -310,7 +310,9 @@ impl Gpu {
 
     /// The all-reduce constants of `implementation` on this GPU: its own
     /// or borrowed kernel figures' when they were measured on the same kind
-    /// of link, else the link kind's defaults.
+    /// of link, else the link kind's defaults; NCCL's through host memory
+    /// when the cards have no peer-to-peer access
+    /// ([`crate::timing::AllReduceKernel::through_host`]).
     pub fn allreduce_kernel(
         &self,
         implementation: crate::timing::AllReduceImpl,
@@ -339,7 +341,13 @@ impl Gpu {
                 })
                 .flatten()
         });
-        measured.unwrap_or_else(|| self.link().defaults(implementation))
+        let kernel = measured.unwrap_or_else(|| self.link().defaults(implementation));
+        // Without peer access NCCL stages its ring steps through host memory.
+        if self.p2p == Some(false) {
+            kernel.through_host()
+        } else {
+            kernel
+        }
     }
 
     /// The kernel figures its step times use: its own, else those of the

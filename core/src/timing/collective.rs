@@ -105,6 +105,28 @@ impl AllReduceImpl {
     }
 }
 
+/// Microseconds each NCCL ring step takes between GPUs without peer-to-peer
+/// access (GeForce cards on stock drivers, or `NCCL_P2P_DISABLE=1`): NCCL
+/// moves the step through host memory (its SHM transport) instead of
+/// writing into the peer's memory, one PCIe crossing out of the sender and
+/// one into the receiver. Derived from a published vLLM A/B on one rig in
+/// one sitting, no decodecalc run (noonghunna/club-3090 issue 873,
+/// summarised in its `docs/PCIE_P2P.md` at 4a29ab57: 2 x RTX 5090, vLLM
+/// 0.25.1, Qwen3.6-35B-A3B NVFP4 at TP 2, decode 218.60 / 221.96 tok/s
+/// with P2P off against 299.18 / 299.08 with P2P and vLLM's custom
+/// all-reduce): 1.23 / 1.16 ms a token more over the step's 80
+/// all-reduces, 15.4 / 14.5 µs a call on top of the custom kernel's
+/// 4.9 µs ([`LinkKind::defaults`], 4 KiB), so about 19.8 µs an NCCL
+/// call, `base + 2 steps` with PCIe NCCL's 2.63 µs base: 8.5 µs a step.
+/// The copy latency `p2pBandwidthLatencyTest` measures with peer access
+/// off, two crossings, agrees: 15.23 µs on a 2 x RTX 3090 (the same
+/// file), about 14 µs on RTX PRO 6000s (voipmonitor/rtx6kpro
+/// `hardware/pcie-bandwidth.md`), 7 to 7.6 µs a crossing. The source
+/// calls the rig's P2P-off baseline low (17.7% under an earlier sitting;
+/// against that one the difference is 3.8 µs a call), so this is the
+/// upper end of what host staging costs on PCIe 5.
+pub const NCCL_HOST_STEP_US: f64 = 8.5;
+
 /// One all-reduce implementation's constants on one GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -121,6 +143,20 @@ pub struct AllReduceKernel {
 }
 
 impl AllReduceKernel {
+    /// The same collective between GPUs without peer-to-peer access: NCCL's
+    /// ring steps go through host memory ([`NCCL_HOST_STEP_US`] each, at
+    /// least); vLLM's custom kernel needs peer access and is left as is
+    /// (`AllReduceImpl::choose` never picks it then).
+    pub fn through_host(self) -> AllReduceKernel {
+        match self.implementation {
+            AllReduceImpl::Custom => self,
+            AllReduceImpl::Nccl | AllReduceImpl::GatherScatter => AllReduceKernel {
+                per_step_us: self.per_step_us.max(NCCL_HOST_STEP_US),
+                ..self
+            },
+        }
+    }
+
     /// One call over `world` GPUs linked at `link_bytes_s` each way,
     /// seconds: an all-reduce of `bytes` on each GPU (each sends and
     /// receives `2 (n - 1) / n` of it), or an all-gather or reduce-scatter

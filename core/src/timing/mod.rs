@@ -43,7 +43,7 @@ pub use crate::stats::median;
 pub use cell::{decode_cell, harness_timeline, prefill_row, DecodeTiming, PrefillTiming};
 pub use collective::{
     AllReduceImpl, AllReduceKernel, LinkKind, MoeParallel, CUSTOM_ALLREDUCE_MAX_BYTES,
-    CUSTOM_ALLREDUCE_WORLD_SIZES, SEQUENCE_PARALLEL_MOE_ARCHITECTURES,
+    CUSTOM_ALLREDUCE_WORLD_SIZES, NCCL_HOST_STEP_US, SEQUENCE_PARALLEL_MOE_ARCHITECTURES,
 };
 pub use kernels::{
     touched_experts, DecodeAttentionKernel, GemmFormat, GemmKernel, KernelFigures, MoeFormat,

@@ -450,7 +450,7 @@ fn published_mtp_runs_against_the_shipped_defaults() {
     // Kernels alone (no per-pass overhead) predict every MTP point faster
     // than measured.
     assert!(kernels_only.iter().all(|e| *e > 0.0), "{kernels_only:?}");
-    // The RTX 3090 pairs hold the error (+42% to +140%); the rest are
+    // The RTX 3090 pairs hold the error (+60% to +149%); the rest are
     // within 25% (speculative_accuracy:: scores them leave one run out).
     assert!(mape(&shipped) < 60.0, "{}", mape(&shipped));
     let readme =

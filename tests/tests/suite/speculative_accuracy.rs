@@ -11,7 +11,7 @@
 use super::speculative::{fit_overhead, pct, Runs};
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::speculative::{Speculative, SpeculativeConfig, PUBLISHED_ACCEPTANCE};
-use decodecalc_core::timing::SPEC_PASS_OVERHEAD_S;
+use decodecalc_core::timing::{NCCL_HOST_STEP_US, SPEC_PASS_OVERHEAD_S};
 
 /// The runs files with speculative runs.
 const FILES: [&str; 2] = ["speculative-decoding", "speculative-sweeps"];
@@ -192,21 +192,25 @@ fn speculative_runs_leave_one_run_out() {
     ));
     eprintln!("{table}");
     assert_eq!((scored.len(), all.len()), (9, 37));
-    // The bar, 20% leave one run out, holds for seven runs of nine; the
-    // two on RTX 3090 pairs are off at the acceptance they logged too (the
-    // timing's error, not the acceptance's: the MoE run is +28% without
-    // speculation, and its source reports a draft pass stalling at TP 2).
+    // Seven runs of nine are within 15%; the two on RTX 3090 pairs are off
+    // at the acceptance they logged too (the timing's error, not the
+    // acceptance's). NCCL through host memory (`NCCL_HOST_STEP_US`) brings
+    // the MoE run's twin without speculation to within 5%, so what remains
+    // is the speculative step at TP 2 on these rigs, which no term prices.
     for s in &scored {
         let m = mape(&s.loo_errors);
         if on_3090(&s) {
-            assert!(m > 80.0 && s.logged_mape.unwrap() > 100.0, "{}: {m}", s.id);
+            assert!(m > 60.0 && s.logged_mape.unwrap() > 80.0, "{}: {m}", s.id);
+            if let Some((t, twin)) = &s.twin {
+                assert!(*twin < 5.0, "{t}: {twin}");
+            }
         } else {
             assert!(m < 15.0, "{}: {m}", s.id);
         }
     }
-    // Over all 37 points the bar is missed by 0.3 points (20.3%); without
-    // the RTX 3090 runs it is met by more than half (8.8%).
-    assert!(mape(&all) > 20.0 && mape(&all) < 22.0, "{}", mape(&all));
+    // Over all 37 points the bar is met (19.3%); without the RTX 3090 runs
+    // by more than half (8.5%).
+    assert!(mape(&all) < 20.0, "{}", mape(&all));
     assert!(mape(&rest) < 10.0, "{}", mape(&rest));
     let readme =
         std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();
@@ -214,6 +218,36 @@ fn speculative_runs_leave_one_run_out() {
         readme.contains(&table),
         "README.md's leave-one-run-out table differs from this test's:\n{table}"
     );
+}
+
+/// The runs at TP 2 without speculation on GeForce pairs, which have no
+/// GPU peer-to-peer access: NCCL moves each ring step through host memory
+/// (`timing::NCCL_HOST_STEP_US`, derived from an A/B on another rig, not
+/// from these runs), 80 all-reduces a token for Qwen3.6-35B-A3B. With the
+/// PCIe NCCL constants of a P2P-capable server the 2 x RTX 3090 run was
+/// predicted 26% and 30% too fast and the 2 x RTX 5090 run 14% and 15%;
+/// through host memory they are within 5% and 13%.
+#[test]
+fn nccl_without_peer_access_prices_the_geforce_pairs() {
+    let (mut runs, _) = load();
+    let pairs = [
+        ("q36-35b-a3b-int4-rtx3090x2-nospec", 5.0),
+        ("q36-35b-a3b-int4-rtx5090x2-nospec", 13.0),
+    ];
+    let mut errors = Vec::new();
+    for (id, bound) in pairs {
+        let i = runs.runs.iter().position(|r| r.id == id).unwrap();
+        let m = &runs.runs[i].work.machine;
+        assert!(!m.p2p && m.tensor_parallel_size == 2, "{id}");
+        assert_eq!(m.nccl_allreduce.per_step_us, NCCL_HOST_STEP_US, "{id}");
+        for (meas, pred) in runs.points(i, 0.0) {
+            let e = pct(pred, meas);
+            eprintln!("{id}: measured {meas:.1} tok/s, predicted {pred:.1} ({e:+.1}%)");
+            assert!(e.abs() < bound, "{id}: {e}");
+            errors.push(e);
+        }
+    }
+    assert!(mape(&errors) < 10.0, "{}", mape(&errors));
 }
 
 /// Each row of `data/speculative/acceptance_published.csv` restates its
