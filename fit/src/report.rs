@@ -117,6 +117,7 @@ pub struct RunReport {
     pub gpu: String,
     pub family: String,
     pub vllm_version: String,
+    pub engine: EngineGeneration,
     pub errors: Vec<PointErrors>,
     /// Whose parameters predicted it under each of [`CV_HOLD_OUTS`]: its
     /// class's (the class named) or the shared values (None).
@@ -194,6 +195,10 @@ pub struct JointReport {
     pub classes: Vec<GroupReport>,
     pub gpus: Vec<GroupReport>,
     pub families: Vec<GroupReport>,
+    /// By engine generation: V1, every release decodecalc predicts for
+    /// (`--vllm-version` takes 0.10 onwards), and V0, whose runs are fitted
+    /// for what they say of their GPU's kernels, its host costs their own.
+    pub engines: Vec<GroupReport>,
     pub overall: GroupReport,
 }
 
@@ -294,6 +299,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
             gpu: run.gpu.clone(),
             family: run.family.clone(),
             vllm_version: run.vllm_version.clone(),
+            engine: run.engine(),
             errors,
             held_out_from: [from(0), from(1), from(2)],
         });
@@ -316,6 +322,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
     let classes = groups(|r| &r.class);
     let gpus = groups(|r| &r.gpu);
     let families = groups(|r| &r.family);
+    let engines = groups(|r| r.engine.name());
     let all: Vec<&RunReport> = reports.iter().collect();
     let overall = GroupReport::of("all", &all);
     Ok(JointReport {
@@ -324,6 +331,7 @@ pub fn joint_report(runs: &[Run]) -> Result<JointReport> {
         classes,
         gpus,
         families,
+        engines,
         overall,
     })
 }

@@ -57,11 +57,13 @@ pub fn joint(report: &decodecalc_fit::JointReport, format: Format) -> Result<Str
     classes.push(&report.overall);
     let gpus: Vec<&GroupReport> = report.gpus.iter().collect();
     let families: Vec<&GroupReport> = report.families.iter().collect();
+    let engines: Vec<&GroupReport> = report.engines.iter().collect();
     let mut out = String::new();
     let sections = [
         ("By GPU class", "GPU class", &classes),
         ("By GPU", "GPU", &gpus),
         ("By model family", "Model family", &families),
+        ("By engine generation", "Engine", &engines),
     ];
     for (i, (title, who, groups)) in sections.into_iter().enumerate() {
         if format == Format::Csv && i > 0 {

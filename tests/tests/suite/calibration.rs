@@ -133,6 +133,32 @@ fn leave_gpu_out_and_leave_family_out_errors() {
         "{}",
         family.p90_abs_pct
     );
+    // The V1 engine's runs, every release decodecalc predicts for
+    // (`--vllm-version` takes 0.10 onwards), meet issue 24's bars: 10%
+    // median and 25% p90, a GPU or a model family left out. The V0 runs
+    // (the A100's Qwen2.5 benchmark on vLLM 0.6.3) carry the V0 engine's
+    // host costs, which only they measure: holding the A100 out leaves
+    // those unmeasured, a prediction decodecalc never makes to a user.
+    let v1 = r
+        .engines
+        .iter()
+        .find(|g| g.name == EngineGeneration::V1.name())
+        .and_then(|g| g.figure(Figure::Tpot))
+        .unwrap();
+    let [v1_family, v1_gpu, _] = v1.held_out;
+    eprintln!(
+        "V1 engine, {} figures: leave-family-out median {:.1}% p90 {:.1}%; leave-GPU-out median {:.1}% p90 {:.1}%",
+        v1.figures,
+        v1_family.median_abs_pct,
+        v1_family.p90_abs_pct,
+        v1_gpu.median_abs_pct,
+        v1_gpu.p90_abs_pct
+    );
+    assert_eq!(v1.figures, 60);
+    for s in [v1_family, v1_gpu] {
+        assert!(s.median_abs_pct <= 10.0, "{}", s.median_abs_pct);
+        assert!(s.p90_abs_pct <= 25.0, "{}", s.p90_abs_pct);
+    }
     // The reference run keeps its in-sample figures inside the joint fit.
     let geforce = r
         .classes
@@ -341,7 +367,8 @@ fn the_readme_accuracy_tables_are_the_reports() {
         .iter()
         .chain(std::iter::once(&r.overall))
         .chain(&r.gpus)
-        .chain(&r.families);
+        .chain(&r.families)
+        .chain(&r.engines);
     for g in groups {
         for f in &g.figures {
             let [fam, gpu, class] = &f.held_out;
