@@ -28,7 +28,7 @@ const READ_KEYS: [&str; 7] = [
 /// Keys vLLM 0.32 takes that change nothing decodecalc computes (sampling,
 /// kernels and loading details of the drafter; `SpeculativeConfig`'s
 /// fields). Any other key is refused, as vLLM's config refuses extra fields.
-const NO_EFFECT_KEYS: [&str; 27] = [
+const NO_EFFECT_KEYS: [&str; 25] = [
     "enforce_eager",
     "moe_backend",
     "attention_backend",
@@ -54,8 +54,6 @@ const NO_EFFECT_KEYS: [&str; 27] = [
     "enable_adaptive_verification",
     "draft_sample_method",
     "dspark_draft_topk",
-    "speculative_token_tree",
-    "performance_mode",
 ];
 
 /// Most draft tokens per step decodecalc takes (vLLM has no bound; real
@@ -134,7 +132,10 @@ impl SpeculativeConfig {
                 .about(field));
             }
             if NO_EFFECT_KEYS.contains(&k.as_str()) {
-                ignored_keys.push(k.clone());
+                // A null is vLLM's default: nothing given.
+                if !o.get(k).is_some_and(Value::is_null) {
+                    ignored_keys.push(k.clone());
+                }
             } else if !READ_KEYS.contains(&k.as_str()) {
                 return Err(Error::new(format!(
                     "{field}: vLLM's SpeculativeConfig has no field `{k}`"
@@ -395,7 +396,7 @@ fn draft_tokens(
             if modules == 0 {
                 return Err((
                     format!(
-                        "method mtp needs the model's own MTP layers, and {}'s config names none (num_nextn_predict_layers, mtp_num_hidden_layers)",
+                        "method mtp needs the model's own MTP layers, and {}'s config names none (num_nextn_predict_layers, mtp_num_hidden_layers); vLLM: \"Unsupported speculative method: 'mtp'\"",
                         model.architecture
                     ),
                     "use a checkpoint that ships MTP layers (DeepSeek-V3, GLM-4.5+, Qwen3-Next, Qwen3.5, Nemotron 3 Super), or method ngram",
@@ -429,7 +430,7 @@ fn draft_tokens(
             r#"add "model": "my_module.MyProposer""#,
         )),
         Method::Unmodelled(name) => Err((
-            format!("method {name} needs a drafter decodecalc does not read yet: its weights, KV cache and steps would be missing"),
+            format!("method {name}: {}", method::unmodelled_reason(name)),
             "modelled: mtp (the checkpoint's own MTP layers), eagle, eagle3, dflash, draft_model, ngram and suffix",
         )),
         // Suffix decoding drafts up to its tree depth (24) without k.
@@ -473,6 +474,22 @@ impl Speculative {
     ) -> std::result::Result<Speculative, Refusal> {
         let method = Method::settle(config.method, config.model.as_deref());
         let k = draft_tokens(method, config, model)?;
+        // Fields of one method only, refused with any other
+        // (`SpeculativeConfig.__post_init__`).
+        for (key, only) in [
+            ("index_share_for_mtp_iteration", "mtp"),
+            ("dspark_draft_topk", "dspark"),
+        ] {
+            if method.name() != only && config.ignored_keys.iter().any(|k| k == key) {
+                return Err((
+                    format!(
+                        "`{key}` is a field of method {only} only, and the method is {}",
+                        method.name()
+                    ),
+                    "drop the field, as vLLM 0.32 refuses it with any other method",
+                ));
+            }
+        }
         if let Some(d) = config.draft_tensor_parallel_size {
             if d != 1 && d != tp {
                 return Err((
@@ -531,7 +548,7 @@ impl Speculative {
             .iter()
             .find(|a| a.name == arch)
             .map_or("", |a| a.family);
-        if !self.method.drafter_fits(family) {
+        if !self.method.drafter_fits(&arch, family) {
             return Err(refuse(
                 format!(
                     "the drafter {name} is a `{arch}` checkpoint, which vLLM does not run as method {}",

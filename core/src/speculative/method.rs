@@ -69,14 +69,35 @@ const MTP_ALIASES: [&str; 26] = [
     "glm5_next_mtp",
 ];
 
-/// Methods vLLM 0.32 has whose drafter decodecalc does not read.
-const UNMODELLED: [&str; 5] = [
-    "dspark",
-    "medusa",
-    "mlp_speculator",
-    "custom_class",
-    "extract_hidden_states",
+/// Methods vLLM 0.32 has whose drafter decodecalc does not read, and what
+/// vLLM 0.32 does with each (read from its source: the model runners'
+/// choice of proposer, `vllm/v1/worker/gpu_model_runner.py` and
+/// `vllm/v1/worker/gpu/spec_decode/__init__.py`; which runner a config
+/// gets, `VllmConfig.use_v2_model_runner`, `vllm/config/vllm.py`; the
+/// draft architectures it registers, `vllm/model_executor/models/registry.py`).
+const UNMODELLED: [(&str, &str); 5] = [
+    ("dspark", "vLLM 0.32 runs DSpark drafters (V2 model runner only) but decodecalc does not model them: their weights, KV cache and steps would be missing"),
+    ("medusa", "vLLM 0.32 runs Medusa heads (V1 model runner, MedusaProposer) but decodecalc does not read them: their weights and steps would be missing"),
+    ("mlp_speculator", "vLLM 0.32 cannot run it: its model registry has no MLPSpeculator (the entry is commented out) and the V1 model runner it falls back to has no proposer for it (\"Unknown speculative decoding method: mlp_speculator\")"),
+    ("custom_class", "vLLM 0.32 imports a proposer class of your own (V1 model runner); decodecalc cannot know what it costs"),
+    ("extract_hidden_states", "vLLM 0.32's extract_hidden_states speculates nothing: it caches the target's hidden states (for a KV connector) and returns the sampled tokens as drafts; decodecalc does not model it"),
 ];
+
+/// Why a method of [`UNMODELLED`] is refused.
+pub(super) fn unmodelled_reason(name: &str) -> &'static str {
+    UNMODELLED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("decodecalc does not model it", |(_, why)| why)
+}
+
+/// The decoder classes decodecalc reads whose EAGLE-1 heads vLLM 0.32
+/// registers: a head's config names the target's decoder class and vLLM
+/// runs it as `Eagle{arch}` (`EAGLEConfig`,
+/// `vllm/transformers_utils/configs/eagle.py`; the `Eagle*` rows of
+/// `vllm/model_executor/models/registry.py`: Llama, Mistral, MiniCPM,
+/// Cohere, Llama 4), so no other decoder class is an EAGLE-1 head.
+const EAGLE_1_ARCHITECTURES: [&str; 2] = ["LlamaForCausalLM", "MistralForCausalLM"];
 
 /// Every spelling of `method` vLLM 0.32 takes (its `Literal`; exact case),
 /// for a refusal's hint.
@@ -113,7 +134,7 @@ impl Method {
             "ngram" | "ngram_gpu" => Method::Ngram,
             "suffix" => Method::Suffix,
             t if MTP_ALIASES.contains(&t) => Method::Mtp,
-            t => Method::Unmodelled(UNMODELLED.iter().find(|u| **u == t)?),
+            t => Method::Unmodelled(UNMODELLED.iter().find(|(u, _)| *u == t)?.0),
         })
     }
 
@@ -169,16 +190,18 @@ impl Method {
 }
 
 impl Method {
-    /// Whether a drafter of architecture family `family` (the `family` of
-    /// its `crate::config::ARCHITECTURES` row) is what this method runs:
-    /// an EAGLE-3 head for eagle3, a DFlash head for dflash, a decoder model
-    /// for draft_model and EAGLE-1 (whose checkpoints name the target's
-    /// decoder class).
-    pub fn drafter_fits(self, family: &str) -> bool {
+    /// Whether a drafter of architecture `arch`, of family `family` (the
+    /// `family` of its `crate::config::ARCHITECTURES` row), is what this
+    /// method runs: an EAGLE-3 head for eagle3, a DFlash head for dflash
+    /// (vLLM registers no `DFlash{arch}` for a plain decoder), a decoder
+    /// model for draft_model, and for EAGLE-1 a decoder class vLLM has an
+    /// `Eagle{arch}` of ([`EAGLE_1_ARCHITECTURES`]).
+    pub fn drafter_fits(self, arch: &str, family: &str) -> bool {
         match self {
             Method::Eagle3 => family == "eagle3",
             Method::Dflash => family == "dflash",
-            Method::DraftModel | Method::Eagle => !matches!(family, "eagle3" | "dflash"),
+            Method::Eagle => EAGLE_1_ARCHITECTURES.contains(&arch),
+            Method::DraftModel => !matches!(family, "eagle3" | "dflash"),
             _ => true,
         }
     }
@@ -189,7 +212,7 @@ pub(super) fn method_of_family(family: &str) -> &'static str {
     match family {
         "eagle3" => "eagle3",
         "dflash" => "dflash",
-        _ => "draft_model, or eagle for an EAGLE-1 head",
+        _ => "draft_model, or eagle for an EAGLE-1 head of a Llama or Mistral target",
     }
 }
 
