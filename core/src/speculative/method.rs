@@ -154,17 +154,24 @@ impl Method {
             (None, Some("ngram" | "[ngram]")) => Method::Ngram,
             (None, _) => Method::DraftModel,
         };
-        let loaded_as_model = matches!(
-            given,
+        match model.filter(|_| given.redetected()) {
+            Some(name) => by_name(name).unwrap_or(given),
+            None => given,
+        }
+    }
+
+    /// Whether vLLM detects the method again from the drafter (its name,
+    /// then its config): the methods whose drafter it loads as a model
+    /// without a method of its own (`mtp`, `draft_model`, `medusa`,
+    /// `mlp_speculator`).
+    fn redetected(self) -> bool {
+        matches!(
+            self,
             Method::Mtp
                 | Method::DraftModel
                 | Method::Unmodelled("medusa")
                 | Method::Unmodelled("mlp_speculator")
-        );
-        match model.filter(|_| loaded_as_model) {
-            Some(name) => by_name(name).unwrap_or(given),
-            None => given,
-        }
+        )
     }
 
     /// The method a drafter's architecture implies where vLLM detects it
@@ -172,13 +179,7 @@ impl Method {
     /// DSpark drafters), for a drafter given with a method vLLM re-detects
     /// ([`Method::settle`]).
     pub fn of_drafter(self, architecture: &str) -> Method {
-        let redetected = matches!(
-            self,
-            Method::Mtp
-                | Method::DraftModel
-                | Method::Unmodelled("medusa")
-                | Method::Unmodelled("mlp_speculator")
-        );
+        let redetected = self.redetected();
         match architecture {
             "MuseGlimmerAssistantModel" if redetected => Method::Dflash,
             "Qwen3DSparkModel" | "Qwen3OmniDSparkModel" | "Gemma4DSparkModel" if redetected => {

@@ -91,10 +91,34 @@ fn vllm_0_32_methods_are_read_and_refused_with_its_reasons() {
             r#"{"method":"custom_class","num_speculative_tokens":3}"#.into(),
             "proposer module path",
         ),
-        // Methods decodecalc does not model are named, not ignored.
+        // Methods decodecalc does not model are named, not ignored, with
+        // what vLLM 0.32 does with each.
         (
             r#"{"method":"dspark","model":"deepseek-ai/dspark_qwen3_8b_block7","num_speculative_tokens":7}"#.into(),
-            "dspark",
+            "V2 model runner only",
+        ),
+        (
+            r#"{"method":"medusa","model":"FasterDecoding/medusa-vicuna-7b-v1.3","num_speculative_tokens":3}"#.into(),
+            "MedusaProposer",
+        ),
+        // vLLM 0.32 accepts the spelling but cannot run it.
+        (
+            r#"{"method":"mlp_speculator","model":"ibm-ai-platform/llama3-8b-accelerator","num_speculative_tokens":3}"#.into(),
+            "Unknown speculative decoding method: mlp_speculator",
+        ),
+        (
+            r#"{"method":"extract_hidden_states","num_speculative_tokens":1}"#.into(),
+            "speculates nothing",
+        ),
+        // A field of one method only, given with another.
+        (
+            r#"{"method":"ngram","num_speculative_tokens":3,"index_share_for_mtp_iteration":true}"#.into(),
+            "`index_share_for_mtp_iteration` is a field of method mtp only",
+        ),
+        // Not a field of vLLM 0.32's SpeculativeConfig (extra fields refused).
+        (
+            r#"{"method":"mtp","num_speculative_tokens":3,"speculative_token_tree":"[(0,)]"}"#.into(),
+            "no field `speculative_token_tree`",
         ),
         // vLLM takes the method from the drafter's name: "dspark" in it.
         (
@@ -131,6 +155,42 @@ fn vllm_0_32_methods_are_read_and_refused_with_its_reasons() {
         ];
         rejects(&args, names);
     }
+}
+
+/// Refusals that depend on the model or the drafter, and the method vLLM
+/// detects from a drafter's name or a `model` of `[ngram]`.
+#[test]
+fn refusals_by_the_model_and_detection_by_the_drafter() {
+    decodecalc_tests::offline();
+    let m = "Qwen/Qwen3.5-27B";
+    let fixture = dflash_fixture();
+    // MTP on a checkpoint without MTP layers.
+    rejects(
+        &[
+            "capacity",
+            "--model",
+            "Qwen/Qwen3-0.6B",
+            "--gpu",
+            "h100",
+            "--speculative-config",
+            r#"{"method":"mtp","num_speculative_tokens":1}"#,
+        ],
+        "Unsupported speculative method: 'mtp'",
+    );
+    // An EAGLE-1 head of a decoder class vLLM has no `Eagle{arch}` of
+    // (Qwen3: EagleQwen3ForCausalLM is not registered).
+    rejects(
+        &[
+            "capacity",
+            "--model",
+            "Qwen/Qwen3-8B",
+            "--gpu",
+            "h100",
+            "--speculative-config",
+            r#"{"method":"eagle","model":"Qwen/Qwen3-0.6B","num_speculative_tokens":3}"#,
+        ],
+        "not run as method eagle",
+    );
     // `{"model": "[ngram]"}` is n-gram prompt lookup (no drafter weights).
     let ok = run(&[
         "capacity",
@@ -291,6 +351,11 @@ fn published_dflash_runs_against_the_shipped_defaults() {
                 s.mean_acceptance_length
             ));
             errs.push(pct(*p, *m).abs());
+            // The one point outside both known misses (the RTX 3090 pair's
+            // unpriced timing, the narrative runs' lower acceptance).
+            if r.id == "q36-27b-int4-rtx5090-dflash5" && label == "code" {
+                assert!(pct(*p, *m).abs() < 25.0, "{}", pct(*p, *m));
+            }
         }
     }
     let mape = errs.iter().sum::<f64>() / errs.len() as f64;
@@ -345,4 +410,139 @@ fn an_eagle_1_head_brings_its_layer_and_fc() {
         added.abs_diff(503_316_480) < 32 * 1024,
         "EAGLE-1 head: {added} bytes"
     );
+}
+
+/// `cmd` for Qwen3.5-27B on 2 x H100 at 32K with `spec` and `extra`
+/// flags: its JSON output and its notes (stderr).
+fn qwen_h100(cmd: &str, extra: &[&str], spec: &str) -> (serde_json::Value, String) {
+    let mut a = vec![
+        cmd,
+        "--model",
+        "Qwen/Qwen3.5-27B",
+        "--gpu",
+        "h100",
+        "--tensor-parallel-size",
+        "2",
+        "--max-model-len",
+        "32768",
+        "--format",
+        "json",
+        "--speculative-config",
+        spec,
+    ];
+    a.extend(extra);
+    let out = run(&a);
+    assert_eq!(out.code, 0, "{cmd} {spec}: {}", out.stderr);
+    (serde_json::from_str(&out.stdout).unwrap(), out.stderr)
+}
+
+/// vLLM's aliases and detection: a per-family MTP name is `mtp`, `ngram` as
+/// the model is prompt lookup, and a drafter's name settles the method
+/// when none is given (`dflash` in it: DFlash), each giving the capacity
+/// of the method it settles on.
+#[test]
+fn the_method_is_settled_as_vllm_settles_it() {
+    decodecalc_tests::offline();
+    let cap = |spec: &str| {
+        let (v, notes) = qwen_h100("capacity", &[], spec);
+        (v["weights_bytes"].as_u64().unwrap(), notes)
+    };
+    // A per-family MTP spelling is mtp: the same weights and note.
+    let (mtp, note) = cap(r#"{"method":"mtp","num_speculative_tokens":3}"#);
+    let (alias, alias_note) = cap(r#"{"method":"qwen3_5_mtp","num_speculative_tokens":3}"#);
+    assert_eq!(mtp, alias);
+    assert!(
+        alias_note.contains("mtp with 3 draft tokens"),
+        "{alias_note}"
+    );
+    assert!(note.contains("mtp with 3 draft tokens"), "{note}");
+    // `ngram` as the model, no method: prompt lookup, no drafter weights.
+    let (ngram, note) = cap(r#"{"model":"ngram","num_speculative_tokens":3}"#);
+    assert!(note.contains("ngram with 3 draft tokens"), "{note}");
+    assert!(ngram < mtp, "{ngram} {mtp}");
+    // No method and "dflash" in the drafter's path: DFlash, whose drafter
+    // adds its layers and fc (1.73 GiB a card at TP 2, as on the 3090s).
+    let (dflash, note) = cap(&format!(
+        r#"{{"model":"{}","num_speculative_tokens":5}}"#,
+        dflash_fixture()
+    ));
+    assert!(note.contains("dflash with 5 draft tokens"), "{note}");
+    let gib = (dflash - ngram) as f64 / (1u64 << 30) as f64;
+    assert!((gib - 1.733).abs() < 0.005, "{gib}");
+}
+
+/// Every face takes a DFlash drafter: `matrix` and `solve` with the flag,
+/// a pasted launch line and a scenario file giving the same capacity as the
+/// flag, and `compare` resolving the drafter against its scenario's model
+/// (whose vocabulary differs, refused as vLLM refuses it).
+#[test]
+fn every_face_takes_a_dflash_drafter() {
+    decodecalc_tests::offline();
+    let spec = format!(
+        r#"{{"method":"dflash","model":"{}","num_speculative_tokens":5}}"#,
+        dflash_fixture()
+    );
+    let with = |cmd: &str, extra: &[&str]| {
+        let (v, notes) = qwen_h100(cmd, extra, &spec);
+        assert!(
+            notes.contains("dflash with 5 draft tokens"),
+            "{cmd}: {notes}"
+        );
+        v
+    };
+    let tokens = with("capacity", &[])["kv_cache_tokens"].as_u64().unwrap();
+    let m = with(
+        "matrix",
+        &[
+            "--contexts",
+            "1K",
+            "--concurrency",
+            "1,4",
+            "--max-tokens",
+            "256",
+        ],
+    );
+    let decode = m["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["phase"] == "decode" && c["tbt_ms"].as_f64().is_some())
+        .count();
+    assert_eq!(decode, 2, "{m}");
+    let s = with("solve", &["--for", "max-concurrency", "--context", "8K"]);
+    assert!(s["harness_max_concurrency"].as_u64().unwrap() >= 1, "{s}");
+    // The same setup as a pasted launch line (the model's config.json by
+    // path: a launch line's Hub id must name a preset).
+    let config = format!(
+        "{}/../data/hub/Qwen--Qwen3.5-27B.json",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let line = format!(
+        "vllm serve {config} --tensor-parallel-size 2 --max-model-len 32768 --speculative-config '{spec}'"
+    );
+    let v = decodecalc_tests::json(&[
+        "capacity",
+        "--gpu",
+        "h100",
+        "--format",
+        "json",
+        "--vllm-command",
+        &line,
+    ]);
+    assert_eq!(v["kv_cache_tokens"].as_u64(), Some(tokens), "{v}");
+    // And as a scenario file.
+    let toml = format!(
+        "id = \"dflash\"\nmodel = \"{config}\"\ngpu = \"h100\"\n\n[engine]\ntensor_parallel_size = 2\nmax_model_len = 32768\nspeculative_config = '{spec}'\n"
+    );
+    let file = scratch_file("dflash-scenario.toml", &toml);
+    let v = decodecalc_tests::json(&[
+        "capacity",
+        "--scenario",
+        file.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["kv_cache_tokens"].as_u64(), Some(tokens), "{v}");
+    // compare resolves it against the default scenario's Nemotron model.
+    rejects(&["compare", "--speculative-config", &spec], "vocabulary");
 }
