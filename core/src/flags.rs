@@ -400,7 +400,7 @@ engine_flags! {
     /// `method`, `num_speculative_tokens`, `model`, ...
     speculative_config: String = "speculative-config", Text, unit "JSON",
         default "none", vllm true,
-        "Speculative decoding, as JSON: {\"method\": \"mtp\", \"num_speculative_tokens\": 3} (mtp, eagle, eagle3, draft_model, ngram, suffix)";
+        "Speculative decoding, as JSON: {\"method\": \"mtp\", \"num_speculative_tokens\": 3} (mtp, eagle, eagle3, dflash, draft_model, ngram, suffix)";
     /// Per-position acceptance rates of speculative decoding
     /// (`speculative::parse_acceptance`), instead of the method's default.
     spec_acceptance: String = "spec-acceptance", Text, unit "",

@@ -245,6 +245,8 @@ pub static FILES: &[Embedded] = &[
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "speculative-sweeps", csv),
     #[cfg(feature = "corpus")]
+    embed!(Kind::Runs, "runs", "speculative-dflash", csv),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "allreduce", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "allgather_reducescatter", csv),

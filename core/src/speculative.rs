@@ -11,106 +11,8 @@ use crate::error::{Error, ErrorKind, Result};
 use serde::Serialize;
 use serde_json::Value;
 
-/// How the draft tokens are proposed (`SpeculativeMethod`,
-/// vllm/config/speculative.py).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// The checkpoint's own multi-token-prediction layers
-    /// (`num_nextn_predict_layers`, `mtp_num_hidden_layers`).
-    Mtp,
-    /// An EAGLE head: a small separate checkpoint (`model`).
-    Eagle,
-    /// An EAGLE-3 head (`model`).
-    Eagle3,
-    /// A smaller model of the same vocabulary (`model`).
-    DraftModel,
-    /// Prompt lookup: drafts copied from the prompt's n-grams; no weights
-    /// (`ngram` on the host, `ngram_gpu` on the GPU).
-    Ngram,
-    /// Suffix decoding (Arctic Inference): drafts from a suffix tree of
-    /// prompts and past outputs; no GPU weights.
-    Suffix,
-    /// A method vLLM 0.32 has whose drafter checkpoint decodecalc does not
-    /// read: `dflash`, `dspark`, `medusa`, `mlp_speculator`,
-    /// `custom_class`, `extract_hidden_states` (its name).
-    Unmodelled(&'static str),
-}
-
-/// vLLM 0.32's per-family MTP method names (`MTPModelTypes`), deprecated
-/// spellings of `mtp` that it rewrites to it.
-const MTP_ALIASES: [&str; 26] = [
-    "deepseek_mtp",
-    "dots3_note_mtp",
-    "mimo_mtp",
-    "mimo_v2_mtp",
-    "glm4_moe_mtp",
-    "glm4_moe_lite_mtp",
-    "glm_ocr_mtp",
-    "ernie_mtp",
-    "nemotron_h_mtp",
-    "exaone_moe_mtp",
-    "exaone4_5_mtp",
-    "qwen3_next_mtp",
-    "qwen4_exp_mtp",
-    "qwen3_5_mtp",
-    "longcat_flash_mtp",
-    "bailing_hybrid_v3_mtp",
-    "minimax_m3_mtp",
-    "bailing_hybrid_mtp",
-    "kimi_k3_mtp",
-    "pangu_ultra_moe_mtp",
-    "step3p5_mtp",
-    "hy_v3_mtp",
-    "hy_v4_mtp",
-    "gemma4_mtp",
-    "inkling_mtp",
-    "glm5_next_mtp",
-];
-
-/// Methods vLLM 0.32 has that need a drafter checkpoint decodecalc does not
-/// read yet.
-const UNMODELLED: [&str; 6] = [
-    "dflash",
-    "dspark",
-    "medusa",
-    "mlp_speculator",
-    "custom_class",
-    "extract_hidden_states",
-];
-
-impl Method {
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Mtp => "mtp",
-            Method::Eagle => "eagle",
-            Method::Eagle3 => "eagle3",
-            Method::DraftModel => "draft_model",
-            Method::Ngram => "ngram",
-            Method::Suffix => "suffix",
-            Method::Unmodelled(name) => name,
-        }
-    }
-
-    /// Whether the method proposes from a model on the GPU (else from text).
-    pub fn has_drafter(self) -> bool {
-        !matches!(self, Method::Ngram | Method::Suffix)
-    }
-
-    fn parse(text: &str) -> Option<Method> {
-        let t = text.trim().to_ascii_lowercase();
-        Some(match t.as_str() {
-            "mtp" => Method::Mtp,
-            "eagle" => Method::Eagle,
-            "eagle3" => Method::Eagle3,
-            "draft_model" => Method::DraftModel,
-            "ngram" | "[ngram]" | "ngram_gpu" => Method::Ngram,
-            "suffix" => Method::Suffix,
-            t if MTP_ALIASES.contains(&t) => Method::Mtp,
-            t => Method::Unmodelled(UNMODELLED.iter().find(|u| **u == t)?),
-        })
-    }
-}
+mod method;
+pub use method::{check_target, Method, METHODS_HINT};
 
 /// The keys of `--speculative-config` that decodecalc reads.
 const READ_KEYS: [&str; 7] = [
@@ -126,7 +28,7 @@ const READ_KEYS: [&str; 7] = [
 /// Keys vLLM 0.32 takes that change nothing decodecalc computes (sampling,
 /// kernels and loading details of the drafter; `SpeculativeConfig`'s
 /// fields). Any other key is refused, as vLLM's config refuses extra fields.
-const NO_EFFECT_KEYS: [&str; 27] = [
+const NO_EFFECT_KEYS: [&str; 25] = [
     "enforce_eager",
     "moe_backend",
     "attention_backend",
@@ -152,8 +54,6 @@ const NO_EFFECT_KEYS: [&str; 27] = [
     "enable_adaptive_verification",
     "draft_sample_method",
     "dspark_draft_topk",
-    "speculative_token_tree",
-    "performance_mode",
 ];
 
 /// Most draft tokens per step decodecalc takes (vLLM has no bound; real
@@ -232,7 +132,10 @@ impl SpeculativeConfig {
                 .about(field));
             }
             if NO_EFFECT_KEYS.contains(&k.as_str()) {
-                ignored_keys.push(k.clone());
+                // A null is vLLM's default: nothing given.
+                if !o.get(k).is_some_and(Value::is_null) {
+                    ignored_keys.push(k.clone());
+                }
             } else if !READ_KEYS.contains(&k.as_str()) {
                 return Err(Error::new(format!(
                     "{field}: vLLM's SpeculativeConfig has no field `{k}`"
@@ -255,12 +158,7 @@ impl SpeculativeConfig {
         };
         let method = match text_of("method")? {
             Some(m) => Some(Method::parse(&m).ok_or_else(|| {
-                bad_key(
-                    field,
-                    "method",
-                    &Value::String(m.clone()),
-                    "one of vLLM 0.32's methods: mtp (or a per-family name such as deepseek_mtp), eagle, eagle3, draft_model, ngram, ngram_gpu, suffix, dflash, dspark, medusa, mlp_speculator, custom_class, extract_hidden_states",
-                )
+                bad_key(field, "method", &Value::String(m.clone()), METHODS_HINT)
             })?),
             None => None,
         };
@@ -342,7 +240,7 @@ impl AcceptanceCurve {
 /// coding, k = 1 to 8, thinking on and off; MTP's root-mean-square error
 /// 0.66 tokens across its three models, EAGLE-3's 0.20). Workload-dependent: chat and
 /// code accept more than creative text; `--spec-acceptance` overrides.
-pub const DEFAULT_ACCEPTANCE: [(Method, AcceptanceCurve); 6] = [
+pub const DEFAULT_ACCEPTANCE: [(Method, AcceptanceCurve); 7] = [
     (
         Method::Mtp,
         AcceptanceCurve {
@@ -365,6 +263,14 @@ pub const DEFAULT_ACCEPTANCE: [(Method, AcceptanceCurve); 6] = [
             first: 0.75,
             decay: 0.97,
             source: "EAGLE default: assumed below EAGLE-3 (no published per-position curve collected)",
+        },
+    ),
+    (
+        Method::Dflash,
+        AcceptanceCurve {
+            first: 0.877,
+            decay: 0.997,
+            source: "DFlash default: least squares on the per-position rates of z-lab's Gemma-4-31B DFlash drafter at k = 7 (club-3090, data/speculative/acceptance_positions.csv)",
         },
     ),
     (
@@ -453,25 +359,21 @@ pub fn extend_rates(given: &[f64], k: u64) -> Vec<f64> {
 /// Why vLLM refuses a speculative config, and what would be valid.
 type Refusal = (String, &'static str);
 
-/// The method given, or the one vLLM infers from the drafter's name.
-fn infer_method(config: &SpeculativeConfig) -> std::result::Result<Method, Refusal> {
-    match (config.method, &config.model) {
-        (Some(m), _) => Ok(m),
-        (None, Some(name)) => {
-            let n = name.to_ascii_lowercase();
-            Ok(if n.contains("eagle3") {
-                Method::Eagle3
-            } else if n.contains("eagle") {
-                Method::Eagle
-            } else {
-                Method::DraftModel
-            })
-        }
-        (None, None) => Err((
-            "no `method` and no `model`: vLLM cannot tell what drafts".into(),
-            r#"give a method, e.g. '{"method": "mtp", "num_speculative_tokens": 1}' or '{"method": "ngram", "num_speculative_tokens": 4, "prompt_lookup_max": 4}'"#,
-        )),
-    }
+/// What vLLM says of a drafter method given without `model` (with or
+/// without a count: `SpeculativeConfig.__post_init__`, `_verify_args`).
+fn no_drafter(method: Method, k: Option<u64>) -> Refusal {
+    let why = if k.is_some() {
+        "num_speculative_tokens was provided but without speculative model"
+    } else {
+        "num_speculative_tokens must be provided with speculative model"
+    };
+    (
+        format!(
+            "method {} needs the drafter's checkpoint in `model` (vLLM: \"{why}\")",
+            method.name()
+        ),
+        r#"add "model": "<the drafter's Hugging Face id, preset or config.json>", or use method mtp (the checkpoint's own MTP layers) or ngram"#,
+    )
 }
 
 /// The draft tokens per step `method` proposes for `model`.
@@ -494,7 +396,7 @@ fn draft_tokens(
             if modules == 0 {
                 return Err((
                     format!(
-                        "method mtp needs the model's own MTP layers, and {}'s config names none (num_nextn_predict_layers, mtp_num_hidden_layers)",
+                        "method mtp needs the model's own MTP layers, and {}'s config names none (num_nextn_predict_layers, mtp_num_hidden_layers); vLLM: \"Unsupported speculative method: 'mtp'\"",
                         model.architecture
                     ),
                     "use a checkpoint that ships MTP layers (DeepSeek-V3, GLM-4.5+, Qwen3-Next, Qwen3.5, Nemotron 3 Super), or method ngram",
@@ -517,33 +419,19 @@ fn draft_tokens(
             }
             Ok(k)
         }
-        Method::DraftModel => match &config.model {
-            Some(_) => needs_k(),
-            None => Err((
-                "method draft_model needs the drafter's checkpoint in `model`".into(),
-                r#"add "model": "<the drafter's Hugging Face id, preset or config.json>""#,
-            )),
-        },
-        Method::Eagle3 => match &config.model {
-            Some(_) => needs_k(),
-            None => Err((
-                "method eagle3 needs the EAGLE-3 head's checkpoint in `model`".into(),
-                r#"add "model": "<the head's Hugging Face id or config.json>""#,
-            )),
-        },
-        Method::Eagle => match &config.model {
-            Some(m) => Err((
-                format!("method {} with drafter {m}: decodecalc does not read EAGLE-1 heads' checkpoints, so its weights, KV cache and steps would be missing", method.name()),
-                "method mtp (the checkpoint's own MTP layers), eagle3, draft_model (a smaller model of the same vocabulary), ngram and suffix are modelled",
-            )),
-            None => Err((
-                format!("method {} needs the drafter's checkpoint in `model`", method.name()),
-                r#"add "model": "<the drafter's Hugging Face id>""#,
-            )),
-        },
+        Method::DraftModel | Method::Eagle | Method::Eagle3 | Method::Dflash => {
+            match &config.model {
+                Some(_) => needs_k(),
+                None => Err(no_drafter(method, config.num_speculative_tokens)),
+            }
+        }
+        Method::Unmodelled("custom_class") if config.model.is_none() => Err((
+            "method custom_class requires `model` to hold the proposer's import path (vLLM's words: \"requires 'model' to contain the custom proposer module path\")".into(),
+            r#"add "model": "my_module.MyProposer""#,
+        )),
         Method::Unmodelled(name) => Err((
-            format!("method {name} needs a drafter checkpoint, which decodecalc does not read yet: its weights, KV cache and steps would be missing"),
-            "method mtp (the checkpoint's own MTP layers), ngram and suffix are modelled",
+            format!("method {name}: {}", method::unmodelled_reason(name)),
+            "modelled: mtp (the checkpoint's own MTP layers), eagle, eagle3, dflash, draft_model, ngram and suffix",
         )),
         // Suffix decoding drafts up to its tree depth (24) without k.
         Method::Suffix => Ok(config.num_speculative_tokens.unwrap_or(24)),
@@ -584,8 +472,24 @@ impl Speculative {
         model: &crate::model::Model,
         tp: u64,
     ) -> std::result::Result<Speculative, Refusal> {
-        let method = infer_method(config)?;
+        let method = Method::settle(config.method, config.model.as_deref());
         let k = draft_tokens(method, config, model)?;
+        // Fields of one method only, refused with any other
+        // (`SpeculativeConfig.__post_init__`).
+        for (key, only) in [
+            ("index_share_for_mtp_iteration", "mtp"),
+            ("dspark_draft_topk", "dspark"),
+        ] {
+            if method.name() != only && config.ignored_keys.iter().any(|k| k == key) {
+                return Err((
+                    format!(
+                        "`{key}` is a field of method {only} only, and the method is {}",
+                        method.name()
+                    ),
+                    "drop the field, as vLLM 0.32 refuses it with any other method",
+                ));
+            }
+        }
         if let Some(d) = config.draft_tensor_parallel_size {
             if d != 1 && d != tp {
                 return Err((
@@ -625,25 +529,85 @@ impl Speculative {
         target: &crate::model::Model,
         load: impl FnOnce(&str) -> Result<crate::presets::LoadedModel>,
     ) -> Result<()> {
-        let (Method::DraftModel | Method::Eagle3, Some(name)) =
+        let (Method::DraftModel | Method::Eagle | Method::Eagle3 | Method::Dflash, Some(name)) =
             (self.method, self.draft_model.clone())
         else {
             return Ok(());
         };
-        let drafter = load(&name).map_err(|e| e.context(field))?;
+        let refuse = |why: String, hint: String| {
+            Error::new(format!("{field}: {why}"))
+                .with_hint(hint)
+                .of_kind(ErrorKind::InvalidValue)
+                .about(field)
+        };
+        let mut drafter = load(&name).map_err(|e| e.context(field))?;
+        let arch = drafter.model.architecture.clone();
+        // vLLM re-detects a generic method from the drafter's architecture.
+        self.method = self.method.of_drafter(&arch);
+        let family = crate::config::ARCHITECTURES
+            .iter()
+            .find(|a| a.name == arch)
+            .map_or("", |a| a.family);
+        if !self.method.drafter_fits(&arch, family) {
+            return Err(refuse(
+                format!(
+                    "the drafter {name} is a `{arch}` checkpoint, which vLLM does not run as method {}",
+                    self.method.name()
+                ),
+                format!(
+                    "give the method its checkpoint is for ({}), or a drafter of method {}",
+                    method::method_of_family(family),
+                    self.method.name()
+                ),
+            ));
+        }
         // An EAGLE-3 head's own logits cover a smaller vocabulary; the one
         // it samples (`vocab_size`) is the target's.
         if drafter.model.sampled_vocab_size != target.sampled_vocab_size {
-            return Err(Error::new(format!(
-                "{field}: the drafter {name} has a vocabulary of {} tokens and the model {}: vLLM needs them equal",
-                drafter.model.sampled_vocab_size, target.sampled_vocab_size
-            ))
-            .with_hint("choose a drafter of the same family (its tokenizer)")
-            .of_kind(ErrorKind::InvalidValue)
-            .about(field));
+            return Err(refuse(
+                format!(
+                    "the drafter {name} has a vocabulary of {} tokens and the model {}: vLLM needs them equal",
+                    drafter.model.sampled_vocab_size, target.sampled_vocab_size
+                ),
+                "choose a drafter of the same family (its tokenizer)".into(),
+            ));
+        }
+        // An EAGLE-1 head is its config's decoder layers plus `fc`, which
+        // fuses the token's embedding with the target's hidden state
+        // (2h -> h; vLLM 0.32 `vllm/model_executor/models/llama_eagle.py`).
+        if self.method == Method::Eagle {
+            let h = drafter.model.hidden_size;
+            drafter.model.encoder.push(crate::model::Module {
+                name: "eagle_fc",
+                kind: crate::model::ModuleKind::MlpLinear,
+                in_features: 2 * h,
+                out_features: h,
+                count: 1,
+                fp8: false,
+            });
         }
         self.drafter = Some(Box::new(drafter));
         Ok(())
+    }
+
+    /// Whether the drafter's tensors of `kind` are the target's (vLLM shares
+    /// them: `SpecDecodeBaseProposer._maybe_share_embeddings` and
+    /// `_maybe_share_lm_head`, vllm/v1/spec_decode/llm_base_proposer.py):
+    /// an EAGLE, EAGLE-3 or DFlash head takes the target's embedding and
+    /// rotary tables, and its lm_head too unless it has a draft vocabulary
+    /// of its own. A draft model shares nothing.
+    pub fn shares_with_target(&self, kind: crate::model::ModuleKind) -> bool {
+        use crate::model::ModuleKind as K;
+        let head = matches!(self.method, Method::Eagle | Method::Eagle3 | Method::Dflash);
+        let own_vocab = self
+            .drafter
+            .as_ref()
+            .is_some_and(|d| d.model.vocab_size != d.model.sampled_vocab_size);
+        match kind {
+            K::Embedding | K::Buffer => head,
+            K::LmHead => head && self.method != Method::Eagle3 && !own_vocab,
+            _ => false,
+        }
     }
 
     /// What one GPU holds of the draft model, in the target's served dtype
@@ -666,18 +630,19 @@ impl Speculative {
     }
 
     /// KV slots a decoding request holds beyond its context: the `k` draft
-    /// tokens scheduled for verification, and the drafter's lookahead (`k`
-    /// for a drafter that writes KV: MTP, EAGLE, a draft model; none for
-    /// n-gram and suffix), as the scheduler allocates them
-    /// (`VllmConfig.num_lookahead_tokens`, vllm/config/vllm.py;
-    /// `KVCacheManager.allocate_slots`).
+    /// tokens scheduled for verification, and the drafter's lookahead
+    /// (`VllmConfig.num_lookahead_tokens`, vllm/config/vllm.py): `k` for a
+    /// drafter that writes KV (MTP, EAGLE, a draft model), `k + 1` for
+    /// DFlash (its bonus query and one per draft token), none for n-gram
+    /// and suffix; the scheduler allocates them (`KVCacheManager.allocate_slots`).
     pub fn held_slots(&self) -> u64 {
-        let lookahead = if self.method.has_drafter() {
-            self.num_speculative_tokens
-        } else {
-            0
+        let k = self.num_speculative_tokens;
+        let lookahead = match self.method {
+            Method::Dflash => k + 1,
+            m if m.has_drafter() => k,
+            _ => 0,
         };
-        self.num_speculative_tokens + lookahead
+        k + lookahead
     }
 
     /// Tokens a running request gains per step on average: the bonus token
@@ -685,6 +650,18 @@ impl Speculative {
     /// length").
     pub fn mean_acceptance_length(&self) -> f64 {
         1.0 + self.acceptance.iter().sum::<f64>()
+    }
+
+    /// Drafter passes a decode step runs: one per draft token, except
+    /// DFlash, which proposes the whole block of `k` in one pass over the
+    /// bonus token and `k` mask tokens (`DFlashProposer.set_inputs_first_pass`,
+    /// vllm/v1/spec_decode/dflash.py). None run on the GPU for n-gram and
+    /// suffix, whose host time the pass overhead stands for.
+    pub fn drafter_passes(&self) -> u64 {
+        match self.method {
+            Method::Dflash => 1,
+            _ => self.num_speculative_tokens,
+        }
     }
 
     /// Tokens the target processes per running request in a decode step.

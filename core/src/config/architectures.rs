@@ -68,6 +68,15 @@ pub static ARCHITECTURES: &[Architecture] = &[
         false,
         dense::llama_eagle3
     ),
+    arch!("DFlashDraftModel", "dflash", false, dense::qwen3_dflash),
+    // Muse-Glimmer's DFlash head, which vLLM 0.32 runs with the same model
+    // (`vllm/model_executor/models/registry.py`).
+    arch!(
+        "MuseGlimmerAssistantModel",
+        "dflash",
+        false,
+        dense::qwen3_dflash
+    ),
     arch!("MistralForCausalLM", "dense", false, dense::mistral),
     arch!("Qwen2ForCausalLM", "dense", false, dense::qwen2),
     arch!("Qwen3ForCausalLM", "dense", false, dense::qwen3),

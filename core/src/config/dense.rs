@@ -77,6 +77,81 @@ pub fn llama_eagle3(x: &Ctx) -> Result<Built> {
     Ok(built)
 }
 
+/// A DFlash drafter (`DFlashDraftModel`; vLLM 0.32
+/// `vllm/model_executor/models/qwen3_dflash.py`): Qwen3 decoder layers,
+/// each sliding where `layer_types` says so (every layer with
+/// `dflash_config.use_swa` and no sliding entry; the window
+/// `dflash_config.swa_window_size`, else `sliding_window`:
+/// `_resolve_layer_attention`), `fc` projecting the target's hidden states
+/// at the `target_layer_ids` (`target_hidden_size` x their count -> h, the
+/// layer count when the config names none: `_get_dflash_fc_input_size`)
+/// and `hidden_norm`. The embedding and lm_head are the target's unless the
+/// head has a draft vocabulary (`Speculative::shares_with_target`).
+pub fn qwen3_dflash(x: &Ctx) -> Result<Built> {
+    let d = x.c.object("dflash_config");
+    let use_swa = match d {
+        Some(d) => d.b_or("use_swa", false)?,
+        None => false,
+    };
+    let window = match d.map(|d| d.opt("swa_window_size")).transpose()?.flatten() {
+        Some(w) => Some(w),
+        None => x.c.opt("sliding_window")?,
+    };
+    let types = x.sliding_layers(|_| use_swa)?;
+    let forced = use_swa && !types.iter().any(|s| *s);
+    let base = AttentionLayer {
+        qk_norm: true,
+        qkv_bias: x.c.b_or("attention_bias", false)?,
+        ..x.attention()?
+    };
+    let inter = x.c.u("intermediate_size")?;
+    let mut layers = Vec::new();
+    for sliding in types {
+        let sliding_window_tokens = if sliding || forced {
+            Some(window.ok_or_else(|| {
+                Error::new("missing field `sliding_window`").with_hint(
+                    "a DFlash drafter's sliding layers need dflash_config.swa_window_size or sliding_window",
+                )
+            })?)
+        } else {
+            None
+        };
+        layers.push(Layer::Attention(AttentionLayer {
+            sliding_window_tokens,
+            ..base
+        }));
+        layers.push(gated_mlp(inter));
+    }
+    let targets = match d {
+        Some(d) if d.get("target_layer_ids").is_some() => {
+            d.numbers("target_layer_ids")?.len() as u64
+        }
+        _ => match x.c.numbers("eagle_aux_hidden_state_layer_ids")?.len() as u64 {
+            0 => x.n_layers,
+            n => n,
+        },
+    };
+    let h = x.hidden;
+    let mut built = Built::layers(layers)?;
+    built.encoder.push(crate::model::Module {
+        name: "dflash_fc",
+        kind: crate::model::ModuleKind::MlpLinear,
+        in_features: x.c.u_or("target_hidden_size", h)? * targets,
+        out_features: h,
+        count: 1,
+        fp8: false,
+    });
+    built.encoder.push(crate::model::Module {
+        name: "dflash_hidden_norm",
+        kind: crate::model::ModuleKind::Other,
+        in_features: 1,
+        out_features: h,
+        count: 1,
+        fp8: false,
+    });
+    Ok(built)
+}
+
 /// `vllm/model_executor/models/mistral.py` (Llama layers); Mistral 7B v0.1
 /// applies `sliding_window` to every layer.
 pub fn mistral(x: &Ctx) -> Result<Built> {

@@ -30,9 +30,11 @@ mod mla;
 mod moe;
 mod rope;
 mod shared;
+mod speculators;
 mod vision;
 
 pub use fields::python_json_to_strict;
+pub use speculators::{method_of_algorithm, speculators_of};
 
 pub use architectures::{supported_list, Architecture, ARCHITECTURES};
 pub use bounds::{
@@ -90,6 +92,9 @@ pub fn quantization_config(root: &Value) -> Option<&Value> {
 
 /// Build a model from config.json fields.
 pub fn model_from_config(root: &Value) -> Result<Model> {
+    if let Some(layers) = speculators::layer_config(root)? {
+        return model_from_config(&layers);
+    }
     let top = Cfg(root
         .as_object()
         .ok_or_else(|| Error::new("config.json is not a JSON object"))?);
@@ -121,9 +126,10 @@ pub fn model_from_config(root: &Value) -> Result<Model> {
         ));
     }
     let vocab = c.u("vocab_size")?;
-    // An EAGLE-3 head's logits cover its own smaller vocabulary.
+    // An EAGLE-3 or DFlash head's logits cover its own draft vocabulary
+    // where it has one.
     let head_vocab = match arch.family {
-        "eagle3" => c.opt("draft_vocab_size")?.unwrap_or(vocab),
+        "eagle3" | "dflash" => c.opt("draft_vocab_size")?.unwrap_or(vocab),
         _ => vocab,
     };
     let max_pos = derived_max_len(c, top)?;

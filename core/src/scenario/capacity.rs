@@ -31,15 +31,9 @@ fn draft_weights_bytes(
             .unwrap_or_else(|| {
                 crate::quant::WeightQuant::for_method(crate::quant::QuantMethod::None)
             });
-        // An EAGLE-3 head takes the target's embedding and rotary tables
-        // (vLLM shares the one and caches the other by its parameters).
-        let head = spec.method == crate::speculative::Method::Eagle3;
-        let shared = |k: crate::model::ModuleKind| {
-            head && matches!(
-                k,
-                crate::model::ModuleKind::Embedding | crate::model::ModuleKind::Buffer
-            )
-        };
+        // A head's embedding, rotary tables and (mostly) lm_head are the
+        // target's (`Speculative::shares_with_target`).
+        let shared = |k: crate::model::ModuleKind| spec.shares_with_target(k);
         return Ok(drafter
             .modules()
             .iter()

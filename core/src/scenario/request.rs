@@ -278,6 +278,7 @@ impl Request {
                 )
             })?;
         let model = load_model(world, &model_name)?;
+        crate::speculative::check_target(&model_name, &model)?;
         // A model without a GPU is a question with no answer: no silent
         // default (issue 25); the hint names the GPUs that hold it.
         let gpu_name = match self.gpu.clone().or(scenario_gpu.clone()) {

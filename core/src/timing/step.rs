@@ -290,13 +290,14 @@ impl Work {
         }
     }
 
-    /// The MTP drafter's `k` passes in a step of `b` (none for a drafter
-    /// on the host): the first over every token the target ran (its prompt
-    /// chunks included, whose KV the drafter also writes), the others over
+    /// The drafter's passes in a step of `b` (none for a drafter on the
+    /// host): the first over every token the target ran (its prompt chunks
+    /// included, whose KV the drafter also writes; for DFlash, its one pass,
+    /// the bonus and `k` masked queries of each request), the others over
     /// one token per decoding sequence; its attention reads its own layers'
     /// share of the KV the target reads.
     fn draft_s(&self, p: &TimingParams, s: &super::SpecWork, b: &Batch, decode_tokens: f64) -> f64 {
-        let passes = s.num_speculative_tokens as f64;
+        let passes = s.drafter_passes as f64;
         let Some(draft) = s.draft.as_deref() else {
             return passes * s.pass_overhead_s;
         };
@@ -325,7 +326,7 @@ impl Work {
             },
         );
         first.gpu_s()
-            + (s.num_speculative_tokens.saturating_sub(1)) as f64 * rest.gpu_s()
+            + (s.drafter_passes.saturating_sub(1)) as f64 * rest.gpu_s()
             + passes * s.pass_overhead_s
     }
 

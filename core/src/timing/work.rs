@@ -111,6 +111,9 @@ pub struct Work {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SpecWork {
     pub num_speculative_tokens: u64,
+    /// Drafter passes a step: `k` (one per draft token), one for DFlash
+    /// ([`crate::speculative::Speculative::drafter_passes`]).
+    pub drafter_passes: u64,
     pub mean_acceptance_length: f64,
     /// The MTP drafter as a model of its own (its decoder layer, `eh_proj`
     /// and the shared `lm_head`), which runs `k` passes a step: the first
@@ -156,6 +159,7 @@ impl Work {
             schedule: Schedule::of(engine, layout),
             spec: engine.speculative.as_ref().map(|s| SpecWork {
                 num_speculative_tokens: s.num_speculative_tokens,
+                drafter_passes: s.drafter_passes(),
                 mean_acceptance_length: s.mean_acceptance_length(),
                 draft: mtp_draft(model, quant, engine, gpu, layout).map(Box::new),
                 pass_overhead_s: SPEC_PASS_OVERHEAD_S,

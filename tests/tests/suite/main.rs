@@ -35,6 +35,7 @@ mod routing;
 mod solve;
 mod speculative;
 mod speculative_accuracy;
+mod speculative_methods;
 mod speculative_sweeps;
 mod startup_logs;
 mod timing;
