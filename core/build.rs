@@ -1,18 +1,9 @@
-//! The embedded presets as JSON, for a build without the `toml` feature
-//! (the web page): every `data/**/*.toml` becomes `$OUT_DIR/data/**/*.json`
-//! with the same values, so the page parses them with serde_json and carries
-//! no TOML parser. A build with `toml` (the default) embeds the TOML files
-//! themselves and does not use these.
-//!
-//! Prose for whoever edits or audits the files, which no code reads, is
-//! left out: a model's `notes` (how the preset was made; optional), the
-//! `source` of a GPU or a model (where each figure comes from) and a
-//! calibration's `description`, `command`, `fitted_on` and `runs` (how it
-//! was made); the required ones are kept empty. A model's `[config]` is
-//! kept whole, so the page reads exactly what the CLI reads. The page shows
-//! none of them; the CLI, which embeds the TOML files, has them all. A
-//! calibration's `[fit]` (`bands::FitSummary`) is kept whole: it is typed,
-//! and the page prints its bands.
+//! Checks every `data/**/*.toml` is TOML, so a malformed preset fails the
+//! build naming its file (the CLI embeds the files and reads them at run
+//! time; the web page takes them as the values of
+//! `core/src/presets/baked.rs`, which `presets::baked_source` writes and a
+//! test checks); and makes `data/speculative/acceptance_published.csv` a
+//! Rust table.
 
 // A build script runs at build time, on the build machine: reading data/
 // and writing OUT_DIR is its job, not core's (core/clippy.toml's I/O rule is
@@ -21,40 +12,16 @@
 
 use std::path::Path;
 
-fn convert(dir: &Path, out: &Path) -> Result<(), String> {
+fn check_toml(dir: &Path) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| e.to_string())?.path();
-        let target = out.join(path.file_name().unwrap_or_default());
         if path.is_dir() {
-            std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
-            convert(&path, &target)?;
+            check_toml(&path)?;
         } else if path.extension().is_some_and(|e| e == "toml") {
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let mut value: toml::Value =
-                toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
-            let prose: &[&str] = if dir.ends_with("models") || dir.ends_with("gpus") {
-                &["source"]
-            } else if dir.ends_with("calibrations") {
-                &["description", "command", "fitted_on", "runs"]
-            } else {
-                &[]
-            };
-            if let Some(table) = value.as_table_mut() {
-                table.remove("notes");
-                for key in prose {
-                    if let Some(v) = table.get_mut(*key) {
-                        *v = match v {
-                            toml::Value::Array(_) => toml::Value::Array(Vec::new()),
-                            _ => toml::Value::String(String::new()),
-                        };
-                    }
-                }
-            }
-            let json =
-                serde_json::to_string(&value).map_err(|e| format!("{}: {e}", path.display()))?;
-            std::fs::write(target.with_extension("json"), json).map_err(|e| e.to_string())?;
+            toml::from_str::<toml::Value>(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         }
     }
     Ok(())
@@ -120,7 +87,5 @@ fn main() -> Result<(), String> {
         Path::new(&out),
         std::env::var_os("CARGO_FEATURE_TOML").is_some(),
     )?;
-    let out = Path::new(&out).join("data");
-    std::fs::create_dir_all(&out).map_err(|e| e.to_string())?;
-    convert(Path::new("../data"), &out)
+    check_toml(Path::new("../data"))
 }

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// A family of measured figures that share an error band.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::bands))]
 #[serde(rename_all = "snake_case")]
 pub enum Figure {
     /// Time per output token: TPOT, ITL, time between tokens, and an
@@ -66,6 +67,7 @@ impl Figure {
 /// What a cross-validation held out: the predictions it scored never saw
 /// any measured figure of that unit. Refits start cold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::bands))]
 #[serde(rename_all = "kebab-case")]
 pub enum HoldOut {
     /// One cell of a measured matrix (the one-run fit of `calibrate`).
@@ -97,6 +99,7 @@ impl HoldOut {
 /// them (the weights read at batch 1; attention at long context; the host's
 /// per-sequence share when batched), and so does the error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::bands))]
 #[serde(rename_all = "kebab-case")]
 pub enum Regime {
     Batch1Short,
@@ -155,6 +158,7 @@ impl Regime {
 
 /// Absolute errors of a set of predictions, %.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::bands))]
 #[serde(deny_unknown_fields)]
 pub struct ErrorStats {
     pub figures: u32,
@@ -183,6 +187,7 @@ impl ErrorStats {
 /// regimes (`regime` None) or in one. Written with its statistics inline
 /// and read through [`BandRow`], the same fields in one flat struct.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::bands))]
 #[serde(from = "BandRow")]
 pub struct BandRecord {
     pub figure: Figure,
@@ -229,6 +234,7 @@ impl From<BandRow> for BandRecord {
 /// A figure's in-sample error (the fit's own data: not evidence of
 /// accuracy, shown beside the held-out bands for contrast).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::bands))]
 #[serde(deny_unknown_fields)]
 pub struct InSample {
     pub figure: Figure,
@@ -238,6 +244,7 @@ pub struct InSample {
 
 /// What a calibration file records of its fit.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::bands))]
 #[serde(deny_unknown_fields)]
 pub struct FitSummary {
     /// Runs of its class (or, for the shared values, of the whole fit).

@@ -184,6 +184,7 @@ macro_rules! engine_flags {
         /// ([`EngineSettings::overlay`]). Generated from the table in
         /// `crate::flags`.
         #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::flags))]
         #[serde(deny_unknown_fields)]
         pub struct EngineSettings {
             $( $(#[$doc])* #[serde(default)] pub $field: Option<$ty>, )*

@@ -4,6 +4,7 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::gpu))]
 #[serde(deny_unknown_fields)]
 pub struct Gpu {
     pub id: String,
@@ -51,7 +52,7 @@ pub struct Gpu {
     /// ([`Gpu::calibration_class`]).
     pub segment: Segment,
     /// Where the figures come from. Empty in the web page's embedded
-    /// presets (core/build.rs: the page shows no provenance).
+    /// presets (`presets::WithoutProse`: the page shows no provenance).
     pub source: String,
     /// Kernel figures fitted to measured kernel tables
     /// (`timing::kernels`; `scripts/aiconfigurator/fit_kernels.py`).
@@ -67,6 +68,7 @@ pub struct Gpu {
 /// A GPU architecture: an NVIDIA compute capability (`sm_XY`) or an AMD
 /// instruction set (`gfxNNN`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::gpu))]
 #[serde(rename_all = "lowercase")]
 pub enum Arch {
     Sm70,
@@ -168,6 +170,7 @@ impl Arch {
 
 /// The line of boards a GPU belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::gpu))]
 #[serde(rename_all = "lowercase")]
 pub enum Segment {
     Geforce,
@@ -177,6 +180,7 @@ pub enum Segment {
 
 /// The link between the GPUs of one server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::gpu))]
 #[serde(rename_all = "kebab-case")]
 pub enum Link {
     Pcie3,

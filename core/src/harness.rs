@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 /// Harness settings (docs/reference/harness.md), partial form.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::harness))]
 #[serde(deny_unknown_fields)]
 pub struct HarnessSettings {
     /// Prompt lengths; `16k` = 16,384 tokens.
@@ -32,6 +33,7 @@ pub struct HarnessSettings {
 /// How a cell's requests relate to each other, which decides what the KV
 /// cache must hold and whether a prompt is a prefix-cache hit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::harness))]
 #[serde(rename_all = "snake_case")]
 pub enum Workload {
     /// llm-inference-bench's way (docs/reference/harness.md): a scout
@@ -88,6 +90,7 @@ impl Workload {
 
 /// A token count as written in a file: a number or a string such as "16k".
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::harness))]
 #[serde(untagged)]
 pub enum TokenCount {
     Number(i64),

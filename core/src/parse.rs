@@ -83,28 +83,20 @@ pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
     })
 }
 
-/// Without the `toml` feature (the web page), the embedded presets come as
-/// JSON (build.rs); a TOML text is refused by name.
-///
-/// The text is read into a `serde_json::Value` (the reader config.json and
-/// the harness's JSON already go through), and each type is made from that
-/// value: one text reader for every preset type instead of one each, 3.0 KB
-/// less of the page's gzipped module. A type error then has no line (the
-/// file and the field are named); the embedded presets are the TOML files
-/// the tests read with positions.
+/// Without the `toml` feature (the web page) there are no TOML files to
+/// read: the embedded presets are values (`presets::read`), and the page
+/// has no files of its own of these kinds. So a text is refused by name,
+/// and no deserializer is linked for `T`.
 #[cfg(not(feature = "toml"))]
 pub fn toml<T: DeserializeOwned>(origin: &str, text: &str) -> Result<T> {
     check_size(origin, text)?;
-    let bad = |place: String, e: serde_json::Error| {
-        Error::new(format!("{place}: {e}"))
+    Err(
+        Error::new(format!("{origin}: this build reads no TOML files"))
             .with_hint(
                 "this build reads its embedded presets only: give files to the decodecalc CLI",
             )
-            .of_kind(crate::ErrorKind::Parse)
-    };
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|e| bad(format!("{origin}:{}:{}", e.line(), e.column()), e))?;
-    T::deserialize(&value).map_err(|e| bad(origin.to_string(), e))
+            .of_kind(crate::ErrorKind::Parse),
+    )
 }
 
 #[cfg(test)]

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 /// A price list (`data/prices/*.toml`).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::rank))]
 #[serde(deny_unknown_fields)]
 pub struct Prices {
     pub source: String,
@@ -27,7 +28,8 @@ pub struct Prices {
 /// dozen rows looked up by id. A list of pairs rather than a map type of
 /// its own, so the page links no second B-tree beside serde_json's.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct GpuPrices(Vec<(String, f64)>);
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::rank))]
+pub struct GpuPrices(pub(crate) Vec<(String, f64)>);
 
 impl GpuPrices {
     pub fn get(&self, gpu: &str) -> Option<&f64> {
@@ -106,8 +108,7 @@ impl Prices {
 
     /// The embedded price list.
     pub fn embedded() -> Result<Prices> {
-        let f = presets::find(Kind::Prices, "on-demand")?;
-        Prices::parse(f.path, f.text)
+        presets::read(presets::find(Kind::Prices, "on-demand")?)
     }
 
     /// Apply `GPU=USD_PER_HOUR` overrides.

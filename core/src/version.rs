@@ -16,6 +16,7 @@ use serde::Serialize;
 
 /// A vLLM release, `major.minor.patch`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::version))]
 pub struct VllmVersion {
     pub major: u32,
     pub minor: u32,

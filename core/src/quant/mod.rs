@@ -25,6 +25,7 @@ use hf_config::KIND_NAMES;
 pub use hf_config::{from_config_json, from_hf_config};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::quant))]
 #[serde(rename_all = "kebab-case")]
 pub enum QuantMethod {
     /// Unquantized: every weight at the model dtype.
@@ -95,6 +96,7 @@ impl QuantMethod {
 /// (tsarihan/qwen3.8-27b-uncensored-nvfp4-rtx5090-gb10-playbook
 /// scripts/quantize_v3.py, "lifted from the reference build").
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::quant))]
 #[serde(deny_unknown_fields)]
 pub struct Fp8Layers {
     /// The module kind: `attention`, `mamba`, `mlp` or `experts`.
@@ -111,6 +113,7 @@ impl Fp8Layers {
 
 /// A checkpoint's weight quantization.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::quant))]
 #[serde(deny_unknown_fields)]
 pub struct WeightQuant {
     pub method: QuantMethod,

@@ -9,6 +9,7 @@ pub const SHARED: &str = "shared";
 
 /// A calibration file (`data/calibrations/*.toml`), as `decodecalc calibrate` writes it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::scenario))]
 #[serde(deny_unknown_fields)]
 pub struct CalibrationFile {
     pub id: String,
@@ -253,7 +254,7 @@ pub fn nearest_calibration(gpu: &Gpu) -> Option<(String, Option<String>)> {
         .iter()
         .filter(|f| f.kind == Kind::Calibration)
     {
-        let Ok(c) = CalibrationFile::parse(f.path, f.text) else {
+        let Ok(c) = presets::read::<CalibrationFile>(f) else {
             continue;
         };
         let (distance, note) = if c.gpus.contains(&gpu.id) {
@@ -283,8 +284,7 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
     if name == "none" {
         return Ok(Calibration::none());
     }
-    let (origin, text) = load_text(world, Kind::Calibration, name)?;
-    let file = CalibrationFile::parse(&origin, &text)?;
+    let (_, file) = load::<CalibrationFile>(world, name)?;
     Ok(Calibration {
         id: if is_path(name) {
             name.to_string()

@@ -4,6 +4,7 @@ use super::*;
 
 /// Non-KV memory pinned by a scenario to what a measurement implies.
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::scenario))]
 #[serde(deny_unknown_fields)]
 pub struct MemoryPin {
     pub non_kv_bytes: i64,
@@ -13,6 +14,7 @@ pub struct MemoryPin {
 
 /// A scenario file (`data/scenarios/*.toml`).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::scenario))]
 #[serde(deny_unknown_fields)]
 pub struct ScenarioFile {
     pub id: String,
@@ -55,7 +57,7 @@ pub fn model_for_repo(repo: &str) -> Result<String> {
     let known: Vec<String> = presets::FILES
         .iter()
         .filter(|f| f.kind == Kind::Model)
-        .filter_map(|f| ModelFile::parse(f.path, f.text).ok()?.hf_repo)
+        .filter_map(|f| presets::read::<ModelFile>(f).ok()?.hf_repo)
         .collect();
     Err(
         Error::new(format!("no model preset for `{repo}`")).with_hint(format!(
@@ -73,12 +75,7 @@ pub(super) fn matching_scenario(
     presets::FILES
         .iter()
         .filter(|f| f.kind == Kind::Scenario)
-        .filter_map(|f| {
-            Some((
-                f.path.to_string(),
-                ScenarioFile::parse(f.path, f.text).ok()?,
-            ))
-        })
+        .filter_map(|f| Some((f.path.to_string(), presets::read::<ScenarioFile>(f).ok()?)))
         .find(|(_, s)| {
             let Some(own) = s.launch.as_deref().and_then(|l| parse_vllm_command(l).ok()) else {
                 return false;

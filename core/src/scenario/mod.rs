@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::gpu::Gpu;
 use crate::memory::NonKvEstimate;
 use crate::parse;
-use crate::presets::{self, Kind, LoadedModel, ModelFile};
+use crate::presets::{self, Kind, LoadedModel, ModelFile, PresetFile};
 use crate::quant::WeightQuant;
 use crate::timing::TimingParams;
 use serde::{Deserialize, Serialize};

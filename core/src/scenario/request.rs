@@ -407,10 +407,7 @@ impl Request {
         warnings: &mut Vec<String>,
     ) -> Result<Option<(String, ScenarioFile)>> {
         match (&self.scenario, &self.model, &self.gpu, command) {
-            (Some(name), _, _, _) => {
-                let (origin, text) = load_text(world, Kind::Scenario, name)?;
-                Ok(Some((origin.clone(), ScenarioFile::parse(&origin, &text)?)))
-            }
+            (Some(name), _, _, _) => load::<ScenarioFile>(world, name).map(Some),
             (None, _, _, Some(c)) => {
                 let found = matching_scenario(c, command_model);
                 if let Some((_, s)) = &found {
@@ -423,10 +420,7 @@ impl Request {
             }
             (None, None, None, None) => {
                 let f = presets::find(Kind::Scenario, presets::REFERENCE_SCENARIO)?;
-                Ok(Some((
-                    f.path.to_string(),
-                    ScenarioFile::parse(f.path, f.text)?,
-                )))
+                Ok(Some((f.path.to_string(), presets::read(f)?)))
             }
             (None, None, Some(_), None) => Err(Error::missing(
                 "--model",

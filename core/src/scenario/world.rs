@@ -245,9 +245,14 @@ pub fn is_path(name: &str) -> bool {
         || [".toml", ".csv", ".json"].iter().any(|e| name.ends_with(e))
 }
 
-/// The text of a preset of `kind` or of a file: its origin (the path, or the
-/// preset's embedded path) and text.
-pub fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, String)> {
+/// What a name given for a file of `kind` is: an embedded preset, or a file
+/// the world read (its path and text).
+enum Found {
+    Preset(&'static presets::Embedded),
+    File(String, String),
+}
+
+fn find_file(world: &dyn World, kind: Kind, name: &str) -> Result<Found> {
     // A bare name is a preset, unless no preset has it and something of that
     // name exists (then reading it says what it is).
     let path_like = is_path(name)
@@ -261,10 +266,31 @@ pub fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, S
             ))
             .about(kind.flag())
         })?;
-        Ok((name.to_string(), text))
+        Ok(Found::File(name.to_string(), text))
     } else {
-        let f = presets::find(kind, name)?;
-        Ok((f.path.to_string(), f.text.to_string()))
+        presets::find(kind, name).map(Found::Preset)
+    }
+}
+
+/// The text of a preset of `kind` or of a file: its origin (the path, or the
+/// preset's embedded path) and text. For a kind of file that has a reader,
+/// [`load`].
+pub fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, String)> {
+    Ok(match find_file(world, kind, name)? {
+        Found::Preset(f) => (f.path.to_string(), f.text.to_string()),
+        Found::File(path, text) => (path, text),
+    })
+}
+
+/// A preset or a file of one kind, read: its origin (the path, or the
+/// preset's embedded path) and value.
+pub fn load<T: PresetFile>(world: &dyn World, name: &str) -> Result<(String, T)> {
+    match find_file(world, T::KIND, name)? {
+        Found::Preset(f) => Ok((f.path.to_string(), presets::read(f)?)),
+        Found::File(path, text) => {
+            let value = T::parse(&path, &text)?;
+            Ok((path, value))
+        }
     }
 }
 
@@ -274,8 +300,8 @@ pub fn load_text(world: &dyn World, kind: Kind, name: &str) -> Result<(String, S
 /// file or folder first; the other is tried next, and an error names both.
 pub fn load_model(world: &dyn World, name: &str) -> Result<LoadedModel> {
     if name.ends_with(".toml") {
-        let (origin, text) = load_text(world, Kind::Model, name)?;
-        return ModelFile::parse(&origin, &text)?.load(&origin);
+        let (origin, file) = load::<ModelFile>(world, name)?;
+        return file.load(&origin);
     }
     if !is_path(name) {
         if let Ok(f) = presets::find(Kind::Model, name) {
@@ -446,8 +472,7 @@ pub fn loaded_from_config_json(origin: &str, text: &str) -> Result<LoadedModel> 
 }
 
 pub fn load_gpu(world: &dyn World, name: &str) -> Result<Gpu> {
-    let (origin, text) = load_text(world, Kind::Gpu, name)?;
-    presets::parse_gpu(&origin, &text)
+    Ok(load::<Gpu>(world, name)?.1)
 }
 
 #[cfg(test)]

@@ -75,6 +75,7 @@ impl LinkKind {
 /// reduce-scatter, which dispatch and combine a MoE layer's tokens under
 /// data parallelism ([`MoeParallel`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(rename_all = "snake_case")]
 pub enum AllReduceImpl {
     /// vLLM's own one-/two-shot kernel over peer-to-peer memory.
@@ -129,6 +130,7 @@ pub const NCCL_HOST_STEP_US: f64 = 8.5;
 
 /// One all-reduce implementation's constants on one GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(deny_unknown_fields)]
 pub struct AllReduceKernel {
     pub implementation: AllReduceImpl,

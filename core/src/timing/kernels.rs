@@ -32,6 +32,7 @@ pub(super) fn smooth_max(t_mem: f64, t_compute: f64) -> f64 {
 
 /// A weight format as the GEMM kernels see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(rename_all = "snake_case")]
 pub enum GemmFormat {
     /// 16-bit weights and activations (cuBLAS).
@@ -73,6 +74,7 @@ impl GemmFormat {
 
 /// One GEMM kernel family on one GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(deny_unknown_fields)]
 pub struct GemmKernel {
     pub format: GemmFormat,
@@ -106,6 +108,7 @@ impl GemmKernel {
 /// The decode attention kernel (FlashAttention / FlashInfer family) on one
 /// GPU: one layer's call for a batch.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(deny_unknown_fields)]
 pub struct DecodeAttentionKernel {
     /// Fraction of peak DRAM bandwidth reading KV.
@@ -166,6 +169,7 @@ pub fn touched_experts(experts: u64, top_k: u64, tokens: f64, alpha: f64) -> f64
 
 /// An expert weight format as the fused-MoE kernels see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(rename_all = "snake_case")]
 pub enum MoeFormat {
     Bf16,
@@ -216,6 +220,7 @@ impl MoeFormat {
 
 /// One MoE layer's experts as a fused-MoE kernel sees them on one GPU.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 pub struct MoeShape {
     /// Width the experts take in and give out (the hidden size, or the
     /// latent width of latent experts).
@@ -247,6 +252,7 @@ impl MoeShape {
 
 /// The fused-MoE kernel of one expert format on one GPU: one layer's call.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(deny_unknown_fields)]
 pub struct MoeKernel {
     pub format: MoeFormat,
@@ -287,6 +293,7 @@ impl MoeKernel {
 
 /// A GPU's kernel figures, fitted to measured tables.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
 #[serde(deny_unknown_fields)]
 pub struct KernelFigures {
     /// The tables they were fitted to.

@@ -18,6 +18,7 @@ macro_rules! timing_params {
         /// A calibration file that lacks a parameter (written before it
         /// existed) gets its first-principles value.
         #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+        #[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
         #[serde(deny_unknown_fields, default)]
         pub struct TimingParams {
             $( $(#[$meta])* pub $name: f64, )*

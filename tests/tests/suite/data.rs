@@ -150,3 +150,72 @@ fn the_gpu_catalog_has_the_common_cards_and_each_borrows_a_calibration() {
         }
     }
 }
+
+/// `core/src/presets/baked.rs`, the presets the web page takes as values
+/// (it builds without the `toml` feature), is what `presets::baked_source`
+/// writes of data/ now: a preset changed without baking fails here. With
+/// `UPDATE_BAKED=1` the test rewrites the file instead.
+#[test]
+fn baked_presets_are_written_from_the_data_files() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let source = presets::baked_source().unwrap();
+    let root = data_dir().parent().unwrap().to_path_buf();
+    let mut rustfmt = Command::new("rustfmt")
+        .args(["--edition", "2021", "--emit", "stdout"])
+        .current_dir(&root)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("rustfmt (rustup component add rustfmt)");
+    rustfmt
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let out = rustfmt.wait_with_output().unwrap();
+    assert!(out.status.success(), "rustfmt failed on the baked source");
+    let baked = String::from_utf8(out.stdout).unwrap();
+    let path = root.join("core/src/presets/baked.rs");
+    if std::env::var_os("UPDATE_BAKED").is_some() {
+        std::fs::write(&path, &baked).unwrap();
+    }
+    let shipped = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        shipped == baked,
+        "core/src/presets/baked.rs is not what data/ bakes to; rewrite it: \
+         UPDATE_BAKED=1 cargo test -p decodecalc-tests --test suite data::baked"
+    );
+}
+
+/// Each baked preset (what the page reads) equals its file as the CLI
+/// reads it, but for the prose the page leaves out: a GPU's memory, a
+/// calibration's parameters and bands, a model's config to the last bit.
+#[test]
+fn baked_presets_are_the_values_the_cli_reads() {
+    use decodecalc_core::gpu::Gpu;
+    use decodecalc_core::presets::{page_value, PresetFile, WithoutProse};
+    use decodecalc_core::rank::Prices;
+    use decodecalc_core::scenario::{CalibrationFile, ScenarioFile};
+    fn check<T: WithoutProse + PartialEq + std::fmt::Debug>() -> usize {
+        let files: Vec<_> = presets::FILES
+            .iter()
+            .filter(|f| f.kind == T::KIND)
+            .collect();
+        for f in &files {
+            let read: T = page_value(f).unwrap();
+            assert_eq!(T::baked(f.id).as_ref(), Some(&read), "{}", f.path);
+        }
+        files.len()
+    }
+    let counts = [
+        check::<Gpu>(),
+        check::<ModelFile>(),
+        check::<ScenarioFile>(),
+        check::<CalibrationFile>(),
+        check::<Prices>(),
+    ];
+    assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
+    assert_eq!(Gpu::baked("no-such-gpu"), None);
+}

@@ -9,6 +9,15 @@ use crate::parse;
 use crate::quant::WeightQuant;
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "bake")]
+mod bake;
+#[cfg(feature = "bake")]
+pub use bake::{baked_source, page_value, WithoutProse};
+// Written by `bake::baked_source`: a function per kind, an arm per preset.
+#[cfg(any(not(feature = "toml"), feature = "bake"))]
+#[allow(clippy::too_many_lines)]
+mod baked;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
@@ -66,14 +75,42 @@ pub struct Embedded {
     pub id: &'static str,
     /// Path relative to the repository root, for messages.
     pub path: &'static str,
+    /// The file's text; empty for a TOML file in a build without the
+    /// `toml` feature (the page), which reads it as a value ([`read`]).
     pub text: &'static str,
+}
+
+/// A kind of file that is also a kind of preset: read from text (a user's
+/// file, or an embedded one), or, in the web page, the value baked from the
+/// embedded file ([`baked`]).
+pub trait PresetFile: Sized {
+    /// The kind of preset it is.
+    const KIND: Kind;
+    /// The file as the CLI reads it: parsed and checked.
+    fn parse(origin: &str, text: &str) -> Result<Self>;
+    /// The baked value of the preset `id` (`core/src/presets/baked.rs`).
+    #[cfg(any(not(feature = "toml"), feature = "bake"))]
+    fn baked(id: &str) -> Option<Self>;
+}
+
+/// An embedded preset as a value: its TOML parsed and checked (the CLI), or
+/// the value baked from that TOML (the web page, which so links no TOML or
+/// JSON reader for presets; a test checks the two are equal).
+pub fn read<T: PresetFile>(f: &Embedded) -> Result<T> {
+    #[cfg(feature = "toml")]
+    return T::parse(f.path, f.text);
+    #[cfg(not(feature = "toml"))]
+    T::baked(f.id).ok_or_else(|| {
+        Error::new(format!("{}: not among the baked presets", f.path))
+            .with_hint("rewrite core/src/presets/baked.rs: UPDATE_BAKED=1 cargo test -p decodecalc-tests --test suite data::baked")
+    })
 }
 
 /// A data file's text as embedded: the file itself ...
 macro_rules! data_file {
     ($dir:literal, $id:literal, $ext:ident) => {
         include_str!(concat!(
-            "../../data/",
+            "../../../data/",
             $dir,
             "/",
             $id,
@@ -83,8 +120,8 @@ macro_rules! data_file {
     };
 }
 
-/// ... or, without the `toml` feature (the web page), for a TOML file the
-/// JSON build.rs made of it.
+/// ... or, without the `toml` feature (the web page), nothing for a TOML
+/// file: the page takes its presets as values ([`baked`]), not as text.
 #[cfg(feature = "toml")]
 macro_rules! embedded_text {
     ($dir:literal, $id:literal, $ext:ident) => {
@@ -94,7 +131,7 @@ macro_rules! embedded_text {
 #[cfg(not(feature = "toml"))]
 macro_rules! embedded_text {
     ($dir:literal, $id:literal, toml) => {
-        include_str!(concat!(env!("OUT_DIR"), "/data/", $dir, "/", $id, ".json"))
+        ""
     };
     ($dir:literal, $id:literal, $ext:ident) => {
         data_file!($dir, $id, $ext)
@@ -298,10 +335,8 @@ pub fn find(kind: Kind, id: &str) -> Result<&'static Embedded> {
 /// id and Hugging Face repo (both compared without an `-Instruct`/`-it` suffix).
 pub fn other_names(f: &Embedded) -> Vec<String> {
     match f.kind {
-        Kind::Gpu => parse::toml::<Gpu>(f.path, f.text)
-            .map(|g| g.aliases)
-            .unwrap_or_default(),
-        Kind::Model => match ModelFile::parse(f.path, f.text) {
+        Kind::Gpu => read::<Gpu>(f).map(|g| g.aliases).unwrap_or_default(),
+        Kind::Model => match read::<ModelFile>(f) {
             Ok(m) => std::iter::once(m.id).chain(m.hf_repo).collect(),
             Err(_) => Vec::new(),
         },
@@ -338,7 +373,7 @@ pub struct ModelFile {
     pub name: String,
     pub hf_repo: Option<String>,
     /// Where the config and sizes come from. Empty in the web page's
-    /// embedded presets (core/build.rs: the page shows no provenance).
+    /// embedded presets (`presets::WithoutProse`: the page shows no provenance).
     pub source: String,
     pub base: Option<String>,
     /// Published parameter count, for checks.
@@ -429,7 +464,7 @@ impl ModelFile {
                 );
             }
             let f = find(Kind::Model, &b).map_err(|e| e.context(format!("{origin}: base")))?;
-            let parent = ModelFile::parse(f.path, f.text)?;
+            let parent: ModelFile = read(f)?;
             config = config.or(parent.config);
             quant = quant.or(parent.quantization);
             published = published.or(parent.published_params);
@@ -469,7 +504,7 @@ impl ModelFile {
 /// A model preset by id.
 pub fn model(id: &str) -> Result<LoadedModel> {
     let f = find(Kind::Model, id)?;
-    ModelFile::parse(f.path, f.text)?.load(f.path)
+    read::<ModelFile>(f)?.load(f.path)
 }
 
 pub fn parse_gpu(origin: &str, text: &str) -> Result<Gpu> {
@@ -481,5 +516,93 @@ pub fn parse_gpu(origin: &str, text: &str) -> Result<Gpu> {
 /// A GPU preset by id.
 pub fn gpu(id: &str) -> Result<Gpu> {
     let f = find(Kind::Gpu, id)?;
-    parse_gpu(f.path, f.text)
+    read(f)
+}
+
+/// Each kind of preset file: its reader and its function in `baked.rs`.
+macro_rules! preset_files {
+    ($($ty:ty => $kind:ident, $parse:path, $baked:ident;)*) => {$(
+        impl PresetFile for $ty {
+            const KIND: Kind = Kind::$kind;
+            fn parse(origin: &str, text: &str) -> Result<Self> {
+                $parse(origin, text)
+            }
+            #[cfg(any(not(feature = "toml"), feature = "bake"))]
+            fn baked(id: &str) -> Option<Self> {
+                baked::$baked(id)
+            }
+        }
+    )*};
+}
+
+preset_files! {
+    Gpu => Gpu, parse_gpu, gpu;
+    ModelFile => Model, ModelFile::parse, model;
+    crate::scenario::ScenarioFile => Scenario, crate::scenario::ScenarioFile::parse, scenario;
+    crate::scenario::CalibrationFile => Calibration, crate::scenario::CalibrationFile::parse, calibration;
+    crate::rank::Prices => Prices, crate::rank::Prices::parse, prices;
+}
+
+/// A baked model's `[config]`: the JSON serde_json wrote of it, read back
+/// as config.json is (exactly: `float_roundtrip`).
+#[cfg(any(not(feature = "toml"), feature = "bake"))]
+fn config_object(json: &str) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::from_str(json) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    }
+}
+
+/// A model file as the Rust expression that makes it: `[config]` as its
+/// JSON text ([`config_object`]), the rest field by field.
+#[cfg(feature = "bake")]
+impl databake::Bake for ModelFile {
+    fn bake(&self, env: &databake::CrateEnv) -> databake::TokenStream {
+        let ModelFile {
+            id,
+            name,
+            hf_repo,
+            source,
+            base,
+            published_params,
+            checkpoint_bytes,
+            config,
+            quantization,
+            notes,
+        } = self;
+        let (id, name, hf_repo, source, base) = (
+            id.bake(env),
+            name.bake(env),
+            hf_repo.bake(env),
+            source.bake(env),
+            base.bake(env),
+        );
+        let (published_params, checkpoint_bytes, quantization, notes) = (
+            published_params.bake(env),
+            checkpoint_bytes.bake(env),
+            quantization.bake(env),
+            notes.bake(env),
+        );
+        let config = match config {
+            Some(c) => {
+                let json = serde_json::Value::Object(c.clone()).to_string();
+                databake::quote!(Some(crate::presets::config_object(#json)))
+            }
+            None => databake::quote!(None),
+        };
+        databake::quote! {
+            crate::presets::ModelFile {
+                id: #id,
+                name: #name,
+                hf_repo: #hf_repo,
+                source: #source,
+                base: #base,
+                published_params: #published_params,
+                checkpoint_bytes: #checkpoint_bytes,
+                config: #config,
+                quantization: #quantization,
+                notes: #notes,
+            }
+        }
+    }
 }

@@ -1,0 +1,3174 @@
+//! The embedded TOML presets as values, for the web page: written by
+//! `presets::baked_source` (core/src/presets/bake.rs) from data/; do not
+//! edit. After changing a preset: UPDATE_BAKED=1 cargo test -p
+//! decodecalc-tests --test suite data::baked
+
+extern crate alloc;
+pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
+    Some(match id {
+        "rtx3090" => crate::gpu::Gpu {
+            id: "rtx3090".to_owned(),
+            name: "NVIDIA GeForce RTX 3090 24GB".to_owned(),
+            aliases: alloc::vec!["3090".to_owned(), "rtx-3090".to_owned(),],
+            memory_bytes: 25438126080u64,
+            bandwidth_gb_s: 936f64,
+            fp16_tflops: 71f64,
+            fp16_acc16_tflops: Some(142f64),
+            tdp_w: 350f64,
+            sm_count: Some(82u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm86,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "rtx3090-ti" => crate::gpu::Gpu {
+            id: "rtx3090-ti".to_owned(),
+            name: "NVIDIA GeForce RTX 3090 Ti 24GB".to_owned(),
+            aliases: alloc::vec![
+                "3090-ti".to_owned(),
+                "3090ti".to_owned(),
+                "rtx-3090-ti".to_owned(),
+                "rtx3090ti".to_owned(),
+            ],
+            memory_bytes: 25438126080u64,
+            bandwidth_gb_s: 1008f64,
+            fp16_tflops: 80f64,
+            fp16_acc16_tflops: Some(160f64),
+            tdp_w: 450f64,
+            sm_count: Some(84u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm86,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "rtx4090" => crate::gpu::Gpu {
+            id: "rtx4090".to_owned(),
+            name: "NVIDIA GeForce RTX 4090 24GB".to_owned(),
+            aliases: alloc::vec!["4090".to_owned(), "rtx-4090".to_owned(),],
+            memory_bytes: 25386352640u64,
+            bandwidth_gb_s: 1008f64,
+            fp16_tflops: 165.2f64,
+            fp16_acc16_tflops: Some(330.3f64),
+            tdp_w: 450f64,
+            sm_count: Some(128u64),
+            l2_cache_bytes: Some(75497472u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm89,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("l40s".to_owned()),
+        },
+        "rtx5090" => crate::gpu::Gpu {
+            id: "rtx5090".to_owned(),
+            name: "NVIDIA GeForce RTX 5090 32GB".to_owned(),
+            aliases: alloc::vec!["5090".to_owned(), "rtx-5090".to_owned(),],
+            memory_bytes: 33668857856u64,
+            bandwidth_gb_s: 1792f64,
+            fp16_tflops: 209.5f64,
+            fp16_acc16_tflops: Some(419f64),
+            tdp_w: 575f64,
+            sm_count: Some(170u64),
+            l2_cache_bytes: Some(100663296u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm120,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("rtx-pro-6000-server".to_owned()),
+        },
+        "rtx-a6000" => crate::gpu::Gpu {
+            id: "rtx-a6000".to_owned(),
+            name: "NVIDIA RTX A6000 48GB".to_owned(),
+            aliases: alloc::vec![
+                "a6000".to_owned(),
+                "rtxa6000".to_owned(),
+                "rtx-a6000-48gb".to_owned(),
+            ],
+            memory_bytes: 51160023040u64,
+            bandwidth_gb_s: 768f64,
+            fp16_tflops: 154.8f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 300f64,
+            sm_count: Some(84u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm86,
+            segment: crate::gpu::Segment::Workstation,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "rtx6000-ada" => crate::gpu::Gpu {
+            id: "rtx6000-ada".to_owned(),
+            name: "NVIDIA RTX 6000 Ada Generation 48GB".to_owned(),
+            aliases: alloc::vec![
+                "rtx-6000-ada".to_owned(),
+                "6000-ada".to_owned(),
+                "rtx6000ada".to_owned(),
+            ],
+            memory_bytes: 50876252160u64,
+            bandwidth_gb_s: 960f64,
+            fp16_tflops: 364.2f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 300f64,
+            sm_count: Some(142u64),
+            l2_cache_bytes: Some(100663296u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm89,
+            segment: crate::gpu::Segment::Workstation,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("l40s".to_owned()),
+        },
+        "l4" => crate::gpu::Gpu {
+            id: "l4".to_owned(),
+            name: "NVIDIA L4 24GB".to_owned(),
+            aliases: alloc::vec!["l4-24gb".to_owned(),],
+            memory_bytes: 23612293120u64,
+            bandwidth_gb_s: 300f64,
+            fp16_tflops: 121f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 72f64,
+            sm_count: Some(58u64),
+            l2_cache_bytes: Some(50331648u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm89,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("l40s".to_owned()),
+        },
+        "l40s" => crate::gpu::Gpu {
+            id: "l40s".to_owned(),
+            name: "NVIDIA L40S 48GB".to_owned(),
+            aliases: alloc::vec!["l40s-48gb".to_owned(),],
+            memory_bytes: 47576711168u64,
+            bandwidth_gb_s: 864f64,
+            fp16_tflops: 362.05f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 350f64,
+            sm_count: Some(142u64),
+            l2_cache_bytes: Some(100663296u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm89,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator l40s kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.7647f64,
+                        compute_eff: 0.6457f64,
+                        floor_us: 2.873f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 0.7178f64,
+                        compute_eff: 0.5397f64,
+                        floor_us: 5.092f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.7935f64,
+                    floor_us: 21.025f64,
+                    per_seq_us: 0.0065f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.8301f64,
+                        compute_eff: 0.5227f64,
+                        floor_us: 0f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 0.4692f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Fp8,
+                        bw_eff: 0.8641f64,
+                        compute_eff: 0.4308f64,
+                        floor_us: 0f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 0.479f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.881f64,
+                        compute_eff: 0.4387f64,
+                        floor_us: 9.173f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 3.5245f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 4.042f64,
+                        per_step_us: 1.2901f64,
+                        bw_eff: 0.6001f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 0.514f64,
+                        per_step_us: 2.3358f64,
+                        bw_eff: 0.1635f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 2.188f64,
+                        per_step_us: 2.7301f64,
+                        bw_eff: 0.1394f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "a10" => crate::gpu::Gpu {
+            id: "a10".to_owned(),
+            name: "NVIDIA A10 24GB".to_owned(),
+            aliases: alloc::vec!["a10g".to_owned(), "a10-24gb".to_owned(),],
+            memory_bytes: 23696375808u64,
+            bandwidth_gb_s: 600f64,
+            fp16_tflops: 125f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 150f64,
+            sm_count: Some(72u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm86,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "a40" => crate::gpu::Gpu {
+            id: "a40".to_owned(),
+            name: "NVIDIA A40 48GB".to_owned(),
+            aliases: alloc::vec!["a40-48gb".to_owned(),],
+            memory_bytes: 47608692736u64,
+            bandwidth_gb_s: 696f64,
+            fp16_tflops: 149.7f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 300f64,
+            sm_count: Some(84u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm86,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "a100-40gb" => crate::gpu::Gpu {
+            id: "a100-40gb".to_owned(),
+            name: "NVIDIA A100-SXM4-40GB".to_owned(),
+            aliases: alloc::vec!["a100-sxm4-40gb".to_owned(),],
+            memory_bytes: 42298834944u64,
+            bandwidth_gb_s: 1555f64,
+            fp16_tflops: 312f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 400f64,
+            sm_count: Some(108u64),
+            l2_cache_bytes: Some(41943040u64),
+            interconnect: Some(crate::gpu::Link::Nvlink3),
+            interconnect_gb_s: Some(300f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm80,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "a100-80gb" => crate::gpu::Gpu {
+            id: "a100-80gb".to_owned(),
+            name: "NVIDIA A100-SXM4-80GB".to_owned(),
+            aliases: alloc::vec![
+                "a100".to_owned(),
+                "a100-sxm".to_owned(),
+                "a100-sxm4-80gb".to_owned(),
+            ],
+            memory_bytes: 84987740160u64,
+            bandwidth_gb_s: 2039f64,
+            fp16_tflops: 312f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 400f64,
+            sm_count: Some(108u64),
+            l2_cache_bytes: Some(41943040u64),
+            interconnect: Some(crate::gpu::Link::Nvlink3),
+            interconnect_gb_s: Some(300f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm80,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator a100_sxm kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![crate::timing::GemmKernel {
+                    format: crate::timing::GemmFormat::Bf16,
+                    bw_eff: 0.7242f64,
+                    compute_eff: 0.8359f64,
+                    floor_us: 4.804f64
+                },],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.7741f64,
+                    floor_us: 27.383f64,
+                    per_seq_us: 0.0013f64,
+                }),
+                moe: alloc::vec![crate::timing::MoeKernel {
+                    format: crate::timing::MoeFormat::Bf16,
+                    bw_eff: 0.7299f64,
+                    compute_eff: 0.3412f64,
+                    floor_us: 17.234f64,
+                    per_expert_us: 0f64,
+                    row_bytes_per_hidden: 3.6906f64
+                },],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 4.481f64,
+                        per_step_us: 0.4134f64,
+                        bw_eff: 0.5182f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 10.591f64,
+                        per_step_us: 0.8972f64,
+                        bw_eff: 0.4741f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 10.468f64,
+                        per_step_us: 0.8287f64,
+                        bw_eff: 0.3928f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "a100-80gb-pcie" => crate::gpu::Gpu {
+            id: "a100-80gb-pcie".to_owned(),
+            name: "NVIDIA A100 80GB PCIe".to_owned(),
+            aliases: alloc::vec!["a100-pcie".to_owned(), "a100-pcie-80gb".to_owned(),],
+            memory_bytes: 84974239744u64,
+            bandwidth_gb_s: 1935f64,
+            fp16_tflops: 312f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 300f64,
+            sm_count: Some(108u64),
+            l2_cache_bytes: Some(41943040u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm80,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "h100-sxm" => crate::gpu::Gpu {
+            id: "h100-sxm".to_owned(),
+            name: "NVIDIA H100 80GB HBM3 (SXM)".to_owned(),
+            aliases: alloc::vec![
+                "h100".to_owned(),
+                "h100-80gb".to_owned(),
+                "h100-sxm5".to_owned(),
+                "h100-sxm5-80gb".to_owned(),
+            ],
+            memory_bytes: 85017755648u64,
+            bandwidth_gb_s: 3350f64,
+            fp16_tflops: 989.5f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 700f64,
+            sm_count: Some(132u64),
+            l2_cache_bytes: Some(52428800u64),
+            interconnect: Some(crate::gpu::Link::Nvlink4),
+            interconnect_gb_s: Some(450f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm90,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator h100_sxm kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.8661f64,
+                        compute_eff: 0.8099f64,
+                        floor_us: 3.945f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 0.848f64,
+                        compute_eff: 0.6383f64,
+                        floor_us: 7.449f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.9298f64,
+                    floor_us: 17.456f64,
+                    per_seq_us: 0.0263f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.8599f64,
+                        compute_eff: 0.4668f64,
+                        floor_us: 23.586f64,
+                        per_expert_us: 0.0702f64,
+                        row_bytes_per_hidden: 3.7301f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Fp8,
+                        bw_eff: 0.9665f64,
+                        compute_eff: 0.266f64,
+                        floor_us: 41.194f64,
+                        per_expert_us: 0.0837f64,
+                        row_bytes_per_hidden: 9.8405f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.6727f64,
+                        compute_eff: 0.4662f64,
+                        floor_us: 33.255f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 6.3901f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 4.09f64,
+                        per_step_us: 0.1923f64,
+                        bw_eff: 0.5035f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 5.553f64,
+                        per_step_us: 0.8196f64,
+                        bw_eff: 0.5507f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 5.458f64,
+                        per_step_us: 0.8087f64,
+                        bw_eff: 0.4535f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "h100-pcie" => crate::gpu::Gpu {
+            id: "h100-pcie".to_owned(),
+            name: "NVIDIA H100 PCIe 80GB".to_owned(),
+            aliases: alloc::vec!["h100-pcie-80gb".to_owned(),],
+            memory_bytes: 85017755648u64,
+            bandwidth_gb_s: 2000f64,
+            fp16_tflops: 756.5f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 350f64,
+            sm_count: Some(114u64),
+            l2_cache_bytes: Some(52428800u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm90,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("h100-sxm".to_owned()),
+        },
+        "h200" => crate::gpu::Gpu {
+            id: "h200".to_owned(),
+            name: "NVIDIA H200 141GB (SXM)".to_owned(),
+            aliases: alloc::vec!["h200-sxm".to_owned(), "h200-141gb".to_owned(),],
+            memory_bytes: 150108897280u64,
+            bandwidth_gb_s: 4800f64,
+            fp16_tflops: 989.5f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 700f64,
+            sm_count: Some(132u64),
+            l2_cache_bytes: Some(62914560u64),
+            interconnect: Some(crate::gpu::Link::Nvlink4),
+            interconnect_gb_s: Some(450f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm90,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator h200_sxm kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.8877f64,
+                        compute_eff: 0.8057f64,
+                        floor_us: 6.417f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 0.7981f64,
+                        compute_eff: 0.7354f64,
+                        floor_us: 7.14f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.9071f64,
+                    floor_us: 16.994f64,
+                    per_seq_us: 0.0369f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.8721f64,
+                        compute_eff: 0.5637f64,
+                        floor_us: 24.606f64,
+                        per_expert_us: 0.0505f64,
+                        row_bytes_per_hidden: 8.7098f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Fp8,
+                        bw_eff: 0.9386f64,
+                        compute_eff: 0.2627f64,
+                        floor_us: 37.286f64,
+                        per_expert_us: 0.158f64,
+                        row_bytes_per_hidden: 13.2469f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.4958f64,
+                        compute_eff: 0.4566f64,
+                        floor_us: 32.942f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 6.5496f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.6647f64,
+                        compute_eff: 0.2311f64,
+                        floor_us: 29.575f64,
+                        per_expert_us: 0.0761f64,
+                        row_bytes_per_hidden: 22.9725f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 4.268f64,
+                        per_step_us: 0.1526f64,
+                        bw_eff: 0.5355f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 5.423f64,
+                        per_step_us: 0.871f64,
+                        bw_eff: 0.5699f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 5.093f64,
+                        per_step_us: 0.9804f64,
+                        bw_eff: 0.4647f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "h100-nvl" => crate::gpu::Gpu {
+            id: "h100-nvl".to_owned(),
+            name: "NVIDIA H100 NVL 94GB".to_owned(),
+            aliases: alloc::vec!["h100-nvl-94gb".to_owned(), "h100nvl".to_owned(),],
+            memory_bytes: 99861594112u64,
+            bandwidth_gb_s: 3938f64,
+            fp16_tflops: 835.5f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 400f64,
+            sm_count: Some(132u64),
+            l2_cache_bytes: Some(62914560u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm90,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("h100-sxm".to_owned()),
+        },
+        "h20-3e" => crate::gpu::Gpu {
+            id: "h20-3e".to_owned(),
+            name: "NVIDIA H20-3e 141GB".to_owned(),
+            aliases: alloc::vec![
+                "h20-141gb".to_owned(),
+                "h20e".to_owned(),
+                "nvidia-h20-3e".to_owned(),
+            ],
+            memory_bytes: 150108897280u64,
+            bandwidth_gb_s: 4800f64,
+            fp16_tflops: 148f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 500f64,
+            sm_count: Some(78u64),
+            l2_cache_bytes: Some(62914560u64),
+            interconnect: Some(crate::gpu::Link::Nvlink4),
+            interconnect_gb_s: Some(450f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm90,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("h200".to_owned()),
+        },
+        "gb200" => crate::gpu::Gpu {
+            id: "gb200".to_owned(),
+            name: "NVIDIA GB200 186GB".to_owned(),
+            aliases: alloc::vec![
+                "gb200-nvl72".to_owned(),
+                "gb200-186gb".to_owned(),
+                "gb200-superchip".to_owned(),
+            ],
+            memory_bytes: 197897748480u64,
+            bandwidth_gb_s: 8000f64,
+            fp16_tflops: 2500f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 1200f64,
+            sm_count: Some(152u64),
+            l2_cache_bytes: Some(135528448u64),
+            interconnect: Some(crate::gpu::Link::Nvlink5),
+            interconnect_gb_s: Some(900f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm100,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator gb200 kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.8477f64,
+                        compute_eff: 0.5761f64,
+                        floor_us: 4.57f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 1f64,
+                        compute_eff: 0.6678f64,
+                        floor_us: 20.97f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Nvfp4,
+                        bw_eff: 0.7022f64,
+                        compute_eff: 0.422f64,
+                        floor_us: 7.28f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.9687f64,
+                    floor_us: 13.944f64,
+                    per_seq_us: 0.0024f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.8352f64,
+                        compute_eff: 0.3048f64,
+                        floor_us: 13.072f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 2.0508f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Fp8,
+                        bw_eff: 0.848f64,
+                        compute_eff: 0.1536f64,
+                        floor_us: 23.951f64,
+                        per_expert_us: 0.0474f64,
+                        row_bytes_per_hidden: 7.9719f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Nvfp4,
+                        bw_eff: 0.9463f64,
+                        compute_eff: 0.327f64,
+                        floor_us: 14.188f64,
+                        per_expert_us: 0.0963f64,
+                        row_bytes_per_hidden: 3.7428f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.5033f64,
+                        compute_eff: 0.2208f64,
+                        floor_us: 15.648f64,
+                        per_expert_us: 0.1876f64,
+                        row_bytes_per_hidden: 15.6931f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 5.217f64,
+                        per_step_us: 0.0149f64,
+                        bw_eff: 0.2586f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 9.124f64,
+                        per_step_us: 1.2659f64,
+                        bw_eff: 0.4208f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 9.206f64,
+                        per_step_us: 1.1457f64,
+                        bw_eff: 0.368f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "gb300" => crate::gpu::Gpu {
+            id: "gb300".to_owned(),
+            name: "NVIDIA GB300 288GB".to_owned(),
+            aliases: alloc::vec!["gb300-nvl72".to_owned(), "gb300-288gb".to_owned(),],
+            memory_bytes: 297021079552u64,
+            bandwidth_gb_s: 8000f64,
+            fp16_tflops: 2500f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 1400f64,
+            sm_count: Some(152u64),
+            l2_cache_bytes: Some(135528448u64),
+            interconnect: Some(crate::gpu::Link::Nvlink5),
+            interconnect_gb_s: Some(900f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm103,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator gb300 kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.8083f64,
+                        compute_eff: 0.7681f64,
+                        floor_us: 4.369f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 1f64,
+                        compute_eff: 0.7045f64,
+                        floor_us: 19.99f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Nvfp4,
+                        bw_eff: 0.768f64,
+                        compute_eff: 0.5067f64,
+                        floor_us: 8.96f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.9298f64,
+                    floor_us: 13.265f64,
+                    per_seq_us: 0.0024f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.8181f64,
+                        compute_eff: 0.3107f64,
+                        floor_us: 12.626f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 1.6425f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Fp8,
+                        bw_eff: 0.8324f64,
+                        compute_eff: 0.1567f64,
+                        floor_us: 23.244f64,
+                        per_expert_us: 0.0463f64,
+                        row_bytes_per_hidden: 7.1345f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Nvfp4,
+                        bw_eff: 0.9213f64,
+                        compute_eff: 0.3421f64,
+                        floor_us: 13.969f64,
+                        per_expert_us: 0.093f64,
+                        row_bytes_per_hidden: 3.0269f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.5093f64,
+                        compute_eff: 0.2233f64,
+                        floor_us: 15.801f64,
+                        per_expert_us: 0.1836f64,
+                        row_bytes_per_hidden: 15.5553f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 6.898f64,
+                        per_step_us: 0.1354f64,
+                        bw_eff: 0.187f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 7.962f64,
+                        per_step_us: 1.3419f64,
+                        bw_eff: 0.4244f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 8.09f64,
+                        per_step_us: 1.3761f64,
+                        bw_eff: 0.3708f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "b200" => crate::gpu::Gpu {
+            id: "b200".to_owned(),
+            name: "NVIDIA B200 180GB".to_owned(),
+            aliases: alloc::vec![
+                "b200-sxm".to_owned(),
+                "b200-180gb".to_owned(),
+                "hgx-b200".to_owned(),
+            ],
+            memory_bytes: 191501434880u64,
+            bandwidth_gb_s: 8000f64,
+            fp16_tflops: 2250f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 1000f64,
+            sm_count: Some(148u64),
+            l2_cache_bytes: Some(132644864u64),
+            interconnect: Some(crate::gpu::Link::Nvlink5),
+            interconnect_gb_s: Some(900f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm100,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator b200_sxm kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.8265f64,
+                        compute_eff: 0.7288f64,
+                        floor_us: 4.205f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 1f64,
+                        compute_eff: 0.6563f64,
+                        floor_us: 19.9f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Nvfp4,
+                        bw_eff: 0.6817f64,
+                        compute_eff: 0.4719f64,
+                        floor_us: 7.029f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.9287f64,
+                    floor_us: 13.904f64,
+                    per_seq_us: 0.0006f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.8058f64,
+                        compute_eff: 0.3237f64,
+                        floor_us: 13.69f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 2.2704f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Fp8,
+                        bw_eff: 0.8194f64,
+                        compute_eff: 0.1565f64,
+                        floor_us: 24.797f64,
+                        per_expert_us: 0.0573f64,
+                        row_bytes_per_hidden: 8.8267f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Nvfp4,
+                        bw_eff: 0.9058f64,
+                        compute_eff: 0.3259f64,
+                        floor_us: 14.639f64,
+                        per_expert_us: 0.1095f64,
+                        row_bytes_per_hidden: 3.8577f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.4883f64,
+                        compute_eff: 0.2246f64,
+                        floor_us: 16.362f64,
+                        per_expert_us: 0.2064f64,
+                        row_bytes_per_hidden: 17.0557f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 6.536f64,
+                        per_step_us: 0.2725f64,
+                        bw_eff: 0.2095f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 8.49f64,
+                        per_step_us: 1.2789f64,
+                        bw_eff: 0.4316f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 8.569f64,
+                        per_step_us: 1.3115f64,
+                        bw_eff: 0.364f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "mi300x" => crate::gpu::Gpu {
+            id: "mi300x".to_owned(),
+            name: "AMD Instinct MI300X 192GB".to_owned(),
+            aliases: alloc::vec!["mi300".to_owned(), "instinct-mi300x".to_owned(),],
+            memory_bytes: 205822885888u64,
+            bandwidth_gb_s: 5300f64,
+            fp16_tflops: 1307.4f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 750f64,
+            sm_count: Some(304u64),
+            l2_cache_bytes: Some(33554432u64),
+            interconnect: Some(crate::gpu::Link::InfinityFabric),
+            interconnect_gb_s: Some(448f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Gfx942,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        "rtx3080" => crate::gpu::Gpu {
+            id: "rtx3080".to_owned(),
+            name: "NVIDIA GeForce RTX 3080 10GB".to_owned(),
+            aliases: alloc::vec![
+                "3080".to_owned(),
+                "rtx-3080".to_owned(),
+                "rtx3080-10gb".to_owned(),
+            ],
+            memory_bytes: 10472390656u64,
+            bandwidth_gb_s: 760f64,
+            fp16_tflops: 59.5f64,
+            fp16_acc16_tflops: Some(119f64),
+            tdp_w: 320f64,
+            sm_count: Some(68u64),
+            l2_cache_bytes: Some(5242880u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm86,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "rtx3080-12gb" => crate::gpu::Gpu {
+            id: "rtx3080-12gb".to_owned(),
+            name: "NVIDIA GeForce RTX 3080 12GB".to_owned(),
+            aliases: alloc::vec!["3080-12gb".to_owned(), "rtx-3080-12gb".to_owned(),],
+            memory_bytes: 12566134784u64,
+            bandwidth_gb_s: 912f64,
+            fp16_tflops: 61.3f64,
+            fp16_acc16_tflops: Some(122.5f64),
+            tdp_w: 350f64,
+            sm_count: Some(70u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm86,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("a100-80gb".to_owned()),
+        },
+        "rtx4080" => crate::gpu::Gpu {
+            id: "rtx4080".to_owned(),
+            name: "NVIDIA GeForce RTX 4080 16GB".to_owned(),
+            aliases: alloc::vec!["4080".to_owned(), "rtx-4080".to_owned(),],
+            memory_bytes: 16828596224u64,
+            bandwidth_gb_s: 716.8f64,
+            fp16_tflops: 97.5f64,
+            fp16_acc16_tflops: Some(194.9f64),
+            tdp_w: 320f64,
+            sm_count: Some(76u64),
+            l2_cache_bytes: Some(67108864u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm89,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("l40s".to_owned()),
+        },
+        "rtx4080-super" => crate::gpu::Gpu {
+            id: "rtx4080-super".to_owned(),
+            name: "NVIDIA GeForce RTX 4080 SUPER 16GB".to_owned(),
+            aliases: alloc::vec![
+                "4080-super".to_owned(),
+                "4080super".to_owned(),
+                "rtx-4080-super".to_owned(),
+                "rtx4080s".to_owned(),
+            ],
+            memory_bytes: 16852844544u64,
+            bandwidth_gb_s: 736f64,
+            fp16_tflops: 104.5f64,
+            fp16_acc16_tflops: Some(209f64),
+            tdp_w: 320f64,
+            sm_count: Some(80u64),
+            l2_cache_bytes: Some(67108864u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm89,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("l40s".to_owned()),
+        },
+        "rtx5070-ti" => crate::gpu::Gpu {
+            id: "rtx5070-ti".to_owned(),
+            name: "NVIDIA GeForce RTX 5070 Ti 16GB".to_owned(),
+            aliases: alloc::vec![
+                "5070ti".to_owned(),
+                "5070-ti".to_owned(),
+                "rtx-5070-ti".to_owned(),
+                "rtx5070ti".to_owned(),
+            ],
+            memory_bytes: 16611540992u64,
+            bandwidth_gb_s: 896f64,
+            fp16_tflops: 87.9f64,
+            fp16_acc16_tflops: Some(175.8f64),
+            tdp_w: 300f64,
+            sm_count: Some(70u64),
+            l2_cache_bytes: Some(50331648u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm120,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("rtx-pro-6000-server".to_owned()),
+        },
+        "rtx5080" => crate::gpu::Gpu {
+            id: "rtx5080".to_owned(),
+            name: "NVIDIA GeForce RTX 5080 16GB".to_owned(),
+            aliases: alloc::vec!["5080".to_owned(), "rtx-5080".to_owned(),],
+            memory_bytes: 16651386880u64,
+            bandwidth_gb_s: 960f64,
+            fp16_tflops: 112.6f64,
+            fp16_acc16_tflops: Some(225.1f64),
+            tdp_w: 360f64,
+            sm_count: Some(84u64),
+            l2_cache_bytes: Some(67108864u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: Some(false),
+            arch: crate::gpu::Arch::Sm120,
+            segment: crate::gpu::Segment::Geforce,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("rtx-pro-6000-server".to_owned()),
+        },
+        "rtx-pro-6000" => crate::gpu::Gpu {
+            id: "rtx-pro-6000".to_owned(),
+            name: "NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB".to_owned(),
+            aliases: alloc::vec![
+                "rtx-pro-6000-blackwell".to_owned(),
+                "rtx6000-pro".to_owned(),
+                "rtx-pro-6000-workstation".to_owned(),
+                "rtx-pro-6000-ws".to_owned(),
+                "pro6000".to_owned(),
+            ],
+            memory_bytes: 101970870272u64,
+            bandwidth_gb_s: 1792f64,
+            fp16_tflops: 500f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 600f64,
+            sm_count: Some(188u64),
+            l2_cache_bytes: Some(134217728u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm120,
+            segment: crate::gpu::Segment::Workstation,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("rtx-pro-6000-server".to_owned()),
+        },
+        "rtx-pro-6000-server" => crate::gpu::Gpu {
+            id: "rtx-pro-6000-server".to_owned(),
+            name: "NVIDIA RTX PRO 6000 Blackwell Server Edition 96GB".to_owned(),
+            aliases: alloc::vec![
+                "rtx-pro-6000-blackwell-server".to_owned(),
+                "rtx6000-pro-server".to_owned(),
+                "rtx-pro-6000-se".to_owned(),
+            ],
+            memory_bytes: 101973950464u64,
+            bandwidth_gb_s: 1597f64,
+            fp16_tflops: 500f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 600f64,
+            sm_count: Some(188u64),
+            l2_cache_bytes: Some(134217728u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm120,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator rtx_pro_6000_server kernel tables (data/kernels)"
+                    .to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.9209f64,
+                        compute_eff: 0.7976f64,
+                        floor_us: 2.846f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 0.9219f64,
+                        compute_eff: 0.8014f64,
+                        floor_us: 7.252f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Nvfp4,
+                        bw_eff: 0.7749f64,
+                        compute_eff: 0.6843f64,
+                        floor_us: 8.928f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.987f64,
+                    floor_us: 0f64,
+                    per_seq_us: 0.0038f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.9341f64,
+                        compute_eff: 0.3221f64,
+                        floor_us: 20.55f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 3.5929f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Nvfp4,
+                        bw_eff: 1f64,
+                        compute_eff: 0.4739f64,
+                        floor_us: 43.302f64,
+                        per_expert_us: 0.3727f64,
+                        row_bytes_per_hidden: 0.8328f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.9467f64,
+                        compute_eff: 0.4556f64,
+                        floor_us: 16.879f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 9.0176f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 3.618f64,
+                        per_step_us: 0.7246f64,
+                        bw_eff: 0.6229f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 2.634f64,
+                        per_step_us: 1.913f64,
+                        bw_eff: 0.389f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 4.09f64,
+                        per_step_us: 1.9623f64,
+                        bw_eff: 0.3489f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "rtx-pro-6000-maxq" => crate::gpu::Gpu {
+            id: "rtx-pro-6000-maxq".to_owned(),
+            name: "NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition 96GB".to_owned(),
+            aliases: alloc::vec![
+                "rtx-pro-6000-max-q".to_owned(),
+                "rtx-pro-6000-blackwell-max-q".to_owned(),
+                "rtx6000-pro-maxq".to_owned(),
+            ],
+            memory_bytes: 101970870272u64,
+            bandwidth_gb_s: 1792f64,
+            fp16_tflops: 438.9f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 300f64,
+            sm_count: Some(188u64),
+            l2_cache_bytes: Some(134217728u64),
+            interconnect: Some(crate::gpu::Link::Pcie5),
+            interconnect_gb_s: Some(64f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm120,
+            segment: crate::gpu::Segment::Workstation,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("rtx-pro-6000-server".to_owned()),
+        },
+        "dgx-spark" => crate::gpu::Gpu {
+            id: "dgx-spark".to_owned(),
+            name: "NVIDIA DGX Spark (GB10) 128GB unified".to_owned(),
+            aliases: alloc::vec![
+                "gb10".to_owned(),
+                "spark".to_owned(),
+                "nvidia-gb10".to_owned(),
+                "dgx-spark-gb10".to_owned(),
+            ],
+            memory_bytes: 128523960320u64,
+            bandwidth_gb_s: 273f64,
+            fp16_tflops: 125f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 140f64,
+            sm_count: Some(48u64),
+            l2_cache_bytes: Some(25165824u64),
+            interconnect: Some(crate::gpu::Link::Connectx7),
+            interconnect_gb_s: Some(25f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm121,
+            segment: crate::gpu::Segment::Workstation,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("rtx-pro-6000-server".to_owned()),
+        },
+        "l20" => crate::gpu::Gpu {
+            id: "l20".to_owned(),
+            name: "NVIDIA L20 48GB".to_owned(),
+            aliases: alloc::vec!["l20-48gb".to_owned(), "nvidia-l20".to_owned(),],
+            memory_bytes: 47665119232u64,
+            bandwidth_gb_s: 864f64,
+            fp16_tflops: 119.5f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 275f64,
+            sm_count: Some(92u64),
+            l2_cache_bytes: Some(100663296u64),
+            interconnect: Some(crate::gpu::Link::Pcie4),
+            interconnect_gb_s: Some(32f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm89,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("l40s".to_owned()),
+        },
+        "t4" => crate::gpu::Gpu {
+            id: "t4".to_owned(),
+            name: "NVIDIA Tesla T4 16GB".to_owned(),
+            aliases: alloc::vec!["tesla-t4".to_owned(), "t4-16gb".to_owned(),],
+            memory_bytes: 15843721216u64,
+            bandwidth_gb_s: 320f64,
+            fp16_tflops: 65f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 70f64,
+            sm_count: Some(40u64),
+            l2_cache_bytes: Some(4194304u64),
+            interconnect: Some(crate::gpu::Link::Pcie3),
+            interconnect_gb_s: Some(16f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm75,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        "v100-16gb" => crate::gpu::Gpu {
+            id: "v100-16gb".to_owned(),
+            name: "NVIDIA Tesla V100-SXM2-16GB".to_owned(),
+            aliases: alloc::vec![
+                "v100".to_owned(),
+                "v100-sxm2-16gb".to_owned(),
+                "tesla-v100".to_owned(),
+            ],
+            memory_bytes: 16945512448u64,
+            bandwidth_gb_s: 900f64,
+            fp16_tflops: 125f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 300f64,
+            sm_count: Some(80u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Nvlink2),
+            interconnect_gb_s: Some(150f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm70,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        "v100-32gb" => crate::gpu::Gpu {
+            id: "v100-32gb".to_owned(),
+            name: "NVIDIA Tesla V100-SXM2-32GB".to_owned(),
+            aliases: alloc::vec!["v100-sxm2-32gb".to_owned(), "v100-32g".to_owned(),],
+            memory_bytes: 34089730048u64,
+            bandwidth_gb_s: 900f64,
+            fp16_tflops: 125f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 300f64,
+            sm_count: Some(80u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Nvlink2),
+            interconnect_gb_s: Some(150f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm70,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        "v100-pcie-16gb" => crate::gpu::Gpu {
+            id: "v100-pcie-16gb".to_owned(),
+            name: "NVIDIA Tesla V100-PCIE-16GB".to_owned(),
+            aliases: alloc::vec!["v100-pcie".to_owned(), "v100-pcie-16g".to_owned(),],
+            memory_bytes: 16945512448u64,
+            bandwidth_gb_s: 900f64,
+            fp16_tflops: 112f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 250f64,
+            sm_count: Some(80u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie3),
+            interconnect_gb_s: Some(16f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm70,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        "v100-pcie-32gb" => crate::gpu::Gpu {
+            id: "v100-pcie-32gb".to_owned(),
+            name: "NVIDIA Tesla V100-PCIE-32GB".to_owned(),
+            aliases: alloc::vec!["v100-pcie-32g".to_owned(),],
+            memory_bytes: 34089730048u64,
+            bandwidth_gb_s: 900f64,
+            fp16_tflops: 112f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 250f64,
+            sm_count: Some(80u64),
+            l2_cache_bytes: Some(6291456u64),
+            interconnect: Some(crate::gpu::Link::Pcie3),
+            interconnect_gb_s: Some(16f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm70,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        "h20" => crate::gpu::Gpu {
+            id: "h20".to_owned(),
+            name: "NVIDIA H20 96GB".to_owned(),
+            aliases: alloc::vec!["h20-96gb".to_owned(), "nvidia-h20".to_owned(),],
+            memory_bytes: 102010716160u64,
+            bandwidth_gb_s: 4000f64,
+            fp16_tflops: 148f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 400f64,
+            sm_count: Some(78u64),
+            l2_cache_bytes: Some(62914560u64),
+            interconnect: Some(crate::gpu::Link::Nvlink4),
+            interconnect_gb_s: Some(450f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm90,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: Some("h100-sxm".to_owned()),
+        },
+        "b300" => crate::gpu::Gpu {
+            id: "b300".to_owned(),
+            name: "NVIDIA B300 SXM6 AC 288GB".to_owned(),
+            aliases: alloc::vec![
+                "b300-sxm6".to_owned(),
+                "blackwell-ultra".to_owned(),
+                "hgx-b300".to_owned(),
+            ],
+            memory_bytes: 287428771840u64,
+            bandwidth_gb_s: 8000f64,
+            fp16_tflops: 2250f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 1100f64,
+            sm_count: Some(148u64),
+            l2_cache_bytes: Some(135528448u64),
+            interconnect: Some(crate::gpu::Link::Nvlink5),
+            interconnect_gb_s: Some(900f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Sm103,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: Some(crate::timing::KernelFigures {
+                source: "aiconfigurator b300_sxm kernel tables (data/kernels)".to_owned(),
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.8104f64,
+                        compute_eff: 0.783f64,
+                        floor_us: 3.935f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Fp8,
+                        bw_eff: 1f64,
+                        compute_eff: 0.706f64,
+                        floor_us: 17.86f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Nvfp4,
+                        bw_eff: 0.6372f64,
+                        compute_eff: 0.5145f64,
+                        floor_us: 6.789f64
+                    },
+                ],
+                decode_attention: Some(crate::timing::DecodeAttentionKernel {
+                    bw_eff: 0.9156f64,
+                    floor_us: 13.116f64,
+                    per_seq_us: 0.0022f64,
+                }),
+                moe: alloc::vec![
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Bf16,
+                        bw_eff: 0.7957f64,
+                        compute_eff: 0.3258f64,
+                        floor_us: 11.896f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 2.0372f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Fp8,
+                        bw_eff: 0.8096f64,
+                        compute_eff: 0.1642f64,
+                        floor_us: 22.785f64,
+                        per_expert_us: 0.0568f64,
+                        row_bytes_per_hidden: 7.5834f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Nvfp4,
+                        bw_eff: 0.8945f64,
+                        compute_eff: 0.347f64,
+                        floor_us: 13.397f64,
+                        per_expert_us: 0.1076f64,
+                        row_bytes_per_hidden: 3.3307f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Mxfp4,
+                        bw_eff: 0.4936f64,
+                        compute_eff: 0.2355f64,
+                        floor_us: 15.281f64,
+                        per_expert_us: 0.1997f64,
+                        row_bytes_per_hidden: 16.1223f64
+                    },
+                ],
+                allreduce: alloc::vec![
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Custom,
+                        base_us: 6.406f64,
+                        per_step_us: 0.2571f64,
+                        bw_eff: 0.1868f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::Nccl,
+                        base_us: 8.357f64,
+                        per_step_us: 1.2453f64,
+                        bw_eff: 0.438f64
+                    },
+                    crate::timing::AllReduceKernel {
+                        implementation: crate::timing::AllReduceImpl::GatherScatter,
+                        base_us: 8.034f64,
+                        per_step_us: 1.2612f64,
+                        bw_eff: 0.3634f64
+                    },
+                ],
+            }),
+            kernels_from: None,
+        },
+        "mi325x" => crate::gpu::Gpu {
+            id: "mi325x".to_owned(),
+            name: "AMD Instinct MI325X 256GB".to_owned(),
+            aliases: alloc::vec!["mi325".to_owned(), "instinct-mi325x".to_owned(),],
+            memory_bytes: 274856935424u64,
+            bandwidth_gb_s: 6000f64,
+            fp16_tflops: 1307.4f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 1000f64,
+            sm_count: Some(304u64),
+            l2_cache_bytes: Some(33554432u64),
+            interconnect: Some(crate::gpu::Link::InfinityFabric),
+            interconnect_gb_s: Some(448f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Gfx942,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        "mi355x" => crate::gpu::Gpu {
+            id: "mi355x".to_owned(),
+            name: "AMD Instinct MI355X 288GB".to_owned(),
+            aliases: alloc::vec!["mi355".to_owned(), "instinct-mi355x".to_owned(),],
+            memory_bytes: 309216673792u64,
+            bandwidth_gb_s: 8000f64,
+            fp16_tflops: 2516.6f64,
+            fp16_acc16_tflops: None,
+            tdp_w: 1400f64,
+            sm_count: Some(256u64),
+            l2_cache_bytes: Some(33554432u64),
+            interconnect: Some(crate::gpu::Link::InfinityFabric),
+            interconnect_gb_s: Some(537.6f64),
+            p2p: None,
+            arch: crate::gpu::Arch::Gfx950,
+            segment: crate::gpu::Segment::Datacenter,
+            source: "".to_owned(),
+            kernels: None,
+            kernels_from: None,
+        },
+        _ => return None,
+    })
+}
+pub(super) fn model(id: &str) -> Option<crate::presets::ModelFile> {
+    Some (match id { "nemotron-nano-12b-v2" => crate :: presets :: ModelFile { id : "nemotron-nano-12b-v2" . to_owned () , name : "NVIDIA-Nemotron-Nano-12B-v2" . to_owned () , hf_repo : Some ("nvidia/NVIDIA-Nemotron-Nano-12B-v2" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (12310000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"NemotronHForCausalLM\"],\"conv_kernel\":4,\"expand\":2,\"head_dim\":128,\"hidden_size\":5120,\"hybrid_override_pattern\":\"M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M*-M-M-M-M-\",\"intermediate_size\":20480,\"mamba_head_dim\":80,\"mamba_num_heads\":128,\"max_position_embeddings\":131072,\"n_groups\":8,\"num_attention_heads\":40,\"num_hidden_layers\":62,\"num_key_value_heads\":8,\"ssm_state_size\":128,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":131072}")) , quantization : None , notes : None , } , "nemotron-nano-12b-v2-awq4" => crate :: presets :: ModelFile { id : "nemotron-nano-12b-v2-awq4" . to_owned () , name : "NVIDIA-Nemotron-Nano-12B-v2 AWQ 4-bit" . to_owned () , hf_repo : Some ("cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit" . to_owned ()) , source : "" . to_owned () , base : Some ("nemotron-nano-12b-v2" . to_owned ()) , published_params : None , checkpoint_bytes : None , config : None , quantization : Some (crate :: quant :: WeightQuant { method : crate :: quant :: QuantMethod :: Awq , bits : 4u64 , group_size : Some (128u64) , zero_point : true , unquantized : alloc :: vec ! ["embed_tokens" . to_owned () , "lm_head" . to_owned () , "attention" . to_owned () ,] , lm_head_quantized : false , block : None , per_tensor : false , fp8_kinds : alloc :: vec ! [] , fp8_layers : alloc :: vec ! [] , double_quant : false , release : None }) , notes : None , } , "nemotron-nano-12b-v2-awq8" => crate :: presets :: ModelFile { id : "nemotron-nano-12b-v2-awq8" . to_owned () , name : "NVIDIA-Nemotron-Nano-12B-v2 AWQ 8-bit" . to_owned () , hf_repo : Some ("cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-8bit" . to_owned ()) , source : "" . to_owned () , base : Some ("nemotron-nano-12b-v2" . to_owned ()) , published_params : None , checkpoint_bytes : Some (14340000000u64) , config : None , quantization : Some (crate :: quant :: WeightQuant { method : crate :: quant :: QuantMethod :: Awq , bits : 8u64 , group_size : Some (128u64) , zero_point : true , unquantized : alloc :: vec ! ["embed_tokens" . to_owned () , "lm_head" . to_owned () , "attention" . to_owned () ,] , lm_head_quantized : false , block : None , per_tensor : false , fp8_kinds : alloc :: vec ! [] , fp8_layers : alloc :: vec ! [] , double_quant : false , release : None }) , notes : None , } , "nemotron-nano-9b-v2" => crate :: presets :: ModelFile { id : "nemotron-nano-9b-v2" . to_owned () , name : "NVIDIA-Nemotron-Nano-9B-v2" . to_owned () , hf_repo : Some ("nvidia/NVIDIA-Nemotron-Nano-9B-v2" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"NemotronHForCausalLM\"],\"conv_kernel\":4,\"head_dim\":128,\"hidden_size\":4480,\"hybrid_override_pattern\":\"M-M-M-MM-M-M-M*-M-M-M*-M-M-M-M*-M-M-M-M*-M-MM-M-M-M-M-M-\",\"intermediate_size\":15680,\"mamba_head_dim\":80,\"mamba_num_heads\":128,\"max_position_embeddings\":131072,\"model_type\":\"nemotron_h\",\"n_groups\":8,\"num_attention_heads\":40,\"num_hidden_layers\":56,\"num_key_value_heads\":8,\"ssm_state_size\":128,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":131072}")) , quantization : None , notes : None , } , "nemotron-h-8b" => crate :: presets :: ModelFile { id : "nemotron-h-8b" . to_owned () , name : "Nemotron-H-8B-Base-8K" . to_owned () , hf_repo : Some ("nvidia/Nemotron-H-8B-Base-8K" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"NemotronHForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"attention_head_dim\":128,\"bos_token_id\":1,\"chunk_size\":128,\"conv_kernel\":4,\"eos_token_id\":2,\"expand\":2,\"hidden_dropout\":0.0,\"hidden_size\":4096,\"hybrid_override_pattern\":\"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-\",\"initializer_range\":0.02,\"intermediate_size\":21504,\"layer_norm_epsilon\":0.00001,\"mamba_head_dim\":64,\"mamba_hidden_act\":\"silu\",\"mamba_num_heads\":128,\"mamba_proj_bias\":false,\"max_position_embeddings\":8192,\"mlp_bias\":false,\"mlp_hidden_act\":\"relu2\",\"model_type\":\"nemotron_h\",\"n_groups\":8,\"num_attention_heads\":32,\"num_hidden_layers\":52,\"num_key_value_heads\":8,\"num_logits_to_keep\":1,\"pad_token_id\":0,\"rescale_prenorm_residual\":true,\"residual_in_fp32\":false,\"rms_norm_eps\":0.00001,\"ssm_state_size\":128,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.48.0.dev0\",\"use_bias\":false,\"use_cache\":true,\"use_conv_bias\":true,\"use_mamba_kernels\":true,\"vocab_size\":131072}")) , quantization : None , notes : None , } , "llama-3.1-8b" => crate :: presets :: ModelFile { id : "llama-3.1-8b" . to_owned () , name : "Llama-3.1-8B" . to_owned () , hf_repo : Some ("meta-llama/Llama-3.1-8B" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (8030000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"LlamaForCausalLM\"],\"head_dim\":128,\"hidden_size\":4096,\"intermediate_size\":14336,\"max_position_embeddings\":131072,\"num_attention_heads\":32,\"num_hidden_layers\":32,\"num_key_value_heads\":8,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":128256}")) , quantization : None , notes : None , } , "llama-3.1-70b" => crate :: presets :: ModelFile { id : "llama-3.1-70b" . to_owned () , name : "Llama-3.1-70B" . to_owned () , hf_repo : Some ("meta-llama/Llama-3.1-70B" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (70600000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"LlamaForCausalLM\"],\"head_dim\":128,\"hidden_size\":8192,\"intermediate_size\":28672,\"max_position_embeddings\":131072,\"num_attention_heads\":64,\"num_hidden_layers\":80,\"num_key_value_heads\":8,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":128256}")) , quantization : None , notes : None , } , "mistral-7b-v0.3" => crate :: presets :: ModelFile { id : "mistral-7b-v0.3" . to_owned () , name : "Mistral-7B-v0.3" . to_owned () , hf_repo : Some ("mistralai/Mistral-7B-v0.3" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (7250000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"MistralForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":1,\"eos_token_id\":2,\"hidden_act\":\"silu\",\"hidden_size\":4096,\"initializer_range\":0.02,\"intermediate_size\":14336,\"max_position_embeddings\":32768,\"model_type\":\"mistral\",\"num_attention_heads\":32,\"num_hidden_layers\":32,\"num_key_value_heads\":8,\"rms_norm_eps\":0.00001,\"rope_theta\":1000000.0,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.42.0.dev0\",\"use_cache\":true,\"vocab_size\":32768}")) , quantization : None , notes : None , } , "qwen2.5-7b" => crate :: presets :: ModelFile { id : "qwen2.5-7b" . to_owned () , name : "Qwen2.5-7B-Instruct" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-7B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (7610000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":3584,\"initializer_range\":0.02,\"intermediate_size\":18944,\"max_position_embeddings\":32768,\"max_window_layers\":28,\"model_type\":\"qwen2\",\"num_attention_heads\":28,\"num_hidden_layers\":28,\"num_key_value_heads\":4,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.43.1\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-32b" => crate :: presets :: ModelFile { id : "qwen2.5-32b" . to_owned () , name : "Qwen2.5-32B" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-32B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (32800000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"head_dim\":128,\"hidden_size\":5120,\"intermediate_size\":27648,\"max_position_embeddings\":32768,\"num_attention_heads\":40,\"num_hidden_layers\":64,\"num_key_value_heads\":8,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-0.5b" => crate :: presets :: ModelFile { id : "qwen2.5-0.5b" . to_owned () , name : "Qwen2.5-0.5B-Instruct" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-0.5B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":896,\"initializer_range\":0.02,\"intermediate_size\":4864,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":14,\"num_hidden_layers\":24,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"bfloat16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-1.5b" => crate :: presets :: ModelFile { id : "qwen2.5-1.5b" . to_owned () , name : "Qwen2.5-1.5B-Instruct" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-1.5B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (1543714304f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":1536,\"initializer_range\":0.02,\"intermediate_size\":8960,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":12,\"num_hidden_layers\":28,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.43.1\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-3b" => crate :: presets :: ModelFile { id : "qwen2.5-3b" . to_owned () , name : "Qwen2.5-3B-Instruct" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-3B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (3085938688f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":2048,\"initializer_range\":0.02,\"intermediate_size\":11008,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":16,\"num_hidden_layers\":36,\"num_key_value_heads\":2,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.43.1\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-14b" => crate :: presets :: ModelFile { id : "qwen2.5-14b" . to_owned () , name : "Qwen2.5-14B-Instruct" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-14B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":13824,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":40,\"num_hidden_layers\":48,\"num_key_value_heads\":8,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-72b" => crate :: presets :: ModelFile { id : "qwen2.5-72b" . to_owned () , name : "Qwen2.5-72B-Instruct" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-72B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (72706203648f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":8192,\"initializer_range\":0.02,\"intermediate_size\":29568,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":64,\"num_hidden_layers\":80,\"num_key_value_heads\":8,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.43.1\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-0.5b-gptq-int4" => crate :: presets :: ModelFile { id : "qwen2.5-0.5b-gptq-int4" . to_owned () , name : "Qwen2.5-0.5B-Instruct-GPTQ-Int4" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int4" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (459000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":896,\"initializer_range\":0.02,\"intermediate_size\":4864,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":14,\"num_hidden_layers\":24,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":4,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-0.5b-gptq-int8" => crate :: presets :: ModelFile { id : "qwen2.5-0.5b-gptq-int8" . to_owned () , name : "Qwen2.5-0.5B-Instruct-GPTQ-Int8" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-0.5B-Instruct-GPTQ-Int8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (640000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":896,\"initializer_range\":0.02,\"intermediate_size\":4864,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":14,\"num_hidden_layers\":24,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":8,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-0.5b-awq" => crate :: presets :: ModelFile { id : "qwen2.5-0.5b-awq" . to_owned () , name : "Qwen2.5-0.5B-Instruct-AWQ" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-0.5B-Instruct-AWQ" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":896,\"initializer_range\":0.02,\"intermediate_size\":4864,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":14,\"num_hidden_layers\":24,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":4,\"group_size\":128,\"quant_method\":\"awq\",\"version\":\"gemm\",\"zero_point\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"transformers_version\":\"4.41.1\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-1.5b-gptq-int4" => crate :: presets :: ModelFile { id : "qwen2.5-1.5b-gptq-int4" . to_owned () , name : "Qwen2.5-1.5B-Instruct-GPTQ-Int4" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-1.5B-Instruct-GPTQ-Int4" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (1150000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":1536,\"initializer_range\":0.02,\"intermediate_size\":8960,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":12,\"num_hidden_layers\":28,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":4,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-1.5b-gptq-int8" => crate :: presets :: ModelFile { id : "qwen2.5-1.5b-gptq-int8" . to_owned () , name : "Qwen2.5-1.5B-Instruct-GPTQ-Int8" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-1.5B-Instruct-GPTQ-Int8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (1810000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":1536,\"initializer_range\":0.02,\"intermediate_size\":8960,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":12,\"num_hidden_layers\":28,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":8,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-1.5b-awq" => crate :: presets :: ModelFile { id : "qwen2.5-1.5b-awq" . to_owned () , name : "Qwen2.5-1.5B-Instruct-AWQ" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-1.5B-Instruct-AWQ" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":1536,\"initializer_range\":0.02,\"intermediate_size\":8960,\"max_position_embeddings\":32768,\"max_window_layers\":21,\"model_type\":\"qwen2\",\"num_attention_heads\":12,\"num_hidden_layers\":28,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":4,\"group_size\":128,\"quant_method\":\"awq\",\"version\":\"gemm\",\"zero_point\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-3b-gptq-int4" => crate :: presets :: ModelFile { id : "qwen2.5-3b-gptq-int4" . to_owned () , name : "Qwen2.5-3B-Instruct-GPTQ-Int4" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-3B-Instruct-GPTQ-Int4" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (2070000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":2048,\"initializer_range\":0.02,\"intermediate_size\":11008,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":16,\"num_hidden_layers\":36,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":4,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-3b-gptq-int8" => crate :: presets :: ModelFile { id : "qwen2.5-3b-gptq-int8" . to_owned () , name : "Qwen2.5-3B-Instruct-GPTQ-Int8" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-3B-Instruct-GPTQ-Int8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (3470000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":2048,\"initializer_range\":0.02,\"intermediate_size\":11008,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":16,\"num_hidden_layers\":36,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":8,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-3b-awq" => crate :: presets :: ModelFile { id : "qwen2.5-3b-awq" . to_owned () , name : "Qwen2.5-3B-Instruct-AWQ" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-3B-Instruct-AWQ" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":2048,\"initializer_range\":0.02,\"intermediate_size\":11008,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":16,\"num_hidden_layers\":36,\"num_key_value_heads\":2,\"quantization_config\":{\"bits\":4,\"group_size\":128,\"quant_method\":\"awq\",\"version\":\"gemm\",\"zero_point\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":32768,\"tie_word_embeddings\":true,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen2.5-7b-gptq-int4" => crate :: presets :: ModelFile { id : "qwen2.5-7b-gptq-int4" . to_owned () , name : "Qwen2.5-7B-Instruct-GPTQ-Int4" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (5580000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":3584,\"initializer_range\":0.02,\"intermediate_size\":18944,\"max_position_embeddings\":32768,\"max_window_layers\":28,\"model_type\":\"qwen2\",\"num_attention_heads\":28,\"num_hidden_layers\":28,\"num_key_value_heads\":4,\"quantization_config\":{\"bits\":4,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-7b-gptq-int8" => crate :: presets :: ModelFile { id : "qwen2.5-7b-gptq-int8" . to_owned () , name : "Qwen2.5-7B-Instruct-GPTQ-Int8" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-7B-Instruct-GPTQ-Int8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":3584,\"initializer_range\":0.02,\"intermediate_size\":18944,\"max_position_embeddings\":32768,\"max_window_layers\":28,\"model_type\":\"qwen2\",\"num_attention_heads\":28,\"num_hidden_layers\":28,\"num_key_value_heads\":4,\"quantization_config\":{\"bits\":8,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-7b-awq" => crate :: presets :: ModelFile { id : "qwen2.5-7b-awq" . to_owned () , name : "Qwen2.5-7B-Instruct-AWQ" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-7B-Instruct-AWQ" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (5570000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":3584,\"initializer_range\":0.02,\"intermediate_size\":18944,\"max_position_embeddings\":32768,\"max_window_layers\":28,\"model_type\":\"qwen2\",\"num_attention_heads\":28,\"num_hidden_layers\":28,\"num_key_value_heads\":4,\"quantization_config\":{\"bits\":4,\"group_size\":128,\"quant_method\":\"awq\",\"version\":\"gemm\",\"zero_point\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-14b-gptq-int4" => crate :: presets :: ModelFile { id : "qwen2.5-14b-gptq-int4" . to_owned () , name : "Qwen2.5-14B-Instruct-GPTQ-Int4" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-14B-Instruct-GPTQ-Int4" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (9980000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":13824,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":40,\"num_hidden_layers\":48,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":4,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-14b-gptq-int8" => crate :: presets :: ModelFile { id : "qwen2.5-14b-gptq-int8" . to_owned () , name : "Qwen2.5-14B-Instruct-GPTQ-Int8" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-14B-Instruct-GPTQ-Int8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (16660000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":13824,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":40,\"num_hidden_layers\":48,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":8,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-14b-awq" => crate :: presets :: ModelFile { id : "qwen2.5-14b-awq" . to_owned () , name : "Qwen2.5-14B-Instruct-AWQ" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-14B-Instruct-AWQ" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (9980000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":13824,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":40,\"num_hidden_layers\":48,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":4,\"group_size\":128,\"quant_method\":\"awq\",\"version\":\"gemm\",\"zero_point\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-32b-gptq-int4" => crate :: presets :: ModelFile { id : "qwen2.5-32b-gptq-int4" . to_owned () , name : "Qwen2.5-32B-Instruct-GPTQ-Int4" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-32B-Instruct-GPTQ-Int4" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (19340000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":27648,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":40,\"num_hidden_layers\":64,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":4,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-32b-gptq-int8" => crate :: presets :: ModelFile { id : "qwen2.5-32b-gptq-int8" . to_owned () , name : "Qwen2.5-32B-Instruct-GPTQ-Int8" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-32B-Instruct-GPTQ-Int8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (35040000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":27648,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":40,\"num_hidden_layers\":64,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":8,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-32b-awq" => crate :: presets :: ModelFile { id : "qwen2.5-32b-awq" . to_owned () , name : "Qwen2.5-32B-Instruct-AWQ" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-32B-Instruct-AWQ" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (19330000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":27648,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":40,\"num_hidden_layers\":64,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":4,\"group_size\":128,\"quant_method\":\"awq\",\"version\":\"gemm\",\"zero_point\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-72b-gptq-int4" => crate :: presets :: ModelFile { id : "qwen2.5-72b-gptq-int4" . to_owned () , name : "Qwen2.5-72B-Instruct-GPTQ-Int4" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-72B-Instruct-GPTQ-Int4" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (41650000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":8192,\"initializer_range\":0.02,\"intermediate_size\":29696,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":64,\"num_hidden_layers\":80,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":4,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-72b-gptq-int8" => crate :: presets :: ModelFile { id : "qwen2.5-72b-gptq-int8" . to_owned () , name : "Qwen2.5-72B-Instruct-GPTQ-Int8" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-72B-Instruct-GPTQ-Int8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":8192,\"initializer_range\":0.02,\"intermediate_size\":29696,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":64,\"num_hidden_layers\":80,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":8,\"desc_act\":false,\"group_size\":128,\"quant_method\":\"gptq\",\"sym\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen2.5-72b-awq" => crate :: presets :: ModelFile { id : "qwen2.5-72b-awq" . to_owned () , name : "Qwen2.5-72B-Instruct-AWQ" . to_owned () , hf_repo : Some ("Qwen/Qwen2.5-72B-Instruct-AWQ" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : Some (41570000000u64) , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen2ForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"hidden_act\":\"silu\",\"hidden_size\":8192,\"initializer_range\":0.02,\"intermediate_size\":29696,\"max_position_embeddings\":32768,\"max_window_layers\":70,\"model_type\":\"qwen2\",\"num_attention_heads\":64,\"num_hidden_layers\":80,\"num_key_value_heads\":8,\"quantization_config\":{\"bits\":4,\"group_size\":128,\"quant_method\":\"awq\",\"version\":\"gemm\",\"zero_point\":true},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"sliding_window\":131072,\"tie_word_embeddings\":false,\"torch_dtype\":\"float16\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":152064}")) , quantization : None , notes : None , } , "qwen3-8b" => crate :: presets :: ModelFile { id : "qwen3-8b" . to_owned () , name : "Qwen3-8B" . to_owned () , hf_repo : Some ("Qwen/Qwen3-8B" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (8190000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen3ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":151643,\"eos_token_id\":151645,\"head_dim\":128,\"hidden_act\":\"silu\",\"hidden_size\":4096,\"initializer_range\":0.02,\"intermediate_size\":12288,\"max_position_embeddings\":40960,\"max_window_layers\":36,\"model_type\":\"qwen3\",\"num_attention_heads\":32,\"num_hidden_layers\":36,\"num_key_value_heads\":8,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.51.0\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen3-32b" => crate :: presets :: ModelFile { id : "qwen3-32b" . to_owned () , name : "Qwen3-32B" . to_owned () , hf_repo : Some ("Qwen/Qwen3-32B" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (32800000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen3ForCausalLM\"],\"head_dim\":128,\"hidden_size\":5120,\"intermediate_size\":25600,\"max_position_embeddings\":40960,\"num_attention_heads\":64,\"num_hidden_layers\":64,\"num_key_value_heads\":8,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen3-30b-a3b" => crate :: presets :: ModelFile { id : "qwen3-30b-a3b" . to_owned () , name : "Qwen3-30B-A3B" . to_owned () , hf_repo : Some ("Qwen/Qwen3-30B-A3B" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (30500000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen3MoeForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":151643,\"decoder_sparse_step\":1,\"eos_token_id\":151645,\"head_dim\":128,\"hidden_act\":\"silu\",\"hidden_size\":2048,\"initializer_range\":0.02,\"intermediate_size\":6144,\"max_position_embeddings\":40960,\"max_window_layers\":48,\"mlp_only_layers\":[],\"model_type\":\"qwen3_moe\",\"moe_intermediate_size\":768,\"norm_topk_prob\":true,\"num_attention_heads\":32,\"num_experts\":128,\"num_experts_per_tok\":8,\"num_hidden_layers\":48,\"num_key_value_heads\":4,\"output_router_logits\":false,\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"router_aux_loss_coef\":0.001,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.51.0\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "mixtral-8x7b" => crate :: presets :: ModelFile { id : "mixtral-8x7b" . to_owned () , name : "Mixtral-8x7B-v0.1" . to_owned () , hf_repo : Some ("mistralai/Mixtral-8x7B-v0.1" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (46700000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"MixtralForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":1,\"eos_token_id\":2,\"hidden_act\":\"silu\",\"hidden_size\":4096,\"initializer_range\":0.02,\"intermediate_size\":14336,\"max_position_embeddings\":32768,\"model_type\":\"mixtral\",\"num_attention_heads\":32,\"num_experts_per_tok\":2,\"num_hidden_layers\":32,\"num_key_value_heads\":8,\"num_local_experts\":8,\"output_router_logits\":false,\"rms_norm_eps\":0.00001,\"rope_theta\":1000000.0,\"router_aux_loss_coef\":0.02,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.36.0.dev0\",\"use_cache\":true,\"vocab_size\":32000}")) , quantization : None , notes : None , } , "gemma-2-9b" => crate :: presets :: ModelFile { id : "gemma-2-9b" . to_owned () , name : "Gemma-2-9B" . to_owned () , hf_repo : Some ("google/gemma-2-9b" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (9240000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Gemma2ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_logit_softcapping\":50.0,\"bos_token_id\":2,\"cache_implementation\":\"hybrid\",\"eos_token_id\":1,\"final_logit_softcapping\":30.0,\"head_dim\":256,\"hidden_act\":\"gelu_pytorch_tanh\",\"hidden_activation\":\"gelu_pytorch_tanh\",\"hidden_size\":3584,\"initializer_range\":0.02,\"intermediate_size\":14336,\"max_position_embeddings\":8192,\"model_type\":\"gemma2\",\"num_attention_heads\":16,\"num_hidden_layers\":42,\"num_key_value_heads\":8,\"pad_token_id\":0,\"query_pre_attn_scalar\":256,\"rms_norm_eps\":1e-6,\"rope_theta\":10000.0,\"sliding_window\":4096,\"sliding_window_size\":4096,\"torch_dtype\":\"float32\",\"transformers_version\":\"4.42.0.dev0\",\"use_cache\":true,\"vocab_size\":256000}")) , quantization : None , notes : None , } , "gemma-3-12b" => crate :: presets :: ModelFile { id : "gemma-3-12b" . to_owned () , name : "Gemma-3-12B-it" . to_owned () , hf_repo : Some ("google/gemma-3-12b-it" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Gemma3ForConditionalGeneration\"],\"model_type\":\"gemma3\",\"text_config\":{\"attention_bias\":false,\"attention_dropout\":0.0,\"cache_implementation\":\"hybrid\",\"eos_token_id\":[1,106],\"head_dim\":256,\"hidden_activation\":\"gelu_pytorch_tanh\",\"hidden_size\":3840,\"initializer_range\":0.02,\"intermediate_size\":15360,\"layer_types\":[\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"sliding_attention\",\"full_attention\"],\"max_position_embeddings\":131072,\"model_type\":\"gemma3_text\",\"num_attention_heads\":16,\"num_hidden_layers\":48,\"num_key_value_heads\":8,\"query_pre_attn_scalar\":256,\"rms_norm_eps\":1e-6,\"rope_local_base_freq\":10000,\"rope_scaling\":{\"factor\":8.0,\"rope_type\":\"linear\"},\"rope_theta\":1000000,\"sliding_window\":1024,\"sliding_window_pattern\":6,\"use_bidirectional_attention\":false,\"use_cache\":true,\"vocab_size\":262208},\"torch_dtype\":\"bfloat16\",\"vision_config\":{\"hidden_size\":1152,\"image_size\":896,\"intermediate_size\":4304,\"model_type\":\"siglip_vision_model\",\"num_attention_heads\":16,\"num_hidden_layers\":27,\"patch_size\":14,\"vision_use_head\":false}}")) , quantization : None , notes : None , } , "gpt-oss-20b" => crate :: presets :: ModelFile { id : "gpt-oss-20b" . to_owned () , name : "gpt-oss-20b" . to_owned () , hf_repo : Some ("openai/gpt-oss-20b" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (20900000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"GptOssForCausalLM\"],\"attention_bias\":true,\"attention_dropout\":0.0,\"eos_token_id\":200002,\"experts_per_token\":4,\"head_dim\":64,\"hidden_act\":\"silu\",\"hidden_size\":2880,\"initial_context_length\":4096,\"initializer_range\":0.02,\"intermediate_size\":2880,\"layer_types\":[\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\"],\"max_position_embeddings\":131072,\"model_type\":\"gpt_oss\",\"num_attention_heads\":64,\"num_experts_per_tok\":4,\"num_hidden_layers\":24,\"num_key_value_heads\":8,\"num_local_experts\":32,\"output_router_logits\":false,\"pad_token_id\":199999,\"quantization_config\":{\"modules_to_not_convert\":[\"model.layers.*.self_attn\",\"model.layers.*.mlp.router\",\"model.embed_tokens\",\"lm_head\"],\"quant_method\":\"mxfp4\"},\"rms_norm_eps\":0.00001,\"rope_scaling\":{\"beta_fast\":32.0,\"beta_slow\":1.0,\"factor\":32.0,\"original_max_position_embeddings\":4096,\"rope_type\":\"yarn\",\"truncate\":false},\"rope_theta\":150000,\"router_aux_loss_coef\":0.9,\"sliding_window\":128,\"swiglu_limit\":7.0,\"tie_word_embeddings\":false,\"transformers_version\":\"4.55.0.dev0\",\"use_cache\":true,\"vocab_size\":201088}")) , quantization : None , notes : None , } , "gpt-oss-120b" => crate :: presets :: ModelFile { id : "gpt-oss-120b" . to_owned () , name : "gpt-oss-120b" . to_owned () , hf_repo : Some ("openai/gpt-oss-120b" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (116800000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"GptOssForCausalLM\"],\"attention_bias\":true,\"attention_dropout\":0.0,\"eos_token_id\":200002,\"experts_per_token\":4,\"head_dim\":64,\"hidden_act\":\"silu\",\"hidden_size\":2880,\"initial_context_length\":4096,\"initializer_range\":0.02,\"intermediate_size\":2880,\"layer_types\":[\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\",\"sliding_attention\",\"full_attention\"],\"max_position_embeddings\":131072,\"model_type\":\"gpt_oss\",\"num_attention_heads\":64,\"num_experts_per_tok\":4,\"num_hidden_layers\":36,\"num_key_value_heads\":8,\"num_local_experts\":128,\"output_router_logits\":false,\"pad_token_id\":199999,\"quantization_config\":{\"modules_to_not_convert\":[\"model.layers.*.self_attn\",\"model.layers.*.mlp.router\",\"model.embed_tokens\",\"lm_head\"],\"quant_method\":\"mxfp4\"},\"rms_norm_eps\":0.00001,\"rope_scaling\":{\"beta_fast\":32.0,\"beta_slow\":1.0,\"factor\":32.0,\"original_max_position_embeddings\":4096,\"rope_type\":\"yarn\",\"truncate\":false},\"rope_theta\":150000,\"router_aux_loss_coef\":0.9,\"sliding_window\":128,\"swiglu_limit\":7.0,\"tie_word_embeddings\":false,\"transformers_version\":\"4.55.0.dev0\",\"use_cache\":true,\"vocab_size\":201088}")) , quantization : None , notes : None , } , "qwen3-235b-a22b-fp8" => crate :: presets :: ModelFile { id : "qwen3-235b-a22b-fp8" . to_owned () , name : "Qwen3-235B-A22B-FP8" . to_owned () , hf_repo : Some ("Qwen/Qwen3-235B-A22B-FP8" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (235100000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen3MoeForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":151643,\"decoder_sparse_step\":1,\"eos_token_id\":151645,\"head_dim\":128,\"hidden_act\":\"silu\",\"hidden_size\":4096,\"initializer_range\":0.02,\"intermediate_size\":12288,\"max_position_embeddings\":40960,\"max_window_layers\":94,\"mlp_only_layers\":[],\"model_type\":\"qwen3_moe\",\"moe_intermediate_size\":1536,\"norm_topk_prob\":true,\"num_attention_heads\":64,\"num_experts\":128,\"num_experts_per_tok\":8,\"num_hidden_layers\":94,\"num_key_value_heads\":4,\"output_router_logits\":false,\"quantization_config\":{\"activation_scheme\":\"dynamic\",\"fmt\":\"e4m3\",\"modules_to_not_convert\":[\"lm_head\",\"model.layers.0.input_layernorm\",\"model.layers.0.mlp.gate\",\"model.layers.0.post_attention_layernorm\",\"model.layers.1.input_layernorm\",\"model.layers.1.mlp.gate\",\"model.layers.1.post_attention_layernorm\",\"model.layers.2.input_layernorm\",\"model.layers.2.mlp.gate\",\"model.layers.2.post_attention_layernorm\",\"model.layers.3.input_layernorm\",\"model.layers.3.mlp.gate\",\"model.layers.3.post_attention_layernorm\",\"model.layers.4.input_layernorm\",\"model.layers.4.mlp.gate\",\"model.layers.4.post_attention_layernorm\",\"model.layers.5.input_layernorm\",\"model.layers.5.mlp.gate\",\"model.layers.5.post_attention_layernorm\",\"model.layers.6.input_layernorm\",\"model.layers.6.mlp.gate\",\"model.layers.6.post_attention_layernorm\",\"model.layers.7.input_layernorm\",\"model.layers.7.mlp.gate\",\"model.layers.7.post_attention_layernorm\",\"model.layers.8.input_layernorm\",\"model.layers.8.mlp.gate\",\"model.layers.8.post_attention_layernorm\",\"model.layers.9.input_layernorm\",\"model.layers.9.mlp.gate\",\"model.layers.9.post_attention_layernorm\",\"model.layers.10.input_layernorm\",\"model.layers.10.mlp.gate\",\"model.layers.10.post_attention_layernorm\",\"model.layers.11.input_layernorm\",\"model.layers.11.mlp.gate\",\"model.layers.11.post_attention_layernorm\",\"model.layers.12.input_layernorm\",\"model.layers.12.mlp.gate\",\"model.layers.12.post_attention_layernorm\",\"model.layers.13.input_layernorm\",\"model.layers.13.mlp.gate\",\"model.layers.13.post_attention_layernorm\",\"model.layers.14.input_layernorm\",\"model.layers.14.mlp.gate\",\"model.layers.14.post_attention_layernorm\",\"model.layers.15.input_layernorm\",\"model.layers.15.mlp.gate\",\"model.layers.15.post_attention_layernorm\",\"model.layers.16.input_layernorm\",\"model.layers.16.mlp.gate\",\"model.layers.16.post_attention_layernorm\",\"model.layers.17.input_layernorm\",\"model.layers.17.mlp.gate\",\"model.layers.17.post_attention_layernorm\",\"model.layers.18.input_layernorm\",\"model.layers.18.mlp.gate\",\"model.layers.18.post_attention_layernorm\",\"model.layers.19.input_layernorm\",\"model.layers.19.mlp.gate\",\"model.layers.19.post_attention_layernorm\",\"model.layers.20.input_layernorm\",\"model.layers.20.mlp.gate\",\"model.layers.20.post_attention_layernorm\",\"model.layers.21.input_layernorm\",\"model.layers.21.mlp.gate\",\"model.layers.21.post_attention_layernorm\",\"model.layers.22.input_layernorm\",\"model.layers.22.mlp.gate\",\"model.layers.22.post_attention_layernorm\",\"model.layers.23.input_layernorm\",\"model.layers.23.mlp.gate\",\"model.layers.23.post_attention_layernorm\",\"model.layers.24.input_layernorm\",\"model.layers.24.mlp.gate\",\"model.layers.24.post_attention_layernorm\",\"model.layers.25.input_layernorm\",\"model.layers.25.mlp.gate\",\"model.layers.25.post_attention_layernorm\",\"model.layers.26.input_layernorm\",\"model.layers.26.mlp.gate\",\"model.layers.26.post_attention_layernorm\",\"model.layers.27.input_layernorm\",\"model.layers.27.mlp.gate\",\"model.layers.27.post_attention_layernorm\",\"model.layers.28.input_layernorm\",\"model.layers.28.mlp.gate\",\"model.layers.28.post_attention_layernorm\",\"model.layers.29.input_layernorm\",\"model.layers.29.mlp.gate\",\"model.layers.29.post_attention_layernorm\",\"model.layers.30.input_layernorm\",\"model.layers.30.mlp.gate\",\"model.layers.30.post_attention_layernorm\",\"model.layers.31.input_layernorm\",\"model.layers.31.mlp.gate\",\"model.layers.31.post_attention_layernorm\",\"model.layers.32.input_layernorm\",\"model.layers.32.mlp.gate\",\"model.layers.32.post_attention_layernorm\",\"model.layers.33.input_layernorm\",\"model.layers.33.mlp.gate\",\"model.layers.33.post_attention_layernorm\",\"model.layers.34.input_layernorm\",\"model.layers.34.mlp.gate\",\"model.layers.34.post_attention_layernorm\",\"model.layers.35.input_layernorm\",\"model.layers.35.mlp.gate\",\"model.layers.35.post_attention_layernorm\",\"model.layers.36.input_layernorm\",\"model.layers.36.mlp.gate\",\"model.layers.36.post_attention_layernorm\",\"model.layers.37.input_layernorm\",\"model.layers.37.mlp.gate\",\"model.layers.37.post_attention_layernorm\",\"model.layers.38.input_layernorm\",\"model.layers.38.mlp.gate\",\"model.layers.38.post_attention_layernorm\",\"model.layers.39.input_layernorm\",\"model.layers.39.mlp.gate\",\"model.layers.39.post_attention_layernorm\",\"model.layers.40.input_layernorm\",\"model.layers.40.mlp.gate\",\"model.layers.40.post_attention_layernorm\",\"model.layers.41.input_layernorm\",\"model.layers.41.mlp.gate\",\"model.layers.41.post_attention_layernorm\",\"model.layers.42.input_layernorm\",\"model.layers.42.mlp.gate\",\"model.layers.42.post_attention_layernorm\",\"model.layers.43.input_layernorm\",\"model.layers.43.mlp.gate\",\"model.layers.43.post_attention_layernorm\",\"model.layers.44.input_layernorm\",\"model.layers.44.mlp.gate\",\"model.layers.44.post_attention_layernorm\",\"model.layers.45.input_layernorm\",\"model.layers.45.mlp.gate\",\"model.layers.45.post_attention_layernorm\",\"model.layers.46.input_layernorm\",\"model.layers.46.mlp.gate\",\"model.layers.46.post_attention_layernorm\",\"model.layers.47.input_layernorm\",\"model.layers.47.mlp.gate\",\"model.layers.47.post_attention_layernorm\",\"model.layers.48.input_layernorm\",\"model.layers.48.mlp.gate\",\"model.layers.48.post_attention_layernorm\",\"model.layers.49.input_layernorm\",\"model.layers.49.mlp.gate\",\"model.layers.49.post_attention_layernorm\",\"model.layers.50.input_layernorm\",\"model.layers.50.mlp.gate\",\"model.layers.50.post_attention_layernorm\",\"model.layers.51.input_layernorm\",\"model.layers.51.mlp.gate\",\"model.layers.51.post_attention_layernorm\",\"model.layers.52.input_layernorm\",\"model.layers.52.mlp.gate\",\"model.layers.52.post_attention_layernorm\",\"model.layers.53.input_layernorm\",\"model.layers.53.mlp.gate\",\"model.layers.53.post_attention_layernorm\",\"model.layers.54.input_layernorm\",\"model.layers.54.mlp.gate\",\"model.layers.54.post_attention_layernorm\",\"model.layers.55.input_layernorm\",\"model.layers.55.mlp.gate\",\"model.layers.55.post_attention_layernorm\",\"model.layers.56.input_layernorm\",\"model.layers.56.mlp.gate\",\"model.layers.56.post_attention_layernorm\",\"model.layers.57.input_layernorm\",\"model.layers.57.mlp.gate\",\"model.layers.57.post_attention_layernorm\",\"model.layers.58.input_layernorm\",\"model.layers.58.mlp.gate\",\"model.layers.58.post_attention_layernorm\",\"model.layers.59.input_layernorm\",\"model.layers.59.mlp.gate\",\"model.layers.59.post_attention_layernorm\",\"model.layers.60.input_layernorm\",\"model.layers.60.mlp.gate\",\"model.layers.60.post_attention_layernorm\",\"model.layers.61.input_layernorm\",\"model.layers.61.mlp.gate\",\"model.layers.61.post_attention_layernorm\",\"model.layers.62.input_layernorm\",\"model.layers.62.mlp.gate\",\"model.layers.62.post_attention_layernorm\",\"model.layers.63.input_layernorm\",\"model.layers.63.mlp.gate\",\"model.layers.63.post_attention_layernorm\",\"model.layers.64.input_layernorm\",\"model.layers.64.mlp.gate\",\"model.layers.64.post_attention_layernorm\",\"model.layers.65.input_layernorm\",\"model.layers.65.mlp.gate\",\"model.layers.65.post_attention_layernorm\",\"model.layers.66.input_layernorm\",\"model.layers.66.mlp.gate\",\"model.layers.66.post_attention_layernorm\",\"model.layers.67.input_layernorm\",\"model.layers.67.mlp.gate\",\"model.layers.67.post_attention_layernorm\",\"model.layers.68.input_layernorm\",\"model.layers.68.mlp.gate\",\"model.layers.68.post_attention_layernorm\",\"model.layers.69.input_layernorm\",\"model.layers.69.mlp.gate\",\"model.layers.69.post_attention_layernorm\",\"model.layers.70.input_layernorm\",\"model.layers.70.mlp.gate\",\"model.layers.70.post_attention_layernorm\",\"model.layers.71.input_layernorm\",\"model.layers.71.mlp.gate\",\"model.layers.71.post_attention_layernorm\",\"model.layers.72.input_layernorm\",\"model.layers.72.mlp.gate\",\"model.layers.72.post_attention_layernorm\",\"model.layers.73.input_layernorm\",\"model.layers.73.mlp.gate\",\"model.layers.73.post_attention_layernorm\",\"model.layers.74.input_layernorm\",\"model.layers.74.mlp.gate\",\"model.layers.74.post_attention_layernorm\",\"model.layers.75.input_layernorm\",\"model.layers.75.mlp.gate\",\"model.layers.75.post_attention_layernorm\",\"model.layers.76.input_layernorm\",\"model.layers.76.mlp.gate\",\"model.layers.76.post_attention_layernorm\",\"model.layers.77.input_layernorm\",\"model.layers.77.mlp.gate\",\"model.layers.77.post_attention_layernorm\",\"model.layers.78.input_layernorm\",\"model.layers.78.mlp.gate\",\"model.layers.78.post_attention_layernorm\",\"model.layers.79.input_layernorm\",\"model.layers.79.mlp.gate\",\"model.layers.79.post_attention_layernorm\",\"model.layers.80.input_layernorm\",\"model.layers.80.mlp.gate\",\"model.layers.80.post_attention_layernorm\",\"model.layers.81.input_layernorm\",\"model.layers.81.mlp.gate\",\"model.layers.81.post_attention_layernorm\",\"model.layers.82.input_layernorm\",\"model.layers.82.mlp.gate\",\"model.layers.82.post_attention_layernorm\",\"model.layers.83.input_layernorm\",\"model.layers.83.mlp.gate\",\"model.layers.83.post_attention_layernorm\",\"model.layers.84.input_layernorm\",\"model.layers.84.mlp.gate\",\"model.layers.84.post_attention_layernorm\",\"model.layers.85.input_layernorm\",\"model.layers.85.mlp.gate\",\"model.layers.85.post_attention_layernorm\",\"model.layers.86.input_layernorm\",\"model.layers.86.mlp.gate\",\"model.layers.86.post_attention_layernorm\",\"model.layers.87.input_layernorm\",\"model.layers.87.mlp.gate\",\"model.layers.87.post_attention_layernorm\",\"model.layers.88.input_layernorm\",\"model.layers.88.mlp.gate\",\"model.layers.88.post_attention_layernorm\",\"model.layers.89.input_layernorm\",\"model.layers.89.mlp.gate\",\"model.layers.89.post_attention_layernorm\",\"model.layers.90.input_layernorm\",\"model.layers.90.mlp.gate\",\"model.layers.90.post_attention_layernorm\",\"model.layers.91.input_layernorm\",\"model.layers.91.mlp.gate\",\"model.layers.91.post_attention_layernorm\",\"model.layers.92.input_layernorm\",\"model.layers.92.mlp.gate\",\"model.layers.92.post_attention_layernorm\",\"model.layers.93.input_layernorm\",\"model.layers.93.mlp.gate\",\"model.layers.93.post_attention_layernorm\"],\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]},\"rms_norm_eps\":1e-6,\"rope_theta\":1000000.0,\"router_aux_loss_coef\":0.001,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.51.0\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "jamba-1.5-mini" => crate :: presets :: ModelFile { id : "jamba-1.5-mini" . to_owned () , name : "AI21-Jamba-1.5-Mini" . to_owned () , hf_repo : Some ("ai21labs/AI21-Jamba-1.5-Mini" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (51600000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"JambaForCausalLM\"],\"attention_dropout\":0.0,\"attn_layer_offset\":4,\"attn_layer_period\":8,\"bos_token_id\":1,\"eos_token_id\":[2,518],\"expert_layer_offset\":1,\"expert_layer_period\":2,\"hidden_act\":\"silu\",\"hidden_size\":4096,\"initializer_range\":0.02,\"intermediate_size\":14336,\"mamba_conv_bias\":true,\"mamba_d_conv\":4,\"mamba_d_state\":16,\"mamba_dt_rank\":256,\"mamba_expand\":2,\"mamba_proj_bias\":false,\"max_position_embeddings\":262144,\"model_type\":\"jamba\",\"num_attention_heads\":32,\"num_experts\":16,\"num_experts_per_tok\":2,\"num_hidden_layers\":32,\"num_key_value_heads\":8,\"num_logits_to_keep\":1,\"output_router_logits\":false,\"pad_token_id\":0,\"rms_norm_eps\":1e-6,\"router_aux_loss_coef\":0.001,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.40.2\",\"use_cache\":true,\"vocab_size\":65536}")) , quantization : None , notes : None , } , "qwen3-next-80b-a3b" => crate :: presets :: ModelFile { id : "qwen3-next-80b-a3b" . to_owned () , name : "Qwen3-Next-80B-A3B" . to_owned () , hf_repo : Some ("Qwen/Qwen3-Next-80B-A3B-Instruct" . to_owned ()) , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen3NextForCausalLM\"],\"attention_dropout\":0.0,\"bos_token_id\":151643,\"decoder_sparse_step\":1,\"eos_token_id\":151645,\"full_attention_interval\":4,\"head_dim\":256,\"hidden_act\":\"silu\",\"hidden_size\":2048,\"initializer_range\":0.02,\"intermediate_size\":5120,\"linear_conv_kernel_dim\":4,\"linear_key_head_dim\":128,\"linear_num_key_heads\":16,\"linear_num_value_heads\":32,\"linear_value_head_dim\":128,\"max_position_embeddings\":262144,\"mlp_only_layers\":[],\"model_type\":\"qwen3_next\",\"moe_intermediate_size\":512,\"norm_topk_prob\":true,\"num_attention_heads\":16,\"num_experts\":512,\"num_experts_per_tok\":10,\"num_hidden_layers\":48,\"num_key_value_heads\":2,\"output_router_logits\":false,\"partial_rotary_factor\":0.25,\"rms_norm_eps\":1e-6,\"rope_theta\":10000000,\"router_aux_loss_coef\":0.001,\"shared_expert_intermediate_size\":512,\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.57.0.dev0\",\"use_cache\":true,\"use_sliding_window\":false,\"vocab_size\":151936}")) , quantization : None , notes : None , } , "qwen3.8-27b-uncensored-nvfp4-v3" => crate :: presets :: ModelFile { id : "qwen3.8-27b-uncensored-nvfp4-v3" . to_owned () , name : "Qwen3.8-27B-Uncensored NVFP4 W4A4 (tsarihan v3 recipe)" . to_owned () , hf_repo : None , source : "" . to_owned () , base : None , published_params : None , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"Qwen3_5ForConditionalGeneration\"],\"dtype\":\"bfloat16\",\"image_token_id\":248056,\"language_model_only\":false,\"model_type\":\"qwen3_5\",\"text_config\":{\"attention_bias\":false,\"attention_dropout\":0.0,\"attn_output_gate\":true,\"bos_token_id\":248044,\"dtype\":\"bfloat16\",\"eos_token_id\":248044,\"full_attention_interval\":4,\"head_dim\":256,\"hidden_act\":\"silu\",\"hidden_size\":5120,\"initializer_range\":0.02,\"intermediate_size\":17408,\"layer_types\":[\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\",\"linear_attention\",\"linear_attention\",\"linear_attention\",\"full_attention\"],\"linear_conv_kernel_dim\":4,\"linear_key_head_dim\":128,\"linear_num_key_heads\":16,\"linear_num_value_heads\":48,\"linear_value_head_dim\":128,\"mamba_ssm_dtype\":\"float32\",\"max_position_embeddings\":262144,\"model_type\":\"qwen3_5_text\",\"mtp_num_hidden_layers\":1,\"mtp_use_dedicated_embeddings\":false,\"num_attention_heads\":24,\"num_hidden_layers\":64,\"num_key_value_heads\":4,\"output_gate_type\":\"swish\",\"partial_rotary_factor\":0.25,\"rms_norm_eps\":1e-6,\"rope_parameters\":{\"mrope_interleaved\":true,\"mrope_section\":[11,11,10],\"partial_rotary_factor\":0.25,\"rope_theta\":10000000,\"rope_type\":\"default\"},\"tie_word_embeddings\":false,\"use_cache\":true,\"vocab_size\":248320},\"tie_word_embeddings\":false,\"transformers_version\":\"5.7.0\",\"video_token_id\":248057,\"vision_config\":{\"deepstack_visual_indexes\":[],\"depth\":27,\"dtype\":\"bfloat16\",\"hidden_act\":\"gelu_pytorch_tanh\",\"hidden_size\":1152,\"in_channels\":3,\"initializer_range\":0.02,\"intermediate_size\":4304,\"model_type\":\"qwen3_5_vision\",\"num_heads\":16,\"num_position_embeddings\":2304,\"out_hidden_size\":5120,\"patch_size\":16,\"spatial_merge_size\":2,\"temporal_patch_size\":2},\"vision_end_token_id\":248054,\"vision_start_token_id\":248053}")) , quantization : Some (crate :: quant :: WeightQuant { method : crate :: quant :: QuantMethod :: Nvfp4 , bits : 4u64 , group_size : None , zero_point : false , unquantized : alloc :: vec ! ["mtp" . to_owned () , "in_proj_ba" . to_owned () ,] , lm_head_quantized : true , block : None , per_tensor : false , fp8_kinds : alloc :: vec ! ["attention" . to_owned () , "mamba" . to_owned () , "lm_head" . to_owned () ,] , fp8_layers : alloc :: vec ! [crate :: quant :: Fp8Layers { kind : "mlp" . to_owned () , first : 56u64 , last : 63u64 } ,] , double_quant : false , release : None }) , notes : None , } , "deepseek-v3" => crate :: presets :: ModelFile { id : "deepseek-v3" . to_owned () , name : "DeepSeek-V3" . to_owned () , hf_repo : Some ("deepseek-ai/DeepSeek-V3" . to_owned ()) , source : "" . to_owned () , base : None , published_params : Some (671000000000f64) , checkpoint_bytes : None , config : Some (crate :: presets :: config_object ("{\"architectures\":[\"DeepseekV3ForCausalLM\"],\"attention_bias\":false,\"attention_dropout\":0.0,\"bos_token_id\":0,\"eos_token_id\":1,\"ep_size\":1,\"first_k_dense_replace\":3,\"hidden_act\":\"silu\",\"hidden_size\":7168,\"initializer_range\":0.02,\"intermediate_size\":18432,\"kv_lora_rank\":512,\"max_position_embeddings\":163840,\"model_type\":\"deepseek_v3\",\"moe_intermediate_size\":2048,\"moe_layer_freq\":1,\"n_group\":8,\"n_routed_experts\":256,\"n_shared_experts\":1,\"norm_topk_prob\":true,\"num_attention_heads\":128,\"num_experts_per_tok\":8,\"num_hidden_layers\":61,\"num_key_value_heads\":128,\"num_nextn_predict_layers\":1,\"q_lora_rank\":1536,\"qk_nope_head_dim\":128,\"qk_rope_head_dim\":64,\"quantization_config\":{\"activation_scheme\":\"dynamic\",\"fmt\":\"e4m3\",\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]},\"rms_norm_eps\":1e-6,\"rope_scaling\":{\"beta_fast\":32,\"beta_slow\":1,\"factor\":40,\"mscale\":1.0,\"mscale_all_dim\":1.0,\"original_max_position_embeddings\":4096,\"type\":\"yarn\"},\"rope_theta\":10000,\"routed_scaling_factor\":2.5,\"scoring_func\":\"sigmoid\",\"tie_word_embeddings\":false,\"topk_group\":4,\"topk_method\":\"noaux_tc\",\"torch_dtype\":\"bfloat16\",\"transformers_version\":\"4.33.1\",\"use_cache\":true,\"v_head_dim\":128,\"vocab_size\":129280}")) , quantization : None , notes : None , } , _ => return None , })
+}
+pub(super) fn scenario(id: &str) -> Option<crate::scenario::ScenarioFile> {
+    Some (match id { "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32" => crate :: scenario :: ScenarioFile { id : "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32" . to_owned () , description : Some ("NVIDIA-Nemotron-Nano-12B-v2 AWQ 4-bit on an RTX 3090, vLLM 0.32.0, int4 per-token-head KV cache" . to_owned ()) , model : "nemotron-nano-12b-v2-awq4" . to_owned () , gpu : "rtx3090" . to_owned () , vllm_version : Some ("0.32.0" . to_owned ()) , launch : Some ("vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 --gpu-memory-utilization 0.94 --max-num-seqs 128 --enable-prefix-caching --trust-remote-code --kv-cache-dtype int4_per_token_head --attention-backend TRITON_ATTN" . to_owned ()) , measured : Some ("rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32" . to_owned ()) , calibration : Some ("ampere-geforce" . to_owned ()) , engine : crate :: flags :: EngineSettings { quantization : None , kv_cache_dtype : Some ("int4_per_token_head" . to_owned ()) , gpu_memory_utilization : Some (0.94f64) , max_model_len : Some (131072i64) , max_num_seqs : Some (128i64) , max_num_batched_tokens : None , enable_prefix_caching : Some (true) , block_size : None , mamba_ssm_cache_dtype : None , mamba_cache_dtype : None , attention_backend : Some ("TRITON_ATTN" . to_owned ()) , kv_cache_memory_bytes : None , tensor_parallel_size : None , dtype : None , pipeline_parallel_size : None , data_parallel_size : None , data_parallel_size_local : None , enable_expert_parallel : None , async_scheduling : None , hf_overrides : None , swap_space : None , enforce_eager : None , disable_custom_all_reduce : None , max_seq_len_to_capture : None , limit_mm_per_prompt : None , language_model_only : None , skip_mm_profiling : None , speculative_config : None , spec_acceptance : None , vllm_version : None } , harness : crate :: harness :: HarnessSettings { contexts : Some (alloc :: vec ! [crate :: harness :: TokenCount :: Number (0i64) , crate :: harness :: TokenCount :: Text ("16K" . to_owned ()) , crate :: harness :: TokenCount :: Text ("32K" . to_owned ()) , crate :: harness :: TokenCount :: Text ("64K" . to_owned ()) , crate :: harness :: TokenCount :: Text ("120K" . to_owned ()) ,]) , prefill_contexts : Some (alloc :: vec ! [crate :: harness :: TokenCount :: Text ("8K" . to_owned ()) , crate :: harness :: TokenCount :: Text ("16K" . to_owned ()) , crate :: harness :: TokenCount :: Text ("32K" . to_owned ()) , crate :: harness :: TokenCount :: Text ("64K" . to_owned ()) , crate :: harness :: TokenCount :: Text ("120K" . to_owned ()) ,]) , concurrency : Some (alloc :: vec ! [1i64 , 2i64 , 4i64 , 8i64 , 16i64 , 32i64 , 64i64 , 128i64 ,]) , max_tokens : Some (8192i64) , window_s : Some (30f64) , prompt_scale : Some (1.00413f64) , prompt_extra_tokens : Some (164i64) , workload : None } , memory : Some (crate :: scenario :: MemoryPin { non_kv_bytes : 10951617332i64 , derivation : "back-solved from 67 running requests at context 0 x 128: num_blocks in [403, 408], pinned at 405.5 blocks" . to_owned () }) } , _ => return None , })
+}
+pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> {
+    Some(match id {
+        "ada-datacenter" => crate::scenario::CalibrationFile {
+            id: "ada-datacenter".to_owned(),
+            class: "ada-datacenter".to_owned(),
+            gpus: alloc::vec!["l4".to_owned(),],
+            vllm_versions: alloc::vec!["0.23.0".to_owned(),],
+            description: "".to_owned(),
+            fitted_on: alloc::vec![],
+            runs: alloc::vec![],
+            command: "".to_owned(),
+            params: crate::timing::TimingParams {
+                host_step_ms: 0.3528235409773354f64,
+                host_per_seq_us: 40.705783544263404f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 27.307503372399225f64,
+                layer_us: 8.165874167718705f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            },
+            v0_params: Some(crate::timing::TimingParams {
+                host_step_ms: 0.7124071356455705f64,
+                host_per_seq_us: 34.49106102139779f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 22.779517891876658f64,
+                layer_us: 17.63926028572179f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            }),
+            fit: crate::bands::FitSummary {
+                runs: 1u32,
+                figures: 18u32,
+                in_sample: alloc::vec![
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Tpot,
+                        figures: 6u32,
+                        mape_pct: 6.84835179492219f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Throughput,
+                        figures: 6u32,
+                        mape_pct: 6.522475074015811f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Ttft,
+                        figures: 6u32,
+                        mape_pct: 32.09014869805177f64
+                    },
+                ],
+                bands: alloc::vec![
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 8.398647138353153f64,
+                            median_abs_pct: 9.699434180031762f64,
+                            p90_abs_pct: 12.182224871143703f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 12.264868400127348f64,
+                            median_abs_pct: 12.264868400127348f64,
+                            p90_abs_pct: 12.264868400127348f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 7.625402885998315f64,
+                            median_abs_pct: 8.972281824282202f64,
+                            p90_abs_pct: 11.430383419608566f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 8.09957038553523f64,
+                            median_abs_pct: 5.582311102035076f64,
+                            p90_abs_pct: 17.698563399526446f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 1.7093353975913272f64,
+                            median_abs_pct: 1.7093353975913272f64,
+                            p90_abs_pct: 1.7093353975913272f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 9.37761738312401f64,
+                            median_abs_pct: 7.431396735072715f64,
+                            p90_abs_pct: 19.03236989578193f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 55.2761579612038f64,
+                            median_abs_pct: 57.39877698854973f64,
+                            p90_abs_pct: 78.99670903913525f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 18.66453473492119f64,
+                            median_abs_pct: 18.66453473492119f64,
+                            p90_abs_pct: 18.66453473492119f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 62.59848260646032f64,
+                            median_abs_pct: 61.28998463882252f64,
+                            p90_abs_pct: 79.4524075519707f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 6.349188594539965f64,
+                            median_abs_pct: 5.07008935781052f64,
+                            p90_abs_pct: 11.429725268338242f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 6.922121220208544f64,
+                            median_abs_pct: 6.922121220208544f64,
+                            p90_abs_pct: 6.922121220208544f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 6.23460206940625f64,
+                            median_abs_pct: 4.953594221683167f64,
+                            p90_abs_pct: 11.637031387455917f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 10.314364026554765f64,
+                            median_abs_pct: 5.9433977908575635f64,
+                            p90_abs_pct: 23.042565545383f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 6.717705392918338f64,
+                            median_abs_pct: 6.717705392918338f64,
+                            p90_abs_pct: 6.717705392918338f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 11.03369575328205f64,
+                            median_abs_pct: 5.169090188796788f64,
+                            p90_abs_pct: 24.39343981480077f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 56.921398585768195f64,
+                            median_abs_pct: 59.46891287725841f64,
+                            p90_abs_pct: 79.96684612654579f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 20.705476237809673f64,
+                            median_abs_pct: 20.705476237809673f64,
+                            p90_abs_pct: 20.705476237809673f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 64.16458305535988f64,
+                            median_abs_pct: 63.171291156547746f64,
+                            p90_abs_pct: 80.39716438004088f64
+                        }
+                    },
+                ],
+            },
+        },
+        "ada-geforce" => crate::scenario::CalibrationFile {
+            id: "ada-geforce".to_owned(),
+            class: "ada-geforce".to_owned(),
+            gpus: alloc::vec!["rtx4090".to_owned(),],
+            vllm_versions: alloc::vec!["0.8.5".to_owned(),],
+            description: "".to_owned(),
+            fitted_on: alloc::vec![],
+            runs: alloc::vec![],
+            command: "".to_owned(),
+            params: crate::timing::TimingParams {
+                host_step_ms: 0.3528235409773354f64,
+                host_per_seq_us: 40.705783544263404f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 27.307503372399225f64,
+                layer_us: 8.165874167718705f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            },
+            v0_params: Some(crate::timing::TimingParams {
+                host_step_ms: 0.7124071356455705f64,
+                host_per_seq_us: 34.49106102139779f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 22.779517891876658f64,
+                layer_us: 17.63926028572179f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            }),
+            fit: crate::bands::FitSummary {
+                runs: 2u32,
+                figures: 15u32,
+                in_sample: alloc::vec![
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Tpot,
+                        figures: 6u32,
+                        mape_pct: 11.124226069049492f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Throughput,
+                        figures: 3u32,
+                        mape_pct: 6.221646876558303f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Ttft,
+                        figures: 6u32,
+                        mape_pct: 41.90531328201403f64
+                    },
+                ],
+                bands: alloc::vec![
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 11.915133967964922f64,
+                            median_abs_pct: 13.780606336997014f64,
+                            p90_abs_pct: 16.201087431332205f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 11.915133967964922f64,
+                            median_abs_pct: 13.780606336997014f64,
+                            p90_abs_pct: 16.201087431332205f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 3u32,
+                            mape_pct: 6.225971275154341f64,
+                            median_abs_pct: 4.723410864667443f64,
+                            p90_abs_pct: 8.675603660493397f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 3u32,
+                            mape_pct: 6.225971275154341f64,
+                            median_abs_pct: 4.723410864667443f64,
+                            p90_abs_pct: 8.675603660493397f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 35.76394749991117f64,
+                            median_abs_pct: 38.47112735858737f64,
+                            p90_abs_pct: 44.430203678698206f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 35.76394749991117f64,
+                            median_abs_pct: 38.47112735858737f64,
+                            p90_abs_pct: 44.430203678698206f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 14.763998807894929f64,
+                            median_abs_pct: 15.573248617827618f64,
+                            p90_abs_pct: 17.00228735157765f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 14.763998807894929f64,
+                            median_abs_pct: 15.573248617827618f64,
+                            p90_abs_pct: 17.00228735157765f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 3u32,
+                            mape_pct: 6.1374507691583515f64,
+                            median_abs_pct: 4.739567816773538f64,
+                            p90_abs_pct: 8.428687964617762f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 3u32,
+                            mape_pct: 6.1374507691583515f64,
+                            median_abs_pct: 4.739567816773538f64,
+                            p90_abs_pct: 8.428687964617762f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 48.052908970750906f64,
+                            median_abs_pct: 39.251512111373586f64,
+                            p90_abs_pct: 82.01044550188051f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 6u32,
+                            mape_pct: 48.052908970750906f64,
+                            median_abs_pct: 39.251512111373586f64,
+                            p90_abs_pct: 82.01044550188051f64
+                        }
+                    },
+                ],
+            },
+        },
+        "ampere-datacenter" => crate::scenario::CalibrationFile {
+            id: "ampere-datacenter".to_owned(),
+            class: "ampere-datacenter".to_owned(),
+            gpus: alloc::vec!["a100-80gb".to_owned(),],
+            vllm_versions: alloc::vec!["0.6.2".to_owned(), "0.6.3".to_owned(),],
+            description: "".to_owned(),
+            fitted_on: alloc::vec![],
+            runs: alloc::vec![],
+            command: "".to_owned(),
+            params: crate::timing::TimingParams {
+                host_step_ms: 0.3528235409773354f64,
+                host_per_seq_us: 40.705783544263404f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.6137314884643412f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7902277020033838f64,
+                prefill_attn_eff_flash: 0.3690228384445276f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 27.307503372399225f64,
+                layer_us: 8.165874167718705f64,
+                quant_gemm_floor_us: 17.31712327044193f64,
+                eager_layer_us: 30.000000000000004f64,
+            },
+            v0_params: Some(crate::timing::TimingParams {
+                host_step_ms: 0.7124071356455705f64,
+                host_per_seq_us: 34.49106102139779f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.6137314884643412f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7902277020033838f64,
+                prefill_attn_eff_flash: 0.3690228384445276f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 22.779517891876658f64,
+                layer_us: 17.63926028572179f64,
+                quant_gemm_floor_us: 17.31712327044193f64,
+                eager_layer_us: 30.000000000000004f64,
+            }),
+            fit: crate::bands::FitSummary {
+                runs: 65u32,
+                figures: 147u32,
+                in_sample: alloc::vec![crate::bands::InSample {
+                    figure: crate::bands::Figure::Tpot,
+                    figures: 147u32,
+                    mape_pct: 6.769625503478674f64
+                },],
+                bands: alloc::vec![
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 147u32,
+                            mape_pct: 20.00362807187298f64,
+                            median_abs_pct: 18.43400350693821f64,
+                            p90_abs_pct: 37.357647716341525f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 59u32,
+                            mape_pct: 25.61554238049193f64,
+                            median_abs_pct: 26.49777900206133f64,
+                            p90_abs_pct: 39.776886979333014f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 88u32,
+                            mape_pct: 16.241094614958005f64,
+                            median_abs_pct: 13.581871519599508f64,
+                            p90_abs_pct: 34.50164354977275f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 147u32,
+                            mape_pct: 23.476832055905856f64,
+                            median_abs_pct: 22.038155382554525f64,
+                            p90_abs_pct: 40.36744732016305f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 59u32,
+                            mape_pct: 26.797930191293673f64,
+                            median_abs_pct: 27.378496641988026f64,
+                            p90_abs_pct: 41.7592857122912f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 88u32,
+                            mape_pct: 21.250186715134472f64,
+                            median_abs_pct: 19.79363258774733f64,
+                            p90_abs_pct: 38.94763950818091f64
+                        }
+                    },
+                ],
+            },
+        },
+        "ampere-geforce" => crate::scenario::CalibrationFile {
+            id: "ampere-geforce".to_owned(),
+            class: "ampere-geforce".to_owned(),
+            gpus: alloc::vec!["rtx3090".to_owned(),],
+            vllm_versions: alloc::vec!["0.32.0".to_owned(),],
+            description: "".to_owned(),
+            fitted_on: alloc::vec![],
+            runs: alloc::vec![],
+            command: "".to_owned(),
+            params: crate::timing::TimingParams {
+                host_step_ms: 0.3528235409773354f64,
+                host_per_seq_us: 40.705783544263404f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.9263743436970644f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.6982904668889679f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.213782431457556f64,
+                attn_half_batch: 1.03216779844186f64,
+                prefill_gemm_eff: 0.6854517231983824f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.08792040808850125f64,
+                serve_request_ms: 27.307503372399225f64,
+                layer_us: 8.165874167718705f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            },
+            v0_params: Some(crate::timing::TimingParams {
+                host_step_ms: 0.7124071356455705f64,
+                host_per_seq_us: 34.49106102139779f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.9263743436970644f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.6982904668889679f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.213782431457556f64,
+                attn_half_batch: 1.03216779844186f64,
+                prefill_gemm_eff: 0.6854517231983824f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.08792040808850125f64,
+                serve_request_ms: 22.779517891876658f64,
+                layer_us: 17.63926028572179f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            }),
+            fit: crate::bands::FitSummary {
+                runs: 1u32,
+                figures: 89u32,
+                in_sample: alloc::vec![
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Tpot,
+                        figures: 28u32,
+                        mape_pct: 2.4095781735744666f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Throughput,
+                        figures: 28u32,
+                        mape_pct: 2.458171887187457f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Ttft,
+                        figures: 28u32,
+                        mape_pct: 4.827775220635021f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Prefill,
+                        figures: 5u32,
+                        mape_pct: 1.97749112045136f64
+                    },
+                ],
+                bands: alloc::vec![
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 28u32,
+                            mape_pct: 12.454816126582404f64,
+                            median_abs_pct: 11.575437638177693f64,
+                            p90_abs_pct: 24.409095651925856f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 28.135463847782315f64,
+                            median_abs_pct: 28.135463847782315f64,
+                            p90_abs_pct: 28.135463847782315f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 21.02083262723404f64,
+                            median_abs_pct: 21.48999870642616f64,
+                            p90_abs_pct: 24.45456324930283f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 7u32,
+                            mape_pct: 16.547693768384114f64,
+                            median_abs_pct: 15.82075391547988f64,
+                            p90_abs_pct: 25.039469320065916f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 7.542637550556256f64,
+                            median_abs_pct: 6.640088918972093f64,
+                            p90_abs_pct: 13.862075810108287f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 28u32,
+                            mape_pct: 10.103230734660633f64,
+                            median_abs_pct: 8.9764883549715f64,
+                            p90_abs_pct: 20.04125977054375f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 21.841919202298186f64,
+                            median_abs_pct: 21.841919202298186f64,
+                            p90_abs_pct: 21.841919202298186f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 17.163105317485634f64,
+                            median_abs_pct: 17.48225283874413f64,
+                            p90_abs_pct: 19.580794050317504f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 7u32,
+                            mape_pct: 14.425441715266727f64,
+                            median_abs_pct: 17.05570219033925f64,
+                            p90_abs_pct: 20.511753571167375f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 5.71362675571187f64,
+                            median_abs_pct: 4.579414806401544f64,
+                            p90_abs_pct: 12.590081572110861f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 28u32,
+                            mape_pct: 24.28387692084345f64,
+                            median_abs_pct: 25.354059966376425f64,
+                            p90_abs_pct: 37.96114329450919f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 6.330466652723111f64,
+                            median_abs_pct: 6.330466652723111f64,
+                            p90_abs_pct: 6.330466652723111f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 31.333824296069828f64,
+                            median_abs_pct: 30.929104956123528f64,
+                            p90_abs_pct: 38.23127693714488f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 7u32,
+                            mape_pct: 11.405157046866995f64,
+                            median_abs_pct: 12.472731134511761f64,
+                            p90_abs_pct: 16.42466736553921f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 29.277918163659077f64,
+                            median_abs_pct: 27.29161199391968f64,
+                            p90_abs_pct: 37.978274358879204f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Prefill,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 30.625060490249417f64,
+                            median_abs_pct: 30.01990861780175f64,
+                            p90_abs_pct: 41.28355641514846f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Prefill,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 30.625060490249417f64,
+                            median_abs_pct: 30.01990861780175f64,
+                            p90_abs_pct: 41.28355641514846f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 28u32,
+                            mape_pct: 12.454816126582404f64,
+                            median_abs_pct: 11.575437638177693f64,
+                            p90_abs_pct: 24.409095651925856f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 28.135463847782315f64,
+                            median_abs_pct: 28.135463847782315f64,
+                            p90_abs_pct: 28.135463847782315f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 21.02083262723404f64,
+                            median_abs_pct: 21.48999870642616f64,
+                            p90_abs_pct: 24.45456324930283f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 7u32,
+                            mape_pct: 16.547693768384114f64,
+                            median_abs_pct: 15.82075391547988f64,
+                            p90_abs_pct: 25.039469320065916f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 7.542637550556256f64,
+                            median_abs_pct: 6.640088918972093f64,
+                            p90_abs_pct: 13.862075810108287f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 28u32,
+                            mape_pct: 10.103230734660633f64,
+                            median_abs_pct: 8.9764883549715f64,
+                            p90_abs_pct: 20.04125977054375f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 21.841919202298186f64,
+                            median_abs_pct: 21.841919202298186f64,
+                            p90_abs_pct: 21.841919202298186f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 17.163105317485634f64,
+                            median_abs_pct: 17.48225283874413f64,
+                            p90_abs_pct: 19.580794050317504f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 7u32,
+                            mape_pct: 14.425441715266727f64,
+                            median_abs_pct: 17.05570219033925f64,
+                            p90_abs_pct: 20.511753571167375f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 5.71362675571187f64,
+                            median_abs_pct: 4.579414806401544f64,
+                            p90_abs_pct: 12.590081572110861f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 28u32,
+                            mape_pct: 24.28387692084345f64,
+                            median_abs_pct: 25.354059966376425f64,
+                            p90_abs_pct: 37.96114329450919f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 6.330466652723111f64,
+                            median_abs_pct: 6.330466652723111f64,
+                            p90_abs_pct: 6.330466652723111f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 31.333824296069828f64,
+                            median_abs_pct: 30.929104956123528f64,
+                            p90_abs_pct: 38.23127693714488f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 7u32,
+                            mape_pct: 11.405157046866995f64,
+                            median_abs_pct: 12.472731134511761f64,
+                            p90_abs_pct: 16.42466736553921f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 29.277918163659077f64,
+                            median_abs_pct: 27.29161199391968f64,
+                            p90_abs_pct: 37.978274358879204f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Prefill,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 30.625060490249417f64,
+                            median_abs_pct: 30.01990861780175f64,
+                            p90_abs_pct: 41.28355641514846f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Prefill,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 30.625060490249417f64,
+                            median_abs_pct: 30.01990861780175f64,
+                            p90_abs_pct: 41.28355641514846f64
+                        }
+                    },
+                ],
+            },
+        },
+        "hopper" => crate::scenario::CalibrationFile {
+            id: "hopper".to_owned(),
+            class: "hopper".to_owned(),
+            gpus: alloc::vec!["h100-pcie".to_owned(), "h100-sxm".to_owned(),],
+            vllm_versions: alloc::vec!["0.8.5".to_owned(), "0.11.0".to_owned(),],
+            description: "".to_owned(),
+            fitted_on: alloc::vec![],
+            runs: alloc::vec![],
+            command: "".to_owned(),
+            params: crate::timing::TimingParams {
+                host_step_ms: 0.3528235409773354f64,
+                host_per_seq_us: 40.705783544263404f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 27.307503372399225f64,
+                layer_us: 8.165874167718705f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            },
+            v0_params: Some(crate::timing::TimingParams {
+                host_step_ms: 0.7124071356455705f64,
+                host_per_seq_us: 34.49106102139779f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 22.779517891876658f64,
+                layer_us: 17.63926028572179f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            }),
+            fit: crate::bands::FitSummary {
+                runs: 7u32,
+                figures: 52u32,
+                in_sample: alloc::vec![
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Tpot,
+                        figures: 20u32,
+                        mape_pct: 5.946969601778685f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Throughput,
+                        figures: 12u32,
+                        mape_pct: 4.734127292904786f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Ttft,
+                        figures: 20u32,
+                        mape_pct: 57.90660104031389f64
+                    },
+                ],
+                bands: alloc::vec![
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 20u32,
+                            mape_pct: 8.249292034201002f64,
+                            median_abs_pct: 6.146821513479334f64,
+                            p90_abs_pct: 14.765566923778248f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 12.123740412474415f64,
+                            median_abs_pct: 12.123740412474415f64,
+                            p90_abs_pct: 12.123740412474415f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 19u32,
+                            mape_pct: 8.045373698502399f64,
+                            median_abs_pct: 4.047647656507092f64,
+                            p90_abs_pct: 15.18431839328546f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 12u32,
+                            mape_pct: 5.544875549773766f64,
+                            median_abs_pct: 4.060544890463364f64,
+                            p90_abs_pct: 8.505277089970509f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 8.735226192642553f64,
+                            median_abs_pct: 8.735226192642553f64,
+                            p90_abs_pct: 8.735226192642553f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 11u32,
+                            mape_pct: 5.25484367314933f64,
+                            median_abs_pct: 3.9836315937182287f64,
+                            p90_abs_pct: 6.435735165922097f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 20u32,
+                            mape_pct: 55.6541065422115f64,
+                            median_abs_pct: 49.01971482478671f64,
+                            p90_abs_pct: 123.58917669111187f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 54.51488025247592f64,
+                            median_abs_pct: 54.51488025247592f64,
+                            p90_abs_pct: 54.51488025247592f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveFamilyOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 19u32,
+                            mape_pct: 55.714065820618636f64,
+                            median_abs_pct: 48.786135814740696f64,
+                            p90_abs_pct: 123.63063551039865f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 20u32,
+                            mape_pct: 7.806671149445127f64,
+                            median_abs_pct: 5.603483843275336f64,
+                            p90_abs_pct: 15.853776465536596f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 12.123740412474415f64,
+                            median_abs_pct: 12.123740412474415f64,
+                            p90_abs_pct: 12.123740412474415f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 19u32,
+                            mape_pct: 7.579456977706743f64,
+                            median_abs_pct: 2.27736166962057f64,
+                            p90_abs_pct: 16.32221780283885f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 12u32,
+                            mape_pct: 5.5687270980872725f64,
+                            median_abs_pct: 4.019660721642437f64,
+                            p90_abs_pct: 8.505277089970509f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 8.735226192642553f64,
+                            median_abs_pct: 8.735226192642553f64,
+                            p90_abs_pct: 8.735226192642553f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 11u32,
+                            mape_pct: 5.2808635440367935f64,
+                            median_abs_pct: 3.9270774028584143f64,
+                            p90_abs_pct: 6.435735165922097f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 20u32,
+                            mape_pct: 65.27141306445098f64,
+                            median_abs_pct: 55.48088134989388f64,
+                            p90_abs_pct: 124.7518357108231f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 1u32,
+                            mape_pct: 54.51488025247592f64,
+                            median_abs_pct: 54.51488025247592f64,
+                            p90_abs_pct: 54.51488025247592f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveGpuOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 19u32,
+                            mape_pct: 65.83754637034443f64,
+                            median_abs_pct: 56.44688244731184f64,
+                            p90_abs_pct: 124.78417824047153f64
+                        }
+                    },
+                ],
+            },
+        },
+        "shared" => crate::scenario::CalibrationFile {
+            id: "shared".to_owned(),
+            class: "shared".to_owned(),
+            gpus: alloc::vec![],
+            vllm_versions: alloc::vec![
+                "0.6.2".to_owned(),
+                "0.6.3".to_owned(),
+                "0.8.5".to_owned(),
+                "0.11.0".to_owned(),
+                "0.23.0".to_owned(),
+                "0.32.0".to_owned(),
+            ],
+            description: "".to_owned(),
+            fitted_on: alloc::vec![],
+            runs: alloc::vec![],
+            command: "".to_owned(),
+            params: crate::timing::TimingParams {
+                host_step_ms: 0.3528235409773354f64,
+                host_per_seq_us: 40.705783544263404f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 27.307503372399225f64,
+                layer_us: 8.165874167718705f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            },
+            v0_params: Some(crate::timing::TimingParams {
+                host_step_ms: 0.7124071356455705f64,
+                host_per_seq_us: 34.49106102139779f64,
+                weight_bw_eff: 0.8f64,
+                quant_weight_bw_eff: 0.8092692974194943f64,
+                fp8_weight_bw_eff: 0.8f64,
+                gemm_compute_eff: 0.5f64,
+                state_bw_eff: 0.7325468337700611f64,
+                attn_bw_eff_flash: 0.6f64,
+                attn_bw_eff_triton: 0.22442450602993066f64,
+                attn_half_batch: 1.021990985121206f64,
+                prefill_gemm_eff: 0.7180771366278246f64,
+                prefill_attn_eff_flash: 0.3784600745001647f64,
+                prefill_attn_eff_triton: 0.10369905962315681f64,
+                serve_request_ms: 22.779517891876658f64,
+                layer_us: 17.63926028572179f64,
+                quant_gemm_floor_us: 11.919648820566094f64,
+                eager_layer_us: 30.000000000000004f64,
+            }),
+            fit: crate::bands::FitSummary {
+                runs: 76u32,
+                figures: 321u32,
+                in_sample: alloc::vec![
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Tpot,
+                        figures: 207u32,
+                        mape_pct: 6.228879212999291f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Throughput,
+                        figures: 49u32,
+                        mape_pct: 3.7436353353035923f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Ttft,
+                        figures: 60u32,
+                        mape_pct: 28.95470831440756f64
+                    },
+                    crate::bands::InSample {
+                        figure: crate::bands::Figure::Prefill,
+                        figures: 5u32,
+                        mape_pct: 1.97749112045136f64
+                    },
+                ],
+                bands: alloc::vec![
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 207u32,
+                            mape_pct: 19.767102843460084f64,
+                            median_abs_pct: 18.116254210016724f64,
+                            p90_abs_pct: 39.22399562305022f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 62u32,
+                            mape_pct: 26.130728839061103f64,
+                            median_abs_pct: 27.140293572592647f64,
+                            p90_abs_pct: 41.725409256544744f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 92u32,
+                            mape_pct: 21.240214798269232f64,
+                            median_abs_pct: 19.89085584894556f64,
+                            p90_abs_pct: 38.866958694094656f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 37u32,
+                            mape_pct: 10.727111846615642f64,
+                            median_abs_pct: 8.53562449969254f64,
+                            p90_abs_pct: 21.832238567615f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 7.542637550556256f64,
+                            median_abs_pct: 6.640088918972093f64,
+                            p90_abs_pct: 13.862075810108287f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 49u32,
+                            mape_pct: 9.142021996062745f64,
+                            median_abs_pct: 6.653678917727435f64,
+                            p90_abs_pct: 20.017051245833457f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 3u32,
+                            mape_pct: 11.430325526686827f64,
+                            median_abs_pct: 6.717705392918338f64,
+                            p90_abs_pct: 18.81707644042222f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 17.163105317485634f64,
+                            median_abs_pct: 17.48225283874413f64,
+                            p90_abs_pct: 19.580794050317504f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 26u32,
+                            mape_pct: 9.753755840987756f64,
+                            median_abs_pct: 6.203259548950808f64,
+                            p90_abs_pct: 20.58701210308027f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Throughput,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 5.71362675571187f64,
+                            median_abs_pct: 4.579414806401544f64,
+                            p90_abs_pct: 12.590081572110861f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 60u32,
+                            mape_pct: 41.3534951120938f64,
+                            median_abs_pct: 32.24115507259259f64,
+                            p90_abs_pct: 85.47768863112167f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 3u32,
+                            mape_pct: 22.45242499042203f64,
+                            median_abs_pct: 20.705476237809673f64,
+                            p90_abs_pct: 36.39816091214858f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 4u32,
+                            mape_pct: 31.333824296069828f64,
+                            median_abs_pct: 30.929104956123528f64,
+                            p90_abs_pct: 38.23127693714488f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 37u32,
+                            mape_pct: 49.19109307977127f64,
+                            median_abs_pct: 41.95139726919103f64,
+                            p90_abs_pct: 111.9998337827008f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 16u32,
+                            mape_pct: 29.277918163659077f64,
+                            median_abs_pct: 27.29161199391968f64,
+                            p90_abs_pct: 37.978274358879204f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Prefill,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 30.625060490249417f64,
+                            median_abs_pct: 30.01990861780175f64,
+                            p90_abs_pct: 41.28355641514846f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Prefill,
+                        hold_out: crate::bands::HoldOut::LeaveClassOut,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 30.625060490249417f64,
+                            median_abs_pct: 30.01990861780175f64,
+                            p90_abs_pct: 41.28355641514846f64
+                        }
+                    },
+                ],
+            },
+        },
+        _ => return None,
+    })
+}
+pub(super) fn prices(id: &str) -> Option<crate::rank::Prices> {
+    Some (match id { "on-demand" => crate :: rank :: Prices { source : "estimates of typical on-demand cloud/marketplace rates, not read from a live price list; h100-nvl and gb200 read from public pages" . to_owned () , date : "2026-11" . to_owned () , usd_per_hour : crate :: rank :: GpuPrices (alloc :: vec ! [("rtx3090" . to_owned () , 0.22f64) , ("rtx3090-ti" . to_owned () , 0.27f64) , ("rtx4090" . to_owned () , 0.35f64) , ("rtx5090" . to_owned () , 0.65f64) , ("rtx-a6000" . to_owned () , 0.5f64) , ("rtx6000-ada" . to_owned () , 0.8f64) , ("l4" . to_owned () , 0.45f64) , ("l40s" . to_owned () , 0.9f64) , ("a10" . to_owned () , 0.6f64) , ("a40" . to_owned () , 0.45f64) , ("a100-40gb" . to_owned () , 1.2f64) , ("a100-80gb" . to_owned () , 1.5f64) , ("a100-80gb-pcie" . to_owned () , 1.4f64) , ("h100-sxm" . to_owned () , 2.5f64) , ("h100-pcie" . to_owned () , 2.1f64) , ("h100-nvl" . to_owned () , 3.07f64) , ("h200" . to_owned () , 3.5f64) , ("b200" . to_owned () , 5.5f64) , ("gb200" . to_owned () , 4.54f64) , ("mi300x" . to_owned () , 2.5f64) ,]) } , _ => return None , })
+}
