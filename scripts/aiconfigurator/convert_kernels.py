@@ -109,6 +109,8 @@ MOE_SHAPES = {
     (7168, 2048, 8, 256): "DeepSeek-V3/R1",
     (4096, 14336, 2, 8): "Mixtral-8x7B",
     (4096, 1024, 10, 512): "Qwen3.5-397B-A17B",
+    (3072, 1536, 8, 256): "MiniMax-M2/M2.5",
+    (7168, 2048, 8, 384): "Kimi-K2/K2.5",
 }
 MOE_TOKENS = [1 << i for i in range(14)]   # 1 .. 8192
 MOE_PAR = [(1, 1), (8, 1)]                 # (moe_tp, moe_ep)
@@ -125,6 +127,14 @@ MOE_DIST = ["balanced", "power_law_1.01", "power_law_1.2"]
 # (data/runs/aiconfigurator-silicon-vllm.csv).
 # 0.14.0 is the measured release nearest those runs; only the H200 has it.
 MOE_INT4_PINNED = {"h200_sxm": "0.14.0"}
+# Elsewhere the newest folder's int4_wo rows are kept unless they time that
+# slower kernel: the 0.24.0 folders time Kimi-K2.5's shape (7168/2048/8/384)
+# with the compressed-tensors WNA16 Marlin experts (kernel_source
+# vllm_compressedtensorswna16marlinmoe_marlin_marlinexperts), 9-17% slower
+# than 0.14.0's vllm_marlin_moe on the H200 (64 tokens, power law 1.01:
+# 1,837 against 1,684 us at moe_tp 1, 326 against 279 us at moe_tp 8), not
+# 2.8x. This gives the Blackwell GPUs an int4 table.
+MOE_INT4_SLOW_KERNEL = "vllm_marlin_int4_moe"
 
 # GDN (gated delta net linear attention of Qwen3.5; Qwen3-Next-80B-A3B has the
 # same layer shape as Qwen3.5-35B-A3B): (model, per-GPU num_k_heads) kept.
@@ -580,8 +590,9 @@ def conv_moe(res):
         d = d[~drop].assign(version=v)
         d = d.sort_values(["hidden_size", "inter_size", "num_experts", "topk", "moe_dtype",
                            "moe_tp_size", "moe_ep_size", "distribution", "num_tokens"])
-        d = d[d.moe_dtype != "int4_wo"]
         pinned = MOE_INT4_PINNED.get(s)
+        d = d[(d.moe_dtype != "int4_wo")
+              | ((d.kernel_source != MOE_INT4_SLOW_KERNEL) & (pinned is None))]
         if pinned is not None:
             d = pd.concat([d, moe_int4_rows(res, s, pinned)])
         for r in d.itertuples():

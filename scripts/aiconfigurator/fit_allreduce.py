@@ -94,9 +94,12 @@ def main(quiet=False):
                   f" {len(t)} rows, median err {np.median(err)*100:.1f}%, p90 {np.percentile(err, 90)*100:.1f}%")
 
 
-def fit_gather_scatter():
+def fit_gather_scatter(quiet=False):
     """All-gather and reduce-scatter rows together: the same ring steps and
-    bytes, one set of constants (the medians printed per op)."""
+    bytes, one set of constants (the medians printed per op). Returns
+    system -> (base_us, per_step_us, bw_eff), the presets' `gather_scatter`
+    row (fit_kernels.py writes it)."""
+    out = {}
     lines = [l for l in open(ROOT / "data" / "kernels" / "allgather_reducescatter.csv")
              if not l.startswith("#")]
     rows = list(csv.DictReader(lines))
@@ -120,9 +123,14 @@ def fit_gather_scatter():
                               + b * (n - 1) / n / (bw * x[2])) / t)
         r = least_squares(f, [5.0, 1.0, 0.5], bounds=([0, 0, 0.01], [100, 50, 2.0]))
         err = np.abs(np.expm1(r.fun))
+        if system:
+            out[system] = tuple(r.x)
+        if quiet:
+            continue
         print(f"{kind or system} gather_scatter: base {r.x[0]:.3f} us, per step {r.x[1]:.4f} us, "
               f"bw eff {r.x[2]:.4f}; {len(t)} rows, median err all_gather "
               f"{np.median(err[ag == 1])*100:.1f}%, reduce_scatter {np.median(err[ag == 0])*100:.1f}%")
+    return out
 
 
 if __name__ == "__main__":

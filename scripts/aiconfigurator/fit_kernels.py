@@ -188,7 +188,12 @@ def main():
         if not rows_cache.get("allreduce"):
             fit_allreduce.main(quiet=True)
             rows_cache["allreduce"] = True
-        for impl, (base, step, eff) in sorted(fit_allreduce.fit_system(system).items()):
+        if "gather_scatter" not in rows_cache:
+            rows_cache["gather_scatter"] = fit_allreduce.fit_gather_scatter(quiet=True)
+        impls = dict(sorted(fit_allreduce.fit_system(system).items()))
+        if system in rows_cache["gather_scatter"]:
+            impls["gather_scatter"] = rows_cache["gather_scatter"][system]
+        for impl, (base, step, eff) in sorted(impls.items(), key=lambda kv: kv[0] == "gather_scatter"):
             blocks.append(
                 f'[[kernels.allreduce]]\nimplementation = "{impl}"\nbase_us = {base:.3f}\n'
                 f"per_step_us = {step:.4f}\nbw_eff = {eff:.4f}\n"

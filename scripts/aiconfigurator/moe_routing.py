@@ -21,7 +21,8 @@ five power-law draws per row), restated here in words and re-implemented:
     clamped at T, then the shortfall added one at a time to the smallest
     count (zeros first) and an excess taken from the largest; an expert is
     touched when its count is positive. The expected number over 256 draws
-    of a fixed seed is written (each row averaged five draws).
+    seeded by the row's key (tokens, top_k, experts, alpha) is written (each
+    row averaged five draws).
 
 Usage: python3 scripts/aiconfigurator/moe_routing.py --annotate data/kernels/moe.csv
   adds (or rewrites) the `touched_experts` column, as convert_kernels.py
@@ -69,7 +70,11 @@ def power_law(tokens, top_k, experts, alpha, rng):
     return float(np.mean(out))
 
 
-def touched_experts(distribution, tokens, top_k, experts, moe_ep, rng):
+def touched_experts(distribution, tokens, top_k, experts, moe_ep):
+    # Each row's draws are seeded by its own key, so adding shapes to the
+    # file leaves the other rows' values as they were.
+    alpha_milli = round(float(distribution.rsplit("_", 1)[-1]) * 1000) if "_" in distribution else 0
+    rng = np.random.default_rng([SEED, tokens, top_k, experts, alpha_milli])
     if moe_ep != 1:
         raise SystemExit(f"moe_ep {moe_ep}: only whole-expert rows (moe_ep 1) are annotated")
     if distribution == "balanced":
@@ -94,7 +99,6 @@ def annotate(path):
     header = body[0].split(",")
     ix = {c: i for i, c in enumerate(header)}
     insert = ix["moe_ep"] + 1
-    rng = np.random.default_rng(SEED)
     cache = {}
     rows = [",".join(header[:insert] + [col] + header[insert:])]
     for line in body[1:]:
@@ -102,7 +106,7 @@ def annotate(path):
         key = (r[ix["distribution"]], int(r[ix["num_tokens"]]), int(r[ix["topk"]]),
                int(r[ix["num_experts"]]), int(r[ix["moe_ep"]]))
         if key not in cache:
-            cache[key] = touched_experts(*key, rng)
+            cache[key] = touched_experts(*key)
         rows.append(",".join(r[:insert] + [f"{cache[key]:.2f}"] + r[insert:]))
     comments = [c for c in comments if not c.startswith("#   touched_experts:")]
     at = next(i for i, c in enumerate(comments) if c.startswith("#   moe_tp, moe_ep:")) + 1

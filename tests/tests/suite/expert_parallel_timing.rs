@@ -203,13 +203,22 @@ fn expert_and_data_parallel_silicon_runs_are_predicted() {
     // Pricing the exchange and every replica's tokens brings each group's
     // TPOT closer (or leaves it, for the B300's Kimi-K2.5, one replica at
     // TP 4: nothing dispatched), and the whole from 46.1% to 35.9% at the
-    // median (45.1% to 33.6% since MiniMax-M2 pays its norm all-reduces);
-    // what is left is too fast everywhere (the Qwen3-235B runs as
-    // their tensor-parallel ones are, the replicas' prefill stalls unpriced).
+    // median (45.1% to 33.6% since MiniMax-M2 pays its norm all-reduces,
+    // 30.4% since the Blackwell GPUs price Kimi-K2.5's int4 experts by
+    // their Marlin table); what is left is too fast everywhere but there
+    // (the Qwen3-235B runs as their tensor-parallel ones are, the replicas'
+    // prefill stalls unpriced), and Kimi-K2.5 is within 5% at the median
+    // (B200 +0.4%, B300 +4.1%).
     for (key, (tpot, _)) in &after {
         let (b_tpot, _) = &before[key];
         assert!(stats(tpot).0 <= stats(b_tpot).0 + 1e-9, "{key:?}");
-        assert!(stats(tpot).2 < 0.0, "{key:?}");
+        if key.1 == "moonshotai/Kimi-K2.5" {
+            assert!(stats(tpot).2.abs() < 5.0, "{key:?}");
+        } else {
+            assert!(stats(tpot).2 < 0.0, "{key:?}");
+        }
     }
-    assert!(a.0 < 37.0 && b.0 > 45.0, "{a:?} {b:?}");
+    // As one replica's tensor parallelism the whole is 42.2% (45.1% before
+    // the Blackwell int4 tables).
+    assert!(a.0 < 32.0 && b.0 > 40.0, "{a:?} {b:?}");
 }

@@ -360,8 +360,10 @@ fn fused_moe_latencies_under_skewed_routing_are_near_the_tables() {
                     (t / (num(r, "latency_us") * 1e-6) - 1.0).abs() * 100.0
                 })
                 .collect();
+            // 70: the L40S's int4 table, one shape (Kimi-K2.5's) with the
+            // rows it could measure.
             assert!(
-                errors.len() >= 100,
+                errors.len() >= 70,
                 "{id} {:?}: {} rows",
                 m.format,
                 errors.len()
@@ -376,9 +378,11 @@ fn fused_moe_latencies_under_skewed_routing_are_near_the_tables() {
             kernels += 1;
         }
     }
-    // 30: the H200's int4 weight-only (Marlin) kernel, from its vLLM 0.14.0
-    // table (scripts/aiconfigurator/convert_kernels.py, MOE_INT4_PINNED).
-    assert!(kernels >= 30, "{kernels} kernels");
+    // 37: int4 weight-only (Marlin) kernels on eight GPUs, the H200's from
+    // its vLLM 0.14.0 table and the others' from their 0.24.0 tables of
+    // Kimi-K2.5's shape (scripts/aiconfigurator/convert_kernels.py,
+    // MOE_INT4_PINNED, MOE_INT4_SLOW_KERNEL).
+    assert!(kernels >= 37, "{kernels} kernels");
     // The tables' balanced routing gives each routed row its own expert
     // until all are taken (Qwen3-30B-A3B's shape, 128 experts, top 8: 128
     // at 16 tokens), where independent uniform routing would touch 81.
