@@ -200,27 +200,35 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.8301f64,
-                        compute_eff: 0.5227f64,
+                        bw_eff: 0.8303f64,
+                        compute_eff: 0.5226f64,
                         floor_us: 0f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 0.4692f64
+                        row_bytes_per_hidden: 0.4709f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Fp8,
-                        bw_eff: 0.8641f64,
-                        compute_eff: 0.4308f64,
+                        bw_eff: 0.8513f64,
+                        compute_eff: 0.432f64,
                         floor_us: 0f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 0.479f64
+                        row_bytes_per_hidden: 0.6263f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.881f64,
+                        bw_eff: 0.8802f64,
                         compute_eff: 0.4387f64,
-                        floor_us: 9.173f64,
+                        floor_us: 9.168f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 3.5245f64
+                        row_bytes_per_hidden: 3.5048f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.8034f64,
+                        compute_eff: 0.4748f64,
+                        floor_us: 0f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 1.1757f64
                     },
                 ],
                 allreduce: alloc::vec![
@@ -342,11 +350,11 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 }),
                 moe: alloc::vec![crate::timing::MoeKernel {
                     format: crate::timing::MoeFormat::Bf16,
-                    bw_eff: 0.7299f64,
-                    compute_eff: 0.3412f64,
-                    floor_us: 17.234f64,
+                    bw_eff: 0.7391f64,
+                    compute_eff: 0.3283f64,
+                    floor_us: 19.302f64,
                     per_expert_us: 0f64,
-                    row_bytes_per_hidden: 3.6906f64
+                    row_bytes_per_hidden: 5.7953f64
                 },],
                 allreduce: alloc::vec![
                     crate::timing::AllReduceKernel {
@@ -437,27 +445,35 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.8599f64,
-                        compute_eff: 0.4668f64,
-                        floor_us: 23.586f64,
-                        per_expert_us: 0.0702f64,
-                        row_bytes_per_hidden: 3.7301f64
+                        bw_eff: 0.86f64,
+                        compute_eff: 0.4667f64,
+                        floor_us: 23.588f64,
+                        per_expert_us: 0.0701f64,
+                        row_bytes_per_hidden: 3.7333f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Fp8,
-                        bw_eff: 0.9665f64,
-                        compute_eff: 0.266f64,
-                        floor_us: 41.194f64,
-                        per_expert_us: 0.0837f64,
-                        row_bytes_per_hidden: 9.8405f64
+                        bw_eff: 0.9325f64,
+                        compute_eff: 0.263f64,
+                        floor_us: 40.53f64,
+                        per_expert_us: 0.0762f64,
+                        row_bytes_per_hidden: 9.027f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.6727f64,
-                        compute_eff: 0.4662f64,
-                        floor_us: 33.255f64,
+                        bw_eff: 0.6722f64,
+                        compute_eff: 0.4663f64,
+                        floor_us: 33.261f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 6.3901f64
+                        row_bytes_per_hidden: 6.3725f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.7885f64,
+                        compute_eff: 0.2007f64,
+                        floor_us: 34.238f64,
+                        per_expert_us: 0.1332f64,
+                        row_bytes_per_hidden: 15.6046f64
                     },
                 ],
                 allreduce: alloc::vec![
@@ -544,35 +560,35 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.8721f64,
+                        bw_eff: 0.8723f64,
                         compute_eff: 0.5637f64,
-                        floor_us: 24.606f64,
-                        per_expert_us: 0.0505f64,
-                        row_bytes_per_hidden: 8.7098f64
+                        floor_us: 24.608f64,
+                        per_expert_us: 0.0503f64,
+                        row_bytes_per_hidden: 8.7145f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Fp8,
-                        bw_eff: 0.9386f64,
-                        compute_eff: 0.2627f64,
-                        floor_us: 37.286f64,
-                        per_expert_us: 0.158f64,
-                        row_bytes_per_hidden: 13.2469f64
+                        bw_eff: 0.9097f64,
+                        compute_eff: 0.259f64,
+                        floor_us: 37.26f64,
+                        per_expert_us: 0.1558f64,
+                        row_bytes_per_hidden: 13.1331f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.4958f64,
+                        bw_eff: 0.4954f64,
                         compute_eff: 0.4566f64,
-                        floor_us: 32.942f64,
+                        floor_us: 32.948f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 6.5496f64
+                        row_bytes_per_hidden: 6.5312f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Int4,
-                        bw_eff: 0.6647f64,
-                        compute_eff: 0.2311f64,
-                        floor_us: 29.575f64,
-                        per_expert_us: 0.0761f64,
-                        row_bytes_per_hidden: 22.9725f64
+                        bw_eff: 0.6729f64,
+                        compute_eff: 0.2182f64,
+                        floor_us: 28.879f64,
+                        per_expert_us: 0.0614f64,
+                        row_bytes_per_hidden: 21.8416f64
                     },
                 ],
                 allreduce: alloc::vec![
@@ -693,35 +709,43 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.8352f64,
+                        bw_eff: 0.8353f64,
                         compute_eff: 0.3048f64,
-                        floor_us: 13.072f64,
+                        floor_us: 13.074f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 2.0508f64
+                        row_bytes_per_hidden: 2.0552f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Fp8,
-                        bw_eff: 0.848f64,
-                        compute_eff: 0.1536f64,
-                        floor_us: 23.951f64,
-                        per_expert_us: 0.0474f64,
-                        row_bytes_per_hidden: 7.9719f64
+                        bw_eff: 0.8459f64,
+                        compute_eff: 0.1523f64,
+                        floor_us: 24.498f64,
+                        per_expert_us: 0.0425f64,
+                        row_bytes_per_hidden: 8.1738f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Nvfp4,
-                        bw_eff: 0.9463f64,
-                        compute_eff: 0.327f64,
-                        floor_us: 14.188f64,
-                        per_expert_us: 0.0963f64,
-                        row_bytes_per_hidden: 3.7428f64
+                        bw_eff: 0.9276f64,
+                        compute_eff: 0.3259f64,
+                        floor_us: 14.18f64,
+                        per_expert_us: 0.093f64,
+                        row_bytes_per_hidden: 3.5051f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.5033f64,
+                        bw_eff: 0.5028f64,
                         compute_eff: 0.2208f64,
-                        floor_us: 15.648f64,
-                        per_expert_us: 0.1876f64,
-                        row_bytes_per_hidden: 15.6931f64
+                        floor_us: 15.649f64,
+                        per_expert_us: 0.1878f64,
+                        row_bytes_per_hidden: 15.6565f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.4919f64,
+                        compute_eff: 0.0889f64,
+                        floor_us: 30.768f64,
+                        per_expert_us: 0.1042f64,
+                        row_bytes_per_hidden: 22.5837f64
                     },
                 ],
                 allreduce: alloc::vec![
@@ -794,35 +818,43 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.8181f64,
+                        bw_eff: 0.8183f64,
                         compute_eff: 0.3107f64,
-                        floor_us: 12.626f64,
+                        floor_us: 12.625f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 1.6425f64
+                        row_bytes_per_hidden: 1.6458f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Fp8,
-                        bw_eff: 0.8324f64,
-                        compute_eff: 0.1567f64,
-                        floor_us: 23.244f64,
-                        per_expert_us: 0.0463f64,
-                        row_bytes_per_hidden: 7.1345f64
+                        bw_eff: 0.8309f64,
+                        compute_eff: 0.1555f64,
+                        floor_us: 23.763f64,
+                        per_expert_us: 0.0419f64,
+                        row_bytes_per_hidden: 7.4147f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Nvfp4,
-                        bw_eff: 0.9213f64,
-                        compute_eff: 0.3421f64,
-                        floor_us: 13.969f64,
-                        per_expert_us: 0.093f64,
-                        row_bytes_per_hidden: 3.0269f64
+                        bw_eff: 0.9038f64,
+                        compute_eff: 0.342f64,
+                        floor_us: 14.061f64,
+                        per_expert_us: 0.0898f64,
+                        row_bytes_per_hidden: 2.81f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.5093f64,
+                        bw_eff: 0.5089f64,
                         compute_eff: 0.2233f64,
                         floor_us: 15.801f64,
-                        per_expert_us: 0.1836f64,
-                        row_bytes_per_hidden: 15.5553f64
+                        per_expert_us: 0.1838f64,
+                        row_bytes_per_hidden: 15.5185f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.4875f64,
+                        compute_eff: 0.0899f64,
+                        floor_us: 33.038f64,
+                        per_expert_us: 0.1052f64,
+                        row_bytes_per_hidden: 21.8585f64
                     },
                 ],
                 allreduce: alloc::vec![
@@ -899,35 +931,43 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.8058f64,
-                        compute_eff: 0.3237f64,
-                        floor_us: 13.69f64,
+                        bw_eff: 0.8059f64,
+                        compute_eff: 0.3236f64,
+                        floor_us: 13.692f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 2.2704f64
+                        row_bytes_per_hidden: 2.2747f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Fp8,
-                        bw_eff: 0.8194f64,
-                        compute_eff: 0.1565f64,
-                        floor_us: 24.797f64,
-                        per_expert_us: 0.0573f64,
-                        row_bytes_per_hidden: 8.8267f64
+                        bw_eff: 0.8172f64,
+                        compute_eff: 0.1552f64,
+                        floor_us: 25.201f64,
+                        per_expert_us: 0.0526f64,
+                        row_bytes_per_hidden: 9.0226f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Nvfp4,
-                        bw_eff: 0.9058f64,
-                        compute_eff: 0.3259f64,
-                        floor_us: 14.639f64,
-                        per_expert_us: 0.1095f64,
-                        row_bytes_per_hidden: 3.8577f64
+                        bw_eff: 0.8883f64,
+                        compute_eff: 0.3229f64,
+                        floor_us: 14.707f64,
+                        per_expert_us: 0.1055f64,
+                        row_bytes_per_hidden: 3.621f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.4883f64,
+                        bw_eff: 0.4878f64,
                         compute_eff: 0.2246f64,
-                        floor_us: 16.362f64,
-                        per_expert_us: 0.2064f64,
-                        row_bytes_per_hidden: 17.0557f64
+                        floor_us: 16.364f64,
+                        per_expert_us: 0.2066f64,
+                        row_bytes_per_hidden: 17.017f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.4566f64,
+                        compute_eff: 0.0913f64,
+                        floor_us: 35.941f64,
+                        per_expert_us: 0.1031f64,
+                        row_bytes_per_hidden: 22.5524f64
                     },
                 ],
                 allreduce: alloc::vec![
@@ -1185,27 +1225,35 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.9341f64,
+                        bw_eff: 0.9343f64,
                         compute_eff: 0.3221f64,
-                        floor_us: 20.55f64,
+                        floor_us: 20.555f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 3.5929f64
+                        row_bytes_per_hidden: 3.596f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Nvfp4,
                         bw_eff: 1f64,
-                        compute_eff: 0.4739f64,
-                        floor_us: 43.302f64,
-                        per_expert_us: 0.3727f64,
-                        row_bytes_per_hidden: 0.8328f64
+                        compute_eff: 0.4743f64,
+                        floor_us: 45.292f64,
+                        per_expert_us: 0.3542f64,
+                        row_bytes_per_hidden: 1.1692f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.9467f64,
+                        bw_eff: 0.9459f64,
                         compute_eff: 0.4556f64,
-                        floor_us: 16.879f64,
+                        floor_us: 16.883f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 9.0176f64
+                        row_bytes_per_hidden: 8.9925f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.8661f64,
+                        compute_eff: 0.4829f64,
+                        floor_us: 10.051f64,
+                        per_expert_us: 0f64,
+                        row_bytes_per_hidden: 2.7122f64
                     },
                 ],
                 allreduce: alloc::vec![
@@ -1475,35 +1523,43 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
-                        bw_eff: 0.7957f64,
+                        bw_eff: 0.7958f64,
                         compute_eff: 0.3258f64,
                         floor_us: 11.896f64,
                         per_expert_us: 0f64,
-                        row_bytes_per_hidden: 2.0372f64
+                        row_bytes_per_hidden: 2.0409f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Fp8,
-                        bw_eff: 0.8096f64,
-                        compute_eff: 0.1642f64,
-                        floor_us: 22.785f64,
-                        per_expert_us: 0.0568f64,
-                        row_bytes_per_hidden: 7.5834f64
+                        bw_eff: 0.8094f64,
+                        compute_eff: 0.1633f64,
+                        floor_us: 23.249f64,
+                        per_expert_us: 0.0534f64,
+                        row_bytes_per_hidden: 7.7947f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Nvfp4,
-                        bw_eff: 0.8945f64,
-                        compute_eff: 0.347f64,
-                        floor_us: 13.397f64,
-                        per_expert_us: 0.1076f64,
-                        row_bytes_per_hidden: 3.3307f64
+                        bw_eff: 0.8795f64,
+                        compute_eff: 0.3463f64,
+                        floor_us: 13.475f64,
+                        per_expert_us: 0.1042f64,
+                        row_bytes_per_hidden: 3.1158f64
                     },
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Mxfp4,
-                        bw_eff: 0.4936f64,
-                        compute_eff: 0.2355f64,
-                        floor_us: 15.281f64,
-                        per_expert_us: 0.1997f64,
-                        row_bytes_per_hidden: 16.1223f64
+                        bw_eff: 0.4932f64,
+                        compute_eff: 0.2356f64,
+                        floor_us: 15.283f64,
+                        per_expert_us: 0.1999f64,
+                        row_bytes_per_hidden: 16.085f64
+                    },
+                    crate::timing::MoeKernel {
+                        format: crate::timing::MoeFormat::Int4,
+                        bw_eff: 0.4756f64,
+                        compute_eff: 0.0957f64,
+                        floor_us: 34.291f64,
+                        per_expert_us: 0.1094f64,
+                        row_bytes_per_hidden: 22.5031f64
                     },
                 ],
                 allreduce: alloc::vec![
