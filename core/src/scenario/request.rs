@@ -326,14 +326,16 @@ impl Request {
         let mut engine = engine;
         warnings.extend(engine.parallel_timing_caveat(model.model.is_moe()));
         if let Some(sp) = engine.speculative.as_mut() {
-            if settings.spec_acceptance.is_none() {
-                let names = [model_name.as_str(), &model.id, &model.name];
-                sp.use_published_acceptance(&names, &model.model.architecture, "");
-            }
-            sp.attach_drafter(&label("speculative_config"), &model.model, |name| {
-                load_model(world, name)
-            })?;
-            warnings.extend(speculative_notes(sp));
+            let published = settings.spec_acceptance.is_none();
+            let field = label("speculative_config");
+            warnings.extend(settle_speculative(
+                sp,
+                world,
+                published,
+                &model_name,
+                &model,
+                &field,
+            )?);
         }
         kv_pool_fits_the_card(&engine, &gpu, &label)?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;
@@ -655,6 +657,25 @@ fn kv_pool_fits_the_card(
 
 /// What speculative decoding's speed assumes, one line each: the acceptance
 /// and where it is from, and the config's fields that change nothing.
+/// A speculative config's acceptance (the published figures for the model,
+/// unless `--spec-acceptance` gave them: `published` false) and its drafter
+/// (`field` names the flag or file field), and the notes they add.
+fn settle_speculative(
+    sp: &mut crate::speculative::Speculative,
+    world: &dyn World,
+    published: bool,
+    model_name: &str,
+    model: &LoadedModel,
+    field: &str,
+) -> Result<Vec<String>> {
+    if published {
+        let names = [model_name, &model.id, &model.name];
+        sp.use_published_acceptance(&names, &model.model.architecture, "");
+    }
+    sp.attach_drafter(field, &model.model, |name| load_model(world, name))?;
+    Ok(speculative_notes(sp))
+}
+
 fn speculative_notes(sp: &crate::speculative::Speculative) -> Vec<String> {
     let rates: Vec<String> = sp.acceptance.iter().map(|r| format!("{r:.2}")).collect();
     let mut out = vec![format!(
