@@ -94,7 +94,8 @@ pub fn baked_source() -> Result<String> {
         "//! The embedded TOML presets as values, for the web page: written by\n\
          //! `presets::baked_source` (core/src/presets/bake.rs) from data/; do not\n\
          //! edit. After changing a preset: UPDATE_BAKED=1 cargo test -p\n\
-         //! decodecalc-tests --test suite data::baked\n\n{code}\n"
+         //! decodecalc-tests --test suite data::baked\n\
+         // @generated\n\n{code}\n"
     ))
 }
 

@@ -2,6 +2,7 @@
 //! `presets::baked_source` (core/src/presets/bake.rs) from data/; do not
 //! edit. After changing a preset: UPDATE_BAKED=1 cargo test -p
 //! decodecalc-tests --test suite data::baked
+// @generated
 
 extern crate alloc;
 pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
