@@ -82,9 +82,12 @@ if ! command -v node >/dev/null 2>&1; then
 fi
 echo "== npm ci (playwright-core, no browser download)" >&2
 (cd web && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund >&2)
-cargo build --release -p decodecalc --locked >&2
+# The CLI the page is checked against: the test build's binary (cargo test
+# built it for cli/tests; core is optimized in test builds, Cargo.toml), so
+# no release build of the workspace is needed here.
 echo "== web end-to-end test" >&2
-node web/tests/e2e.mjs 2>&1 | tee -a "$log"
+DECODECALC_BIN="${DECODECALC_BIN:-${CARGO_TARGET_DIR:-target}/debug/decodecalc}" \
+  node web/tests/e2e.mjs 2>&1 | tee -a "$log"
 
 # One closing line for the whole run, summed over every test binary and the web test.
 awk '/^test result:/ { p += $4; f += $6 }

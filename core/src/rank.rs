@@ -400,7 +400,7 @@ pub fn rank(sweep: &Sweep, workload: Workload, prices: &Prices) -> Result<(Vec<R
     }
     // Priced before unpriced; priced by cost, then speed; unpriced by
     // speed per GPU. A stable sort keeps the sweep's order on ties.
-    crate::units::sort_by(&mut out, |a, b| {
+    out.sort_by(|a, b| {
         match (
             a.usd_per_million_output_tokens,
             b.usd_per_million_output_tokens,

@@ -12,10 +12,9 @@
 //!   `a + (b - a) / 2` rather than `(a + b) / 2`, which can differ in the last
 //!   bit: each call site keeps the form its figures were fitted with.
 
-/// Sort (value, weight) pairs by value (stable, `f64::total_cmp`), through
-/// the crate's one sort ([`crate::units::sort_by`]).
-pub fn sort_by_value(values: &mut Vec<(f64, f64)>) {
-    crate::units::sort_by(values, |a, b| a.0.total_cmp(&b.0));
+/// Sort (value, weight) pairs by value (stable, `f64::total_cmp`).
+pub fn sort_by_value(values: &mut [(f64, f64)]) {
+    values.sort_by(|a, b| a.0.total_cmp(&b.0));
 }
 
 /// `values` as (value, weight 1) pairs sorted by value.

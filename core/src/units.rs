@@ -1,7 +1,5 @@
 //! Units. A GiB is 2^30 bytes, a GB is 10^9 bytes; vLLM logs GiB.
 
-use std::cmp::Ordering;
-
 pub const KIB: u64 = 1 << 10;
 pub const MIB: u64 = 1 << 20;
 pub const GIB: u64 = 1 << 30;
@@ -152,34 +150,9 @@ impl FromText for u64 {
 /// The items as a sorted, duplicate-free list.
 pub fn sorted_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
     let mut v: Vec<T> = items.into_iter().collect();
-    sort_by(&mut v, T::cmp);
+    v.sort();
     v.dedup();
     v
-}
-
-/// Sort `v` by `cmp`, stably (equal items keep their order): the crate's
-/// one sort. The order is found over indices through a `&dyn` comparison
-/// ([`sorted_order`]) and the items then moved into it, so the web page
-/// links one instantiation of the standard library's sort for every type
-/// core sorts rather than one per type.
-pub fn sort_by<T>(v: &mut Vec<T>, cmp: impl Fn(&T, &T) -> Ordering) {
-    let order = sorted_order(v.len(), &|a, b| match (v.get(a), v.get(b)) {
-        (Some(x), Some(y)) => cmp(x, y),
-        _ => Ordering::Equal,
-    });
-    let mut slots: Vec<Option<T>> = v.drain(..).map(Some).collect();
-    v.extend(
-        order
-            .into_iter()
-            .filter_map(|i| slots.get_mut(i).and_then(Option::take)),
-    );
-}
-
-/// The indices `0..n` in the order `cmp` puts them (stable).
-fn sorted_order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| cmp(a, b));
-    order
 }
 
 /// A float as short text at any magnitude: the shortest digits that read
@@ -218,16 +191,6 @@ mod tests {
     #[test]
     fn sorted_sets_hold_each_value_once_in_order() {
         assert_eq!(sorted_set([5u64, 1, 5, 3, 1, 8]), vec![1, 3, 5, 8]);
-    }
-
-    #[test]
-    fn sort_by_is_stable() {
-        let mut v = vec![(2, 'a'), (1, 'b'), (2, 'c'), (1, 'd'), (0, 'e')];
-        sort_by(&mut v, |x, y| x.0.cmp(&y.0));
-        assert_eq!(v, vec![(0, 'e'), (1, 'b'), (1, 'd'), (2, 'a'), (2, 'c')]);
-        let mut empty: Vec<u8> = Vec::new();
-        sort_by(&mut empty, u8::cmp);
-        assert!(empty.is_empty());
     }
 
     #[test]

@@ -78,8 +78,13 @@ pub fn reference_measured() -> Vec<MeasuredRow> {
         .join("rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    parse_csv(&path.display().to_string(), &text).unwrap_or_else(|e| panic!("{e}"))
+    // Named as the CLI names the embedded file, so that a run built from
+    // these rows is the run `decodecalc calibrate` builds (rows carry it).
+    parse_csv(REFERENCE_MEASURED, &text).unwrap_or_else(|e| panic!("{e}"))
 }
+
+/// The reference run's measured CSV, by its path in the repository.
+const REFERENCE_MEASURED: &str = "data/measured/rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv";
 
 /// A scratch file with `text`, unique per test and process.
 pub fn scratch_file(name: &str, text: &str) -> PathBuf {
@@ -114,7 +119,7 @@ pub fn corpus_runs() -> Vec<decodecalc_fit::Run> {
     let predictor = decodecalc_core::matrix::Predictor::new(&plan, &cap, plan.calibration.params)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut reference = decodecalc_fit::harness_run(&predictor, &reference_measured());
-    reference.source = "data/measured/rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv".into();
+    reference.source = REFERENCE_MEASURED.into();
     runs.push(reference);
     runs
 }

@@ -2,7 +2,8 @@
 // by playwright-core with Debian's /usr/bin/chromium. Run by tests/run.sh:
 //   node web/tests/e2e.mjs
 // It serves web/dist on 127.0.0.1 itself, compares the page with the CLI
-// (target/release/decodecalc) and writes the README's screenshots,
+// (DECODECALC_BIN, default target/release/decodecalc; tests/run.sh gives
+// the test build's target/debug/decodecalc) and writes the README's screenshots,
 // web/screenshot-1440.png and web/screenshot-390.png.
 import { chromium } from "playwright-core";
 import { createServer } from "node:http";

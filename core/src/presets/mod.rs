@@ -83,7 +83,7 @@ pub struct Embedded {
 /// A kind of file that is also a kind of preset: read from text (a user's
 /// file, or an embedded one), or, in the web page, the value baked from the
 /// embedded file ([`baked`]).
-pub trait PresetFile: Sized {
+pub trait PresetFile: Clone + Send + 'static {
     /// The kind of preset it is.
     const KIND: Kind;
     /// The file as the CLI reads it: parsed and checked.
@@ -98,12 +98,40 @@ pub trait PresetFile: Sized {
 /// JSON reader for presets; a test checks the two are equal).
 pub fn read<T: PresetFile>(f: &Embedded) -> Result<T> {
     #[cfg(feature = "toml")]
-    return T::parse(f.path, f.text);
+    return parsed_once(f);
     #[cfg(not(feature = "toml"))]
     T::baked(f.id).ok_or_else(|| {
         Error::new(format!("{}: not among the baked presets", f.path))
             .with_hint("rewrite core/src/presets/baked.rs: UPDATE_BAKED=1 cargo test -p decodecalc-tests --test suite data::baked")
     })
+}
+
+/// An embedded preset's TOML parsed once per process and then cloned: the
+/// timing model asks for a GPU preset (`kernels_from`, the link of the
+/// GPU whose kernel figures it borrows) at every step it prices, and an
+/// alias lookup ([`find`]) reads every preset of its kind. The file is
+/// embedded, so its parse cannot change while the process runs.
+#[cfg(feature = "toml")]
+fn parsed_once<T: PresetFile>(f: &Embedded) -> Result<T> {
+    use std::any::Any;
+    use std::collections::BTreeMap;
+    use std::sync::{Mutex, OnceLock};
+    type Cache = Mutex<BTreeMap<&'static str, Box<dyn Any + Send>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Cache::default);
+    // A poisoned lock (a panic elsewhere while it was held) only loses the cache.
+    if let Some(hit) = cache.lock().ok().and_then(|c| {
+        c.get(f.path)
+            .and_then(|v| v.downcast_ref::<Result<T>>())
+            .cloned()
+    }) {
+        return hit;
+    }
+    let parsed = T::parse(f.path, f.text);
+    if let Ok(mut c) = cache.lock() {
+        c.insert(f.path, Box::new(parsed.clone()));
+    }
+    parsed
 }
 
 /// A data file's text as embedded: the file itself ...

@@ -541,7 +541,7 @@ fn no_gpu_for(world: &dyn World, model: &LoadedModel) -> Error {
         })
         .filter(|(bytes, _)| *bytes / 5 * 4 >= weights)
         .collect();
-    crate::units::sort_by(&mut fits, Ord::cmp);
+    fits.sort();
     let shown: Vec<String> = fits
         .iter()
         .take(HINT_GPUS)

@@ -92,6 +92,7 @@ mod tests {
                 state_bytes_per_seq: 0,
                 kv_bytes_per_token: 0,
                 sliding_kv: Vec::new(),
+                routings: Vec::new(),
                 attn_flops_per_pair: 0.0,
                 allreduce_layers: 0,
                 hidden_size: 1024,

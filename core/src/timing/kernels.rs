@@ -152,19 +152,44 @@ pub const ROUTING_POWER_LAW_ALPHA: f64 = 1.01;
 /// Expected distinct experts `tokens` tokens touch, each routed to
 /// `top_k` of `experts`, with popularity `rank^-alpha` (`alpha` 0: uniform):
 /// `sum_r 1 - (1 - q_r)^(tokens top_k)`, at least `top_k` once a token
-/// is routed.
+/// is routed. [`Routing`] keeps the per-rank terms for repeated calls.
 pub fn touched_experts(experts: u64, top_k: u64, tokens: f64, alpha: f64) -> f64 {
-    if tokens <= 0.0 || experts == 0 {
-        return 0.0;
+    Routing::new(experts, top_k, alpha).touched(tokens)
+}
+
+/// One routing shape (`experts`, `top_k`, popularity exponent) with
+/// `ln(1 - q_r)` worked out per rank once: [`Routing::touched`] is then one
+/// `exp` per rank, where the sum from scratch is a `powf`, a `ln_1p` and an
+/// `exp`. The serving simulation asks it at every step it prices.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Routing {
+    pub experts: u64,
+    pub top_k: u64,
+    /// `ln(1 - q_r)` for each rank `r`, most popular first.
+    log_miss: Vec<f64>,
+}
+
+impl Routing {
+    pub fn new(experts: u64, top_k: u64, alpha: f64) -> Routing {
+        let weights: Vec<f64> = (1..=experts).map(|r| (r as f64).powf(-alpha)).collect();
+        let total: f64 = weights.iter().sum();
+        Routing {
+            experts,
+            top_k,
+            log_miss: weights.iter().map(|w| (-w / total).ln_1p()).collect(),
+        }
     }
-    let draws = tokens * top_k as f64;
-    let weight = |r: u64| (r as f64).powf(-alpha);
-    let total: f64 = (1..=experts).map(weight).sum();
-    // (1 - q)^draws as exp(draws ln(1 - q)): one pow and one exp per rank.
-    let touched: f64 = (1..=experts)
-        .map(|r| 1.0 - (draws * (-weight(r) / total).ln_1p()).exp())
-        .sum();
-    touched.max(top_k.min(experts) as f64)
+
+    /// Expected distinct experts `tokens` tokens touch ([`touched_experts`]).
+    pub fn touched(&self, tokens: f64) -> f64 {
+        if tokens <= 0.0 || self.experts == 0 {
+            return 0.0;
+        }
+        let draws = tokens * self.top_k as f64;
+        // (1 - q)^draws as exp(draws ln(1 - q)).
+        let touched: f64 = self.log_miss.iter().map(|l| 1.0 - (draws * l).exp()).sum();
+        touched.max(self.top_k.min(self.experts) as f64)
+    }
 }
 
 /// An expert weight format as the fused-MoE kernels see it.

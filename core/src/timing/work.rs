@@ -76,6 +76,10 @@ pub struct ModelCost {
     pub norm_allreduces: u64,
     pub norm_allreduce_token_bytes: u64,
     pub moe_layers: Vec<MoeRead>,
+    /// The routing of each distinct (experts, top_k) shape among
+    /// `moe_layers`, its per-rank terms worked out once.
+    #[serde(skip)]
+    pub routings: Vec<super::Routing>,
     /// GEMM calls a step makes through the 16-bit and low-precision
     /// kernels (each pays its kernel's floor when the GPU has kernel
     /// figures): two per layer (vLLM fuses q/k/v and gate/up; a mixer's
@@ -245,6 +249,25 @@ fn norm_allreduces(model: &Model, engine: &EngineArgs) -> (u64, u64) {
     }
 }
 
+/// One [`super::Routing`] per distinct routing shape of `layers`, at
+/// [`super::ROUTING_POWER_LAW_ALPHA`].
+fn routings_of(layers: &[MoeRead]) -> Vec<super::Routing> {
+    let mut out: Vec<super::Routing> = Vec::new();
+    for m in layers {
+        if !out
+            .iter()
+            .any(|r| (r.experts, r.top_k) == (m.experts, m.top_k))
+        {
+            out.push(super::Routing::new(
+                m.experts,
+                m.top_k,
+                super::ROUTING_POWER_LAW_ALPHA,
+            ));
+        }
+    }
+    out
+}
+
 impl ModelCost {
     /// The cost of `model` (what one GPU holds) in `quant`'s weight layout,
     /// on `layout`, its low-precision GEMMs run as `native` says.
@@ -290,6 +313,7 @@ impl ModelCost {
             hidden_size: model.hidden_size,
             norm_allreduces,
             norm_allreduce_token_bytes,
+            routings: routings_of(&moe_layers),
             moe_layers,
             gemms: (GEMMS_PER_LAYER * model.layers.len() as u64 + 1)
                 .saturating_sub(quant_gemm_count(model, quant, false)),
@@ -342,16 +366,20 @@ impl ModelCost {
         self.moe_layers
             .iter()
             .map(|m| {
+                let shape = (m.experts, m.top_k);
                 let touched = match last {
-                    Some((shape, t)) if shape == (m.experts, m.top_k) => t,
+                    Some((s, t)) if s == shape => t,
                     _ => {
-                        let t = super::touched_experts(
-                            m.experts,
-                            m.top_k,
-                            tokens,
-                            super::ROUTING_POWER_LAW_ALPHA,
-                        );
-                        last = Some(((m.experts, m.top_k), t));
+                        let t = match self.routings.iter().find(|r| (r.experts, r.top_k) == shape) {
+                            Some(r) => r.touched(tokens),
+                            None => super::touched_experts(
+                                m.experts,
+                                m.top_k,
+                                tokens,
+                                super::ROUTING_POWER_LAW_ALPHA,
+                            ),
+                        };
+                        last = Some((shape, t));
                         t
                     }
                 };
