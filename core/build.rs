@@ -1,5 +1,6 @@
 //! Checks every `data/**/*.toml` is TOML, so a malformed preset fails the
-//! build naming its file (the CLI embeds the files and reads them at run
+//! build naming its file, and fingerprints them (`presets::DATA_TOML_HASH`:
+//! the page's build fails when `baked.rs` was written from other files) (the CLI embeds the files and reads them at run
 //! time; the web page takes them as the values of
 //! `core/src/presets/baked.rs`, which `presets::baked_source` writes and a
 //! test checks); and makes `data/speculative/acceptance_published.csv` a
@@ -12,19 +13,36 @@
 
 use std::path::Path;
 
-fn check_toml(dir: &Path) -> Result<(), String> {
+/// Every `*.toml` under `dir`, checked to be TOML, as (path, text).
+fn toml_files(dir: &Path, out: &mut Vec<(String, String)>) -> Result<(), String> {
     let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for entry in entries {
         let path = entry.map_err(|e| e.to_string())?.path();
         if path.is_dir() {
-            check_toml(&path)?;
+            toml_files(&path, out)?;
         } else if path.extension().is_some_and(|e| e == "toml") {
             let text =
                 std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
             toml::from_str::<toml::Value>(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+            out.push((path.display().to_string(), text));
         }
     }
     Ok(())
+}
+
+/// FNV-1a (64 bits) over each file's path and text, in path order: what
+/// `core/src/presets/baked.rs` was written from (`presets::DATA_TOML_HASH`).
+/// A fingerprint against forgetting to regenerate, not against tampering.
+fn fingerprint(files: &mut [(String, String)]) -> u64 {
+    files.sort();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for (path, text) in files.iter() {
+        for b in path.bytes().chain([0]).chain(text.bytes()).chain([0]) {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    h
 }
 
 /// `data/speculative/acceptance_published.csv` as a Rust table
@@ -87,5 +105,11 @@ fn main() -> Result<(), String> {
         Path::new(&out),
         std::env::var_os("CARGO_FEATURE_TOML").is_some(),
     )?;
-    check_toml(Path::new("../data"))
+    let mut files = Vec::new();
+    toml_files(Path::new("../data"), &mut files)?;
+    std::fs::write(
+        Path::new(&out).join("data_toml_hash.rs"),
+        format!("{:#x}", fingerprint(&mut files)),
+    )
+    .map_err(|e| e.to_string())
 }

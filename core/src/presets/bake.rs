@@ -95,7 +95,12 @@ pub fn baked_source() -> Result<String> {
          //! `presets::baked_source` (core/src/presets/bake.rs) from data/; do not\n\
          //! edit. After changing a preset: UPDATE_BAKED=1 cargo test -p\n\
          //! decodecalc-tests --test suite data::baked\n\
-         // @generated\n\n{code}\n"
+         // @generated\n\n\
+         /// `presets::DATA_TOML_HASH` of the data/ files this was written from\n\
+         /// (checked by the page's build, which alone reads this file's values).\n\
+         #[cfg_attr(feature = \"toml\", allow(dead_code))]\n\
+         pub(super) const FROM_DATA_TOML_HASH: u64 = {:#x};\n\n{code}\n",
+        super::DATA_TOML_HASH
     ))
 }
 

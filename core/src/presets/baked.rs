@@ -4,6 +4,11 @@
 //! decodecalc-tests --test suite data::baked
 // @generated
 
+/// `presets::DATA_TOML_HASH` of the data/ files this was written from
+/// (checked by the page's build, which alone reads this file's values).
+#[cfg_attr(feature = "toml", allow(dead_code))]
+pub(super) const FROM_DATA_TOML_HASH: u64 = 0xe22189179bcef46d;
+
 extern crate alloc;
 pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
     Some(match id {

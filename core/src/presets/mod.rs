@@ -18,6 +18,19 @@ pub use bake::{baked_source, page_value, WithoutProse};
 #[allow(clippy::too_many_lines)]
 mod baked;
 
+/// A fingerprint of every `data/**/*.toml` file as this build sees them
+/// (core/build.rs). `baked.rs` records the one it was written from; the
+/// page, which reads its presets from `baked.rs` alone, does not build when
+/// the two differ, so a preset edited without regenerating `baked.rs`
+/// cannot reach the page.
+pub const DATA_TOML_HASH: u64 = include!(concat!(env!("OUT_DIR"), "/data_toml_hash.rs"));
+
+#[cfg(not(feature = "toml"))]
+const _: () = assert!(
+    baked::FROM_DATA_TOML_HASH == DATA_TOML_HASH,
+    "core/src/presets/baked.rs was written from other data/*.toml files: rewrite it with `UPDATE_BAKED=1 cargo test -p decodecalc-tests --test suite data::baked`"
+);
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Kind {
