@@ -334,15 +334,16 @@ fn published_dflash_runs_against_the_shipped_defaults() {
         let r = &runs.runs[i];
         let s = r.work.spec.as_ref().unwrap();
         assert_eq!(s.drafter_passes, 1);
-        let measured_al = rows
-            .iter()
-            .find(|row| row.run == r.id)
-            .and_then(|row| row.mean_acceptance_length);
         for (k, (m, p)) in pts.iter().enumerate() {
             let label = match &r.points[k] {
                 decodecalc_fit::Observed::Serve { label, .. } => label.clone(),
                 _ => String::new(),
             };
+            // The point's own logged acceptance (each row is one point).
+            let measured_al = rows
+                .iter()
+                .find(|row| row.run == r.id && row.point == label)
+                .and_then(|row| row.mean_acceptance_length);
             table.push_str(&format!(
                 "| {} | {label} | {m:.1} | {p:.1} | {:+.0}% | {} / {:.2} |\n",
                 r.id,
