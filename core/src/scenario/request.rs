@@ -265,18 +265,7 @@ impl Request {
         )?;
         let (mut base_engine, base_harness, scenario_model, scenario_gpu) =
             scenario_base(scenario.as_ref().map(|(_, s)| s));
-        let model_name = self
-            .model
-            .clone()
-            .or(command_model)
-            .or(scenario_model.clone())
-            .ok_or_else(|| {
-                Error::missing(
-                    "--model",
-                    "the launch line names no model",
-                    "add the model after `vllm serve`, or pass --model",
-                )
-            })?;
+        let model_name = self.model_name(command_model, scenario_model.as_deref())?;
         let model = load_model(world, &model_name)?;
         crate::speculative::check_target(&model_name, &model)?;
         // A model without a GPU is a question with no answer: no silent
@@ -367,6 +356,26 @@ impl Request {
             plan.non_kv_source = NonKvSource::Pinned { derivation };
         }
         Ok(plan)
+    }
+
+    /// The model asked for: `--model`, else the launch line's, else the
+    /// scenario's.
+    fn model_name(
+        &self,
+        command_model: Option<String>,
+        scenario_model: Option<&str>,
+    ) -> Result<String> {
+        self.model
+            .clone()
+            .or(command_model)
+            .or(scenario_model.map(str::to_string))
+            .ok_or_else(|| {
+                Error::missing(
+                    "--model",
+                    "the launch line names no model",
+                    "add the model after `vllm serve`, or pass --model",
+                )
+            })
     }
 
     /// A pasted launch line (its model and flags, between the scenario and
