@@ -1,10 +1,10 @@
 //! Checks every `data/**/*.toml` is TOML, so a malformed preset fails the
-//! build naming its file, and fingerprints them (`presets::DATA_TOML_HASH`:
-//! the page's build fails when `baked.rs` was written from other files) (the CLI embeds the files and reads them at run
+//! build naming its file (the CLI embeds the files and reads them at run
 //! time; the web page takes them as the values of
 //! `core/src/presets/baked.rs`, which `presets::baked_source` writes and a
-//! test checks); and makes `data/speculative/acceptance_published.csv` a
-//! Rust table.
+//! test checks); fingerprints them (`presets::DATA_TOML_HASH`: the page's
+//! build fails when `baked.rs` was written from other files); and makes
+//! `data/speculative/acceptance_published.csv` a Rust table.
 
 // A build script runs at build time, on the build machine: reading data/
 // and writing OUT_DIR is its job, not core's (core/clippy.toml's I/O rule is

@@ -73,9 +73,9 @@ pub fn data_dir() -> PathBuf {
 
 /// The reference run's measured CSV, read from disk (not the embedded copy).
 pub fn reference_measured() -> Vec<MeasuredRow> {
-    let path = data_dir()
-        .join("measured")
-        .join("rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32.csv");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(REFERENCE_MEASURED);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     // Named as the CLI names the embedded file, so that a run built from
