@@ -116,18 +116,38 @@ impl FormValues {
     }
 }
 
-/// The page's whole state: form values (blank = the scenario's) and a
-/// measured run loaded for comparison.
+/// The page's whole state, in two parts the reducer keeps apart: what the
+/// page computes from ([`Inputs`]) and how the results are shown
+/// ([`ViewState`]), with the Hub field's fetch beside them. Only a change of
+/// `inputs` recomputes ([`compute`] is memoized on it).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct State {
+    pub inputs: Inputs,
+    pub view: ViewState,
+    /// The "Hugging Face repo" field's fetch: under way, or failed with core's error.
+    pub hub_fetch: HubFetch,
+}
+
+/// What the page computes from: the form, the loaded files and whether the
+/// ranking was asked for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Inputs {
     pub fields: FormValues,
+    /// A measured run loaded for comparison (name, text).
     pub measured: Option<(String, String)>,
     /// A model's config.json loaded from disk (name, text).
     pub model_file: Option<(String, String)>,
     /// A Hub repo's files fetched by the "Hugging Face repo" field.
     pub hub: Option<hub::HubFiles>,
-    /// That field's fetch: under way, or failed with core's error.
-    pub hub_fetch: HubFetch,
+    /// The plan panel's GPU ranking was asked for (a sweep of hundreds of
+    /// configurations: it runs only on request).
+    pub rank_requested: bool,
+}
+
+/// How the results are shown: hovering, switching the metric or resizing
+/// changes only this, and recomputes nothing.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ViewState {
     /// The decode cell whose details are shown (context, concurrency).
     pub focused: Option<(u64, u64)>,
     /// The figure the chart draws.
@@ -135,22 +155,6 @@ pub struct State {
     /// The window is narrower than [`NARROW_PX`] (a phone): the chart is
     /// drawn in a narrow frame, its legend below the plot.
     pub narrow: bool,
-    /// The plan panel's GPU ranking was asked for (a sweep of hundreds of
-    /// configurations: it runs only on request).
-    pub rank_requested: bool,
-}
-
-/// What the page computes from: the form, the loaded files and whether the
-/// ranking was asked for. The view state (the focused cell, the chart's
-/// metric, the window's width) is not in it, so hovering, switching the
-/// metric or resizing recomputes nothing ([`compute`] is memoized on this).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Inputs {
-    pub fields: FormValues,
-    pub measured: Option<(String, String)>,
-    pub model_file: Option<(String, String)>,
-    pub hub: Option<hub::HubFiles>,
-    pub rank_requested: bool,
 }
 
 /// The state of the Hub field's last fetch.
@@ -161,18 +165,6 @@ pub enum HubFetch {
     /// Asking the Hub for this repo.
     Fetching(String),
     Failed(Error),
-}
-
-impl State {
-    pub fn inputs(&self) -> Inputs {
-        Inputs {
-            fields: self.fields.clone(),
-            measured: self.measured.clone(),
-            model_file: self.model_file.clone(),
-            hub: self.hub.clone(),
-            rank_requested: self.rank_requested,
-        }
-    }
 }
 
 /// How many times [`compute`] has run in this page: the end-to-end test
@@ -294,51 +286,74 @@ impl Reducible for State {
         // A resize within the same frame, or the pointer moving within the
         // cell already shown, changes nothing: no recompute.
         match action {
-            Action::Viewport(width) if is_narrow(width) == self.narrow => return self,
-            Action::Focus(c, n) if self.focused == Some((c, n)) => return self,
+            Action::Viewport(width) if is_narrow(width) == self.view.narrow => return self,
+            Action::Focus(c, n) if self.view.focused == Some((c, n)) => return self,
             _ => {}
         }
         let mut next = (*self).clone();
         match action {
+            Action::Focus(..) | Action::ChartMetric(_) | Action::Viewport(_) => {
+                next.view.reduce(&action);
+            }
+            // A cell clicked is both: its details shown, and the plan
+            // panel's question set to it.
+            Action::Activate(c, n) => {
+                next.view.focused = Some((c, n));
+                next.inputs.fields.insert("plan-context", c.to_string());
+                next.inputs.fields.insert("plan-concurrency", n.to_string());
+            }
+            Action::HubFetching(repo) => next.hub_fetch = HubFetch::Fetching(repo),
+            // A failed fetch leaves no earlier repo driving the grid.
+            Action::HubFailed(e) => {
+                next.inputs.hub = None;
+                next.hub_fetch = HubFetch::Failed(e);
+            }
+            Action::ModelFile(..) | Action::HubFetched(_) | Action::ClearHub => {
+                next.inputs.reduce(action);
+                next.hub_fetch = HubFetch::Idle;
+            }
+            _ => next.inputs.reduce(action),
+        }
+        Rc::new(next)
+    }
+}
+
+impl Inputs {
+    /// What an action changes in what the page computes from.
+    fn reduce(&mut self, action: Action) {
+        match action {
             // A field emptied in the form keeps its (blank) text: blank
             // means "the scenario's" wherever a field is read (`is_set`).
-            Action::Set(k, v) => next.fields.insert(&k, v),
-            Action::Measured(name, text) => next.measured = Some((name, text)),
-            Action::ClearMeasured => next.measured = None,
+            Action::Set(k, v) => self.fields.insert(&k, v),
+            Action::Measured(name, text) => self.measured = Some((name, text)),
+            Action::ClearMeasured => self.measured = None,
             // The model comes from one place: a loaded file replaces a
             // fetched repo, and the other way round.
             Action::ModelFile(name, text) => {
-                next.model_file = Some((name, text));
-                next.hub = None;
-                next.hub_fetch = HubFetch::Idle;
+                self.model_file = Some((name, text));
+                self.hub = None;
             }
-            Action::ClearModelFile => next.model_file = None,
-            Action::HubFetching(repo) => next.hub_fetch = HubFetch::Fetching(repo),
+            Action::ClearModelFile => self.model_file = None,
             Action::HubFetched(files) => {
-                next.hub = Some(files);
-                next.model_file = None;
-                next.hub_fetch = HubFetch::Idle;
+                self.hub = Some(files);
+                self.model_file = None;
             }
-            // A failed fetch leaves no earlier repo driving the grid.
-            Action::HubFailed(e) => {
-                next.hub = None;
-                next.hub_fetch = HubFetch::Failed(e);
-            }
-            Action::ClearHub => {
-                next.hub = None;
-                next.hub_fetch = HubFetch::Idle;
-            }
-            Action::Focus(c, n) => next.focused = Some((c, n)),
-            Action::Activate(c, n) => {
-                next.focused = Some((c, n));
-                next.fields.insert("plan-context", c.to_string());
-                next.fields.insert("plan-concurrency", n.to_string());
-            }
-            Action::ChartMetric(m) => next.chart_metric = m,
-            Action::Viewport(width) => next.narrow = is_narrow(width),
-            Action::Rank => next.rank_requested = true,
+            Action::ClearHub => self.hub = None,
+            Action::Rank => self.rank_requested = true,
+            _ => {}
         }
-        Rc::new(next)
+    }
+}
+
+impl ViewState {
+    /// What an action changes in how the results are shown.
+    fn reduce(&mut self, action: &Action) {
+        match *action {
+            Action::Focus(c, n) => self.focused = Some((c, n)),
+            Action::ChartMetric(m) => self.chart_metric = m,
+            Action::Viewport(width) => self.narrow = is_narrow(width),
+            _ => {}
+        }
     }
 }
 
@@ -601,6 +616,7 @@ pub fn compute(state: &Inputs) -> Result<Output, FieldError> {
 /// pasted start-up log stays out: it is too long for a link).
 pub fn to_query(state: &State) -> String {
     let parts: Vec<String> = state
+        .inputs
         .fields
         .given()
         .filter(|(f, _)| *f != "vllm-log")
@@ -625,7 +641,7 @@ pub fn from_query(search: &str) -> State {
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_else(|| v.to_string());
-            state.fields.insert(k, v);
+            state.inputs.fields.insert(k, v);
         }
     }
     state
@@ -637,7 +653,7 @@ fn app() -> Html {
         .and_then(|w| w.location().search().ok())
         .map(|s| from_query(&s))
         .unwrap_or_default();
-    initial.narrow = window_width().is_some_and(is_narrow);
+    initial.view.narrow = window_width().is_some_and(is_narrow);
     let state = use_reducer(move || initial);
     // The chart's frame follows the window's width.
     {
@@ -680,7 +696,7 @@ fn app() -> Html {
         });
     }
     // Computed again only when the inputs change.
-    let output = use_memo(state.inputs(), compute);
+    let output = use_memo(state.inputs.clone(), compute);
     view::page(&state, state.dispatcher(), &output)
 }
 
@@ -689,7 +705,7 @@ fn app() -> Html {
 /// measured with the browser's clock. Nothing on the page calls it.
 #[wasm_bindgen]
 pub fn bench_recompute(iterations: u32) -> f64 {
-    let state = State::default().inputs();
+    let state = Inputs::default();
     let start = js_sys::Date::now();
     for _ in 0..iterations.max(1) {
         let _ = std::hint::black_box(compute(std::hint::black_box(&state)));

@@ -27,11 +27,14 @@ fn errors_find_their_field() {
     assert_eq!(field_of(&e), Some("model"));
     // The reducer drops a field emptied in the form: it means "the scenario's".
     let s = Rc::new(State::default()).reduce(Action::Set("concurrency".into(), "1,2".into()));
-    assert_eq!(s.fields.get("concurrency").map(String::as_str), Some("1,2"));
+    assert_eq!(
+        s.inputs.fields.get("concurrency").map(String::as_str),
+        Some("1,2")
+    );
     let s = s.reduce(Action::Set("concurrency".into(), " ".into()));
     let scenario_s = vec![1, 2, 4, 8, 16, 32, 64, 128];
     assert_eq!(
-        compute(&s.inputs()).unwrap().plan.harness.concurrency,
+        compute(&s.inputs).unwrap().plan.harness.concurrency,
         scenario_s
     );
     assert_eq!(to_query(&s), "");
@@ -45,9 +48,46 @@ fn the_chart_metric_is_page_state() {
     }
     assert_eq!(ChartMetric::from_id("watts"), None);
     let s = Rc::new(State::default()).reduce(Action::ChartMetric(ChartMetric::TtftMs));
-    assert_eq!(s.chart_metric, ChartMetric::TtftMs);
+    assert_eq!(s.view.chart_metric, ChartMetric::TtftMs);
     // The form is unchanged: the metric is not a field and not in the URL.
-    assert!(s.fields.is_empty() && to_query(&s).is_empty());
+    assert!(s.inputs.fields.is_empty() && to_query(&s).is_empty());
+}
+
+#[test]
+fn view_actions_leave_the_inputs_and_input_actions_the_view() {
+    let start = Rc::new(State::default()).reduce(Action::Set("gpu".into(), "h100-sxm".into()));
+    for action in [
+        Action::Focus(16_384, 32),
+        Action::ChartMetric(ChartMetric::TbtMs),
+        Action::Viewport(NARROW_PX - 1.0),
+    ] {
+        let next = start.clone().reduce(action);
+        assert_eq!(
+            next.inputs, start.inputs,
+            "a view action changed the inputs"
+        );
+        assert_ne!(next.view, start.view);
+    }
+    let next = start
+        .clone()
+        .reduce(Action::Set("concurrency".into(), "4".into()));
+    assert_eq!(next.view, start.view);
+    assert_ne!(next.inputs, start.inputs);
+    // A click shows the cell and asks the plan panel about it: both parts.
+    let next = start.clone().reduce(Action::Activate(8_192, 4));
+    assert_eq!(next.view.focused, Some((8_192, 4)));
+    assert_eq!(
+        next.inputs
+            .fields
+            .get("plan-concurrency")
+            .map(String::as_str),
+        Some("4")
+    );
+    // A loaded config.json replaces a fetched repo and ends its fetch.
+    let fetching = start.reduce(Action::HubFetching("org/repo".into()));
+    let next = fetching.reduce(Action::ModelFile("c.json".into(), "{}".into()));
+    assert_eq!(next.hub_fetch, HubFetch::Idle);
+    assert!(next.inputs.hub.is_none() && next.inputs.model_file.is_some());
 }
 
 proptest! {
@@ -72,7 +112,7 @@ proptest! {
         for (f, v) in super::fields().iter().zip(values) {
             state = (*Rc::new(state).reduce(Action::Set(f.to_string(), v))).clone();
         }
-        match compute(&state.inputs()) {
+        match compute(&state.inputs) {
             Ok(out) => prop_assert!(!out.matrix.cells.is_empty() || out.plan.harness.concurrency.is_empty()),
             Err(e) => prop_assert!(!e.error.message.is_empty()),
         }
@@ -84,7 +124,7 @@ proptest! {
 /// the page runs core's flow, not accuracy evidence.
 #[test]
 fn the_default_page_is_the_reference_scenario() {
-    let out = compute(&State::default().inputs()).unwrap();
+    let out = compute(&Inputs::default()).unwrap();
     assert_eq!(
         out.plan.scenario_id,
         "rtx3090-nemotron-nano-12b-v2-awq4-vllm0.32"
@@ -96,8 +136,8 @@ fn the_default_page_is_the_reference_scenario() {
     assert_eq!((cmp.summary.cells, cmp.summary.status_agreement), (45, 45));
     assert!(out.measured_name.unwrap().contains("rtx3090-nemotron"));
     let mut s = State::default();
-    s.fields.insert("gpu-memory-utilization", "2".into());
-    let e = compute(&s.inputs()).unwrap_err();
+    s.inputs.fields.insert("gpu-memory-utilization", "2".into());
+    let e = compute(&s.inputs).unwrap_err();
     assert_eq!(e.field, Some("gpu-memory-utilization"));
 }
 
@@ -111,15 +151,15 @@ fn the_default_page_is_the_reference_scenario() {
 fn the_plan_panel_sizes_settings_as_solve_does() {
     use decodecalc_core::harness::Workload as Prompts;
     let mut s = State::default();
-    s.fields.insert("plan-context", "32K".into());
-    s.fields.insert("plan-concurrency", "16".into());
-    let out = compute(&s.inputs()).unwrap();
+    s.inputs.fields.insert("plan-context", "32K".into());
+    s.inputs.fields.insert("plan-concurrency", "16".into());
+    let out = compute(&s.inputs).unwrap();
     assert_eq!(out.plan.harness.workload, Prompts::Harness);
     let a = out.answers.unwrap().unwrap();
     assert_eq!(a.utilization.workload, Prompts::Distinct);
     assert!((a.utilization.value.unwrap() - 0.71698).abs() < 1e-4);
-    s.fields.insert("workload", "harness".into());
-    let a = compute(&s.inputs()).unwrap().answers.unwrap().unwrap();
+    s.inputs.fields.insert("workload", "harness".into());
+    let a = compute(&s.inputs).unwrap().answers.unwrap().unwrap();
     assert_eq!(a.max_model_len.workload, Prompts::Harness);
     assert!((a.utilization.value.unwrap() - 0.69437).abs() < 1e-4);
 }
@@ -147,9 +187,9 @@ fn a_fetched_hub_repo_is_read_as_a_snapshot() {
         ],
     };
     let mut s = State::default();
-    s.fields.insert("gpu", "h100-sxm".into());
+    s.inputs.fields.insert("gpu", "h100-sxm".into());
     let s = Rc::new(s).reduce(Action::HubFetched(files));
-    let out = compute(&s.inputs()).unwrap();
+    let out = compute(&s.inputs).unwrap();
     assert_eq!(out.plan.model.id, "nvidia/Qwen3-32B-NVFP4");
     assert_eq!(out.capacity.checkpoint_bytes, Some(20_123_456_789));
     let per_param = out.capacity.weights_bytes as f64 / out.capacity.model_params as f64;
@@ -158,9 +198,9 @@ fn a_fetched_hub_repo_is_read_as_a_snapshot() {
         "Qwen3-14B.json".into(),
         read("Qwen--Qwen3-14B.json"),
     ));
-    assert!(s.hub.is_none());
+    assert!(s.inputs.hub.is_none());
     assert_eq!(
-        compute(&s.inputs()).unwrap().plan.model.id,
+        compute(&s.inputs).unwrap().plan.model.id,
         "./Qwen3-14B.json"
     );
 }

@@ -374,7 +374,7 @@ pub(super) fn chart_svg(
 /// The chart of the chosen metric against concurrency: lines are core's
 /// predictions, circles the measured run compared.
 pub(super) fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
-    let metric = state.chart_metric;
+    let metric = state.view.chart_metric;
     let (decode, _) = decode_cells(o);
     let measured = measured_points(o, metric);
     let ymax = decode
@@ -386,7 +386,7 @@ pub(super) fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
     let f = Frame::new(
         &o.plan.harness.concurrency,
         yticks.last().copied().unwrap_or(1.0),
-        state.narrow,
+        state.view.narrow,
         o.plan.harness.contexts_tokens.len() + 2 * usize::from(!measured.is_empty()),
     );
     let lo = o
@@ -407,7 +407,7 @@ pub(super) fn chart(o: &Output, state: &State, dispatch: &Dispatch) -> Html {
         .unwrap_or(1);
     let xticks = log2_ticks(lo, hi);
     // On a narrow screen the x axis's title alone says what it is against.
-    let title = if state.narrow {
+    let title = if state.view.narrow {
         metric.label().to_string()
     } else {
         format!("{} against simultaneous requests", metric.label())

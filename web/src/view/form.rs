@@ -86,7 +86,7 @@ pub(super) fn field_view(
     dispatch: &Dispatch,
     out: &Result<Output, FieldError>,
 ) -> Html {
-    let value = state.fields.get(field).cloned().unwrap_or_default();
+    let value = state.inputs.fields.get(field).cloned().unwrap_or_default();
     let current = out.as_ref().map(|o| in_use(field, o)).unwrap_or_default();
     let current = match (current.is_empty(), decodecalc_core::flags::describe(field)) {
         (true, Some(h)) => h.default.to_string(),
@@ -279,7 +279,7 @@ pub(super) fn hub_input(state: &State, dispatch: &Dispatch) -> Html {
             decodecalc_core::scenario::HUB_FILES.join(", ")
         ))
         .close();
-    match (&state.hub_fetch, &state.hub) {
+    match (&state.hub_fetch, &state.inputs.hub) {
         (HubFetch::Fetching(repo), _) => {
             status
                 .open("span")
@@ -315,7 +315,7 @@ pub(super) fn hub_input(state: &State, dispatch: &Dispatch) -> Html {
             <label for="hub-repo">{ "or a Hugging Face repo" }</label>
             <input id="hub-repo" type="text" placeholder="ORG/NAME" spellcheck="false" aria-describedby="help-hub-repo" {onchange} />
             <button id="hub-fetch" {onclick}>{ "fetch" }</button>
-            { for state.hub.is_some().then(|| html! { <button id="hub-clear" onclick={clear}>{ "clear" }</button> }) }
+            { for state.inputs.hub.is_some().then(|| html! { <button id="hub-clear" onclick={clear}>{ "clear" }</button> }) }
             { status.html() }
         </div>
     }

@@ -347,7 +347,7 @@ pub(super) fn tooltip(c: &Cell) -> String {
 }
 
 pub(super) fn details(o: &Output, state: &State) -> Html {
-    let Some((ctx, n)) = state.focused else {
+    let Some((ctx, n)) = state.view.focused else {
         return html! {
             <p id="cell-details" class="note">{ "Hover over, click or focus a cell (Tab to it, Enter) for its details." }</p>
         };

@@ -49,7 +49,7 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
             </header>
             <section class="form essentials" aria-label="model, GPU and workload">
                 { for ESSENTIALS.iter().map(|f| field_view(f, state, &dispatch, out)) }
-                { file_input("model-config", "or a model's config.json", ".json", state.model_file.as_ref().map(|m| &m.0), &dispatch, Action::ModelFile, Action::ClearModelFile) }
+                { file_input("model-config", "or a model's config.json", ".json", state.inputs.model_file.as_ref().map(|m| &m.0), &dispatch, Action::ModelFile, Action::ClearModelFile) }
                 { hub_input(state, &dispatch) }
             </section>
             { match out {
@@ -65,7 +65,7 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
             } }
             <section class="groups">
                 { group("setup", "setup: launch line, start-up log, calibration", &group_fields(FlagGroup::Setup), state, &dispatch, out,
-                    file_input("measured", "compare with a measured run (CSV, benchmark_results.json or vllm bench serve JSON)", ".csv,.json", state.measured.as_ref().map(|m| &m.0), &dispatch, Action::Measured, Action::ClearMeasured)) }
+                    file_input("measured", "compare with a measured run (CSV, benchmark_results.json or vllm bench serve JSON)", ".csv,.json", state.inputs.measured.as_ref().map(|m| &m.0), &dispatch, Action::Measured, Action::ClearMeasured)) }
                 { group("workload", "workload: what the benchmark harness sends", &group_fields(FlagGroup::Workload), state, &dispatch, out, html! {}) }
                 { group("engine-flags", "engine flags: vllm serve", &engine_fields(), state, &dispatch, out, html! {}) }
                 { group("plan", "plan: what would make a cell fit or fast", &PLAN, state, &dispatch, out, html! {}) }
