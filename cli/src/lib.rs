@@ -140,13 +140,14 @@ fn error_lines(e: &decodecalc_core::Error) -> String {
     }
 }
 
-/// A refused run: what stderr holds so far, then the error and its hint; exit code 2.
+/// A refused run: what stderr holds so far, then the error and its hint;
+/// the exit code its kind has (`ErrorKind::exit_code`).
 fn refusal(mut stderr: String, e: &decodecalc_core::Error) -> Outcome {
     stderr.push_str(&error_lines(e));
     Outcome {
         stdout: String::new(),
         stderr: sanitize(&stderr),
-        code: 2,
+        code: e.kind.exit_code(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Data types: the model's own dtype, vLLM's `--kv-cache-dtype` values and the
 //! Mamba state dtypes (`--mamba-cache-dtype`, `--mamba-ssm-cache-dtype`).
 
+use crate::error::AsSubject;
 use crate::error::{Error, Result};
 use serde::Serialize;
 
@@ -30,7 +31,7 @@ impl FloatDtype {
     }
 
     /// Parse a Hugging Face `torch_dtype` / `dtype` value.
-    pub fn parse(field: &str, text: &str) -> Result<Self> {
+    pub fn parse(field: impl AsSubject, text: &str) -> Result<Self> {
         match text {
             "float32" | "fp32" => Ok(FloatDtype::Float32),
             "bfloat16" | "bf16" => Ok(FloatDtype::Bfloat16),
@@ -86,7 +87,7 @@ impl KvCacheDtype {
         }
     }
 
-    pub fn parse(field: &str, text: &str) -> Result<Self> {
+    pub fn parse(field: impl AsSubject, text: &str) -> Result<Self> {
         KvCacheDtype::ALL
             .into_iter()
             .find(|d| d.name() == text)
@@ -122,7 +123,7 @@ pub enum MambaDtype {
 }
 
 impl MambaDtype {
-    pub fn parse(field: &str, text: &str) -> Result<Self> {
+    pub fn parse(field: impl AsSubject, text: &str) -> Result<Self> {
         match text {
             "auto" => Ok(MambaDtype::Auto),
             "float32" => Ok(MambaDtype::Fixed(FloatDtype::Float32)),

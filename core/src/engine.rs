@@ -3,7 +3,7 @@
 //! optional: a scenario file's table or the command line) and a resolved form.
 
 use crate::dtype::{FloatDtype, KvCacheDtype, MambaDtype};
-use crate::error::{Error, Result};
+use crate::error::{AsSubject, Error, Result, Subject};
 use crate::gpu::Gpu;
 use crate::quant::{QuantMethod, WeightQuant};
 use crate::version::VllmVersion;
@@ -105,7 +105,7 @@ impl ServeDtype {
     /// vLLM's `--dtype` choices (`_STR_DTYPE_TO_TORCH_DTYPE` in
     /// vllm/config/model.py, matched lower-cased): `half` is float16, `float`
     /// is float32.
-    pub fn parse(field: &str, text: &str) -> Result<ServeDtype> {
+    pub fn parse(field: impl AsSubject, text: &str) -> Result<ServeDtype> {
         match text.to_ascii_lowercase().as_str() {
             "auto" => Ok(ServeDtype::Auto),
             "bfloat16" => Ok(ServeDtype::Fixed(FloatDtype::Bfloat16)),
@@ -172,16 +172,16 @@ impl ServeDtype {
 
 /// Names a field in an error: plain (`max_num_seqs`), as a flag
 /// (`--max-num-seqs`) or in a file (`scenario.toml: [engine] max_num_seqs`).
-pub type Label<'a> = &'a dyn Fn(&str) -> String;
+pub type Label<'a> = &'a dyn Fn(&str) -> Subject;
 
 /// The plain field name.
-pub fn plain(field: &str) -> String {
-    field.to_string()
+pub fn plain(field: &str) -> Subject {
+    Subject::Field(field.to_string())
 }
 
 /// The command-line flag for a field.
-pub fn flag(field: &str) -> String {
-    format!("--{}", field.replace('_', "-"))
+pub fn flag(field: &str) -> Subject {
+    Subject::flag(&field.replace('_', "-"))
 }
 
 /// The largest value a count flag may take (2^40: far above any real setting,
@@ -386,7 +386,7 @@ impl EngineSettings {
     }
 }
 
-fn mamba_dtype(text: Option<&str>, field: impl Fn() -> String) -> Result<MambaDtype> {
+fn mamba_dtype(text: Option<&str>, field: impl Fn() -> Subject) -> Result<MambaDtype> {
     match text {
         None => Ok(MambaDtype::Auto),
         Some(t) => MambaDtype::parse(&field(), t),
@@ -410,7 +410,7 @@ pub const ATTENTION_BACKENDS: [&str; 12] = [
     "ROCM_AITER_FA",
 ];
 
-fn attention_backend(field: &str, text: &str) -> Result<String> {
+fn attention_backend(field: impl AsSubject, text: &str) -> Result<String> {
     let upper = text.trim().to_ascii_uppercase();
     // vLLM 0.10's spelling of TRITON_ATTN.
     let upper = if upper == "TRITON_ATTN_VLLM_V1" {
@@ -477,7 +477,7 @@ impl EngineArgs {
             };
             spec.acceptance =
                 crate::speculative::parse_acceptance(&field, text, spec.num_speculative_tokens)?;
-            spec.acceptance_source = field;
+            spec.acceptance_source = field.to_string();
         }
         Ok(self)
     }

@@ -4,6 +4,7 @@
 //! fits in `max_model_len` ([`check_model_len`]), in one place.
 
 use crate::engine::{plain, EngineArgs, Label, MAX_CELLS, MAX_CONCURRENCY, MAX_COUNT};
+use crate::error::AsSubject;
 use crate::error::{Error, Result};
 use crate::units::{format_tokens, parse_tokens};
 use serde::{Deserialize, Serialize};
@@ -124,7 +125,7 @@ impl<'de> Deserialize<'de> for TokenCount {
 }
 
 impl TokenCount {
-    pub fn tokens(&self, field: &str) -> Result<u64> {
+    pub fn tokens(&self, field: impl AsSubject) -> Result<u64> {
         let bad = |v: &dyn std::fmt::Display| {
             Error::field(
                 field,
@@ -328,11 +329,11 @@ impl HarnessSettings {
     }
 }
 
-fn token_list(list: &[TokenCount], field: &str) -> Result<Vec<u64>> {
+fn token_list(list: &[TokenCount], field: impl AsSubject) -> Result<Vec<u64>> {
     list.iter().map(|c| c.tokens(field)).collect()
 }
 
-fn request_counts(list: &[i64], field: &str) -> Result<Vec<u64>> {
+fn request_counts(list: &[i64], field: impl AsSubject) -> Result<Vec<u64>> {
     list.iter()
         .map(|&c| match u64::try_from(c) {
             Ok(n) if n > 0 && n <= MAX_CONCURRENCY => Ok(n),
@@ -410,7 +411,7 @@ pub fn fits_model_len(context_tokens: u64, output_tokens: u64, max_model_len_tok
 /// prefill row (`output_tokens` 0) needs its prompt to fit. `field` names
 /// what the user set (`--contexts`, `--context`, `--random-input-len`).
 pub fn check_model_len(
-    field: &str,
+    field: impl AsSubject,
     context_tokens: u64,
     output_tokens: u64,
     max_model_len_tokens: u64,

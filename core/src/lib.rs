@@ -41,7 +41,7 @@ pub mod units;
 pub mod version;
 pub mod vllm_log;
 
-pub use error::{Error, ErrorKind};
+pub use error::{AsSubject, Error, ErrorKind, Subject};
 
 /// The vLLM release whose behaviour this crate models. Every formula that
 /// depends on the engine's version cites `docs/reference/vllm-memory-model.md`.

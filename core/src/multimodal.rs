@@ -16,6 +16,7 @@
 //! `video_preprocessor_config.json` values (config.json does not hold them).
 
 use crate::engine::EngineArgs;
+use crate::error::AsSubject;
 use crate::error::{Error, Result};
 use crate::memory::NonKvEstimate;
 use crate::version::{VllmVersion, MM_OUTPUTS_UNPADDED, QWEN_VL_VIDEO_SOFT_TOKENS};
@@ -51,10 +52,14 @@ pub struct MmLimits {
 impl MmLimits {
     /// Read vLLM's JSON (`{"image": 2, "audio": 0}`; a modality's value may
     /// be an object with a `count`, default 999).
-    pub fn parse(flag: &str, json: Option<&str>, language_model_only: bool) -> Result<MmLimits> {
+    pub fn parse(
+        flag: impl AsSubject,
+        json: Option<&str>,
+        language_model_only: bool,
+    ) -> Result<MmLimits> {
         let mut named = Vec::new();
         if let Some(text) = json {
-            let v = crate::config::parse_json(flag, text)?;
+            let v = crate::config::parse_json(&flag.to_string(), text)?;
             let Some(map) = v.as_object() else {
                 return Err(Error::field(
                     flag,

@@ -328,7 +328,7 @@ impl Question<'_> {
                 match (config.method, &config.model) {
                     (Some(crate::speculative::Method::DraftModel), Some(name)) => Some(
                         crate::scenario::load_model(world, name)
-                            .map_err(|e| e.context("--speculative-config"))?,
+                            .map_err(|e| e.within("--speculative-config"))?,
                     ),
                     _ => None,
                 }

@@ -7,6 +7,7 @@
 //! vLLM's rules are those of `vllm/config/speculative.py`
 //! (`SpeculativeConfig`, 0.32.0 wheel) unless a line says otherwise.
 
+use crate::error::AsSubject;
 use crate::error::{Error, ErrorKind, Result};
 use serde::Serialize;
 use serde_json::Value;
@@ -79,7 +80,7 @@ pub struct SpeculativeConfig {
 
 /// A bad value of one key of the object; the error is about the flag (or
 /// the file field) that holds the object.
-fn bad_key(field: &str, key: &str, value: &Value, valid: impl Into<String>) -> Error {
+fn bad_key(field: impl AsSubject, key: &str, value: &Value, valid: impl Into<String>) -> Error {
     Error::new(format!("invalid value `{value}` for `{key}` in {field}"))
         .with_hint(valid)
         .of_kind(ErrorKind::InvalidValue)
@@ -89,7 +90,7 @@ fn bad_key(field: &str, key: &str, value: &Value, valid: impl Into<String>) -> E
 /// A count field of the object: a whole number from 1 to `max`.
 fn count(
     o: &serde_json::Map<String, Value>,
-    field: &str,
+    field: impl AsSubject,
     key: &str,
     max: u64,
 ) -> Result<Option<u64>> {
@@ -110,8 +111,8 @@ fn count(
 impl SpeculativeConfig {
     /// Read the JSON text of `--speculative-config` (`field` names it in
     /// errors: the flag, or a file's field).
-    pub fn parse(field: &str, text: &str) -> Result<SpeculativeConfig> {
-        let v: Value = crate::config::parse_json(field, text).map_err(|e| {
+    pub fn parse(field: impl AsSubject, text: &str) -> Result<SpeculativeConfig> {
+        let v: Value = crate::config::parse_json(&field.to_string(), text).map_err(|e| {
             e.with_hint(r#"a JSON object such as '{"method": "mtp", "num_speculative_tokens": 3}' (quote it for the shell)"#)
         })?;
         let Some(o) = v.as_object() else {
@@ -313,7 +314,7 @@ pub use published::{PublishedAcceptance, PUBLISHED_ACCEPTANCE};
 /// each in (0, 1] and none above the one before; positions past the last
 /// given continue at the last given ratio (or the last rate itself when
 /// one is given).
-pub fn parse_acceptance(field: &str, text: &str, k: u64) -> Result<Vec<f64>> {
+pub fn parse_acceptance(field: impl AsSubject, text: &str, k: u64) -> Result<Vec<f64>> {
     let valid = "per-position acceptance rates, such as 0.8,0.6,0.45: each in (0, 1], none above the one before (vLLM logs them as \"Per-position acceptance rate\")";
     let mut given = Vec::new();
     for part in text.split(',') {
@@ -454,7 +455,7 @@ impl Speculative {
     /// where vLLM refuses it. (vLLM 0.32 does not refuse pipeline
     /// parallelism; the drafter runs with the last stage.)
     pub fn resolve(
-        field: &str,
+        field: impl AsSubject,
         config: &SpeculativeConfig,
         model: &crate::model::Model,
         tp: u64,
@@ -525,7 +526,7 @@ impl Speculative {
     /// of another vocabulary (`SpeculativeConfig._verify_args`).
     pub fn attach_drafter(
         &mut self,
-        field: &str,
+        field: impl AsSubject,
         target: &crate::model::Model,
         load: impl FnOnce(&str) -> Result<crate::presets::LoadedModel>,
     ) -> Result<()> {
@@ -540,7 +541,7 @@ impl Speculative {
                 .of_kind(ErrorKind::InvalidValue)
                 .about(field)
         };
-        let mut drafter = load(&name).map_err(|e| e.context(field))?;
+        let mut drafter = load(&name).map_err(|e| e.within(field))?;
         let arch = drafter.model.architecture.clone();
         // vLLM re-detects a generic method from the drafter's architecture.
         self.method = self.method.of_drafter(&arch);

@@ -11,6 +11,7 @@
 //! the README prints. The timing model is one model for every release; its
 //! runs reach back to [`OLDEST`].
 
+use crate::error::AsSubject;
 use crate::error::{Error, Result};
 use serde::Serialize;
 
@@ -296,12 +297,12 @@ impl VllmVersion {
 
     /// `0.6.3`, `0.11`, `v0.23.0`, `0.10.1.post1` (the post and dev tails are
     /// ignored); refused outside [`OLDEST`]..=[`NEWEST`].
-    pub fn parse(field: &str, text: &str) -> Result<VllmVersion> {
+    pub fn parse(field: impl AsSubject, text: &str) -> Result<VllmVersion> {
         VllmVersion::parse_from(field, text, OLDEST)
     }
 
     /// [`VllmVersion::parse`] with its own oldest release.
-    fn parse_from(field: &str, text: &str, oldest: VllmVersion) -> Result<VllmVersion> {
+    fn parse_from(field: impl AsSubject, text: &str, oldest: VllmVersion) -> Result<VllmVersion> {
         let t = text.trim().trim_start_matches('v');
         let mut parts = t.split(['.', '+', '-']);
         let mut num = || parts.next().and_then(|p| p.parse::<u32>().ok());
@@ -345,7 +346,7 @@ impl VllmVersion {
 
     /// `--vllm-version`: a release whose capacity rules are tabled,
     /// [`CAPACITY_OLDEST`] to [`NEWEST`].
-    pub fn parse_capacity(field: &str, text: &str) -> Result<VllmVersion> {
+    pub fn parse_capacity(field: impl AsSubject, text: &str) -> Result<VllmVersion> {
         VllmVersion::parse_from(field, text, CAPACITY_OLDEST)
     }
 

@@ -448,8 +448,12 @@ impl LoadedModel {
     /// nested objects key by key (vllm/transformers_utils/config.py applies
     /// a dict of overrides to the Hugging Face config the same way), and the
     /// layers rebuilt. The weight layout stays the checkpoint's.
-    pub fn with_overrides(&self, flag: &str, overrides: &str) -> Result<LoadedModel> {
-        let o: serde_json::Value = crate::config::parse_json(flag, overrides)?;
+    pub fn with_overrides(
+        &self,
+        flag: impl crate::AsSubject,
+        overrides: &str,
+    ) -> Result<LoadedModel> {
+        let o: serde_json::Value = crate::config::parse_json(&flag.to_string(), overrides)?;
         if !o.is_object() {
             return Err(Error::field(
                 flag,
@@ -459,7 +463,7 @@ impl LoadedModel {
         }
         let mut merged = self.config.clone();
         merge(&mut merged, &o);
-        let model = crate::config::model_from_config(&merged).map_err(|e| e.context(flag))?;
+        let model = crate::config::model_from_config(&merged).map_err(|e| e.within(flag))?;
         Ok(LoadedModel {
             model,
             config: merged,

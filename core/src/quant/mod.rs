@@ -14,6 +14,7 @@
 //!   byte per weight and one fp32 scale per tensor ([`WeightQuant::online_fp8`]).
 
 use crate::dtype::FloatDtype;
+use crate::error::AsSubject;
 use crate::error::{Error, Result};
 use crate::model::{Module, ModuleKind};
 use serde::{Deserialize, Serialize};
@@ -60,7 +61,7 @@ impl QuantMethod {
         QuantMethod::Bitsandbytes,
     ];
 
-    pub fn parse(field: &str, text: &str) -> Result<Self> {
+    pub fn parse(field: impl AsSubject, text: &str) -> Result<Self> {
         match text {
             "none" | "bf16" | "bfloat16" | "fp16" | "float16" => Ok(QuantMethod::None),
             "awq" | "awq_marlin" => Ok(QuantMethod::Awq),

@@ -1,7 +1,9 @@
 //! What a user asked for ([`Request`]), resolved against a [`World`] into a [`Plan`].
 
 use super::*;
+use crate::engine::plain;
 use crate::harness::{parse_count_list, parse_token_list};
+use crate::Subject;
 
 /// What a user asked for: a scenario and/or explicit values that override it.
 /// Both faces build it flag by flag with [`Request::set`].
@@ -278,8 +280,8 @@ impl Request {
         // Each layer's values are checked on their own first, so an error
         // names the file field or the flag that holds the bad value.
         if let Some((origin, _)) = &scenario {
-            base_engine.validate(&|f| format!("{origin}: [engine] {f}"))?;
-            base_harness.validate(&|f| format!("{origin}: [harness] {f}"))?;
+            base_engine.validate(&|f| Subject::in_file(origin, format!("[engine] {f}")))?;
+            base_harness.validate(&|f| Subject::in_file(origin, format!("[harness] {f}")))?;
         }
         if let Some(c) = &command {
             base_engine = base_engine.overlay(&c.settings);
@@ -292,9 +294,9 @@ impl Request {
             if self.engine.is_set(f) {
                 flag(f)
             } else if let Some(origin) = &scenario_origin {
-                format!("{origin}: [engine] {f}")
+                Subject::in_file(origin, format!("[engine] {f}"))
             } else {
-                f.to_string()
+                plain(f)
             }
         };
         // `--hf-overrides` changes the config the model is built from.
@@ -389,7 +391,7 @@ impl Request {
         let Some(text) = &self.vllm_command else {
             return Ok((None, None));
         };
-        let mut c = parse_vllm_command(text).map_err(|e| e.context("--vllm-command"))?;
+        let mut c = parse_vllm_command(text).map_err(|e| e.within("--vllm-command"))?;
         c.settings.validate(&flag)?;
         warnings.append(&mut c.warnings);
         let model = match (&self.model, c.model.as_deref()) {
@@ -464,7 +466,7 @@ impl Request {
         let mut calibration = match chosen {
             Some((name, transferred)) => {
                 let mut c = load_calibration(world, &name).map_err(|e| {
-                    if e.field.is_none() {
+                    if e.subject.is_none() {
                         e.about("--calibration")
                     } else {
                         e
@@ -646,7 +648,7 @@ fn scenario_base(
 fn kv_pool_fits_the_card(
     engine: &EngineArgs,
     gpu: &Gpu,
-    label: &dyn Fn(&str) -> String,
+    label: &dyn Fn(&str) -> Subject,
 ) -> Result<()> {
     match engine
         .kv_cache_memory_bytes
@@ -675,7 +677,7 @@ fn settle_speculative(
     published: bool,
     model_name: &str,
     model: &LoadedModel,
-    field: &str,
+    field: &Subject,
 ) -> Result<Vec<String>> {
     if published {
         let names = [model_name, &model.id, &model.name];
