@@ -3,11 +3,11 @@
 //! one writer of output files (never onto a file this run read).
 
 use crate::cmd::Diagnostics;
-use decodecalc_core::bench_serve::BenchResult;
-use decodecalc_core::measured::{parse_measured, MeasuredRow};
 use decodecalc_core::presets::Kind;
 use decodecalc_core::scenario::{load_text, Entry, HubError, Plan, ReadError, World};
 use decodecalc_core::Error;
+use decodecalc_measured::bench::BenchResult;
+use decodecalc_measured::rows::{parse_measured, MeasuredRow};
 
 /// Files come from the file system.
 #[derive(Debug)]
@@ -205,7 +205,7 @@ pub fn read_bench_result(path: &str, diag: &mut Diagnostics) -> Result<BenchResu
     let text = Fs
         .read(path)
         .map_err(|why| why.into_error("give the JSON vllm bench serve --save-result wrote"))?;
-    let r = decodecalc_core::bench_serve::parse(path, &text)?;
+    let r = decodecalc_measured::bench::parse(path, &text)?;
     if r.lengths_vary && r.lengths.is_empty() {
         diag.warn(format!(
             "{path}: request lengths vary; modelled at their means ({:.0} in, {:.0} out)",

@@ -244,7 +244,7 @@ impl EngineSettings {
         let max_model_len = count(self.max_model_len, model_max_position_tokens);
         if max_model_len > model_max_position_tokens {
             return Err(Error::field(
-                &label("max_model_len"),
+                label("max_model_len"),
                 max_model_len,
                 format!(
                     "at most the model's max_position_embeddings, {model_max_position_tokens} tokens"
@@ -264,7 +264,7 @@ impl EngineSettings {
         // count (`vllm/config/scheduler.py`, `_verify_args`).
         if self.max_num_batched_tokens.is_some() && max_num_batched_tokens < max_num_seqs {
             return Err(Error::field(
-                &label("max_num_batched_tokens"),
+                label("max_num_batched_tokens"),
                 max_num_batched_tokens,
                 format!("at least max_num_seqs ({max_num_seqs}), as vLLM requires"),
             ));
@@ -361,7 +361,7 @@ impl EngineSettings {
         let since = crate::version::kv_cache_dtype_since(d);
         if version < since {
             return Err(Error::field(
-                &label("kv_cache_dtype"),
+                label("kv_cache_dtype"),
                 t,
                 format!("a KV dtype vLLM {version} accepts: `{t}` exists from {since} (config/cache.py); or a later --vllm-version"),
             ));
@@ -377,7 +377,7 @@ impl EngineSettings {
         let name = attention_backend(&label("attention_backend"), b)?;
         if !version.has_attention_backend(&name) {
             return Err(Error::field(
-                &label("attention_backend"),
+                label("attention_backend"),
                 b,
                 format!("a backend vLLM {version} has (v1/attention/backends/registry.py): `{name}` is not in that release"),
             ));

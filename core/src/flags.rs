@@ -126,7 +126,7 @@ impl FlagValue for i64 {
         let v = need(flag, text)?;
         crate::units::parse_human_int(v).ok_or_else(|| {
             Error::field(
-                &format!("--{flag}"),
+                format!("--{flag}"),
                 v,
                 "a whole number, as vLLM reads it: 32768, 32K (x1024) or 32k (x1000)",
             )
@@ -141,7 +141,7 @@ impl FlagValue for f64 {
     fn read(flag: &str, text: Option<&str>, _on: bool) -> Result<f64> {
         let v = need(flag, text)?;
         crate::units::parse_f64(v)
-            .ok_or_else(|| Error::field(&format!("--{flag}"), v, "a number such as 0.9"))
+            .ok_or_else(|| Error::field(format!("--{flag}"), v, "a number such as 0.9"))
     }
 }
 
@@ -161,7 +161,7 @@ impl FlagValue for bool {
             Some(t) if t.eq_ignore_ascii_case("false") => false,
             Some(t) => {
                 return Err(Error::field(
-                    &format!("--{flag}"),
+                    format!("--{flag}"),
                     t,
                     "no value (a switch), or true / false",
                 ))
@@ -259,7 +259,7 @@ impl EngineSettings {
             };
             if !valid.admits(v) {
                 return Err(Error::field(
-                    &label(f.field),
+                    label(f.field),
                     v,
                     format!(
                         "{} (vLLM refuses others): {}",

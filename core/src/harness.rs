@@ -255,7 +255,7 @@ impl HarnessSettings {
             Some(x) if x > 0 && x.unsigned_abs() <= MAX_COUNT => x.unsigned_abs(),
             Some(x) => {
                 return Err(Error::field(
-                    &label("max_tokens"),
+                    label("max_tokens"),
                     x,
                     format!("a positive whole number up to {MAX_COUNT}"),
                 ))
@@ -295,7 +295,7 @@ impl HarnessSettings {
                 Some(t) if (0..=1 << 24).contains(&t) => t.unsigned_abs(),
                 Some(t) => {
                     return Err(Error::field(
-                        &label("prompt_extra_tokens"),
+                        label("prompt_extra_tokens"),
                         t,
                         "a non-negative token count up to 16777216",
                     ))
@@ -305,14 +305,14 @@ impl HarnessSettings {
         };
         if !(harness.window_s.is_finite() && harness.window_s > 0.0 && harness.window_s <= 1e6) {
             return Err(Error::field(
-                &label("window_s"),
+                label("window_s"),
                 harness.window_s,
                 "a positive number of seconds",
             ));
         }
         if !(harness.prompt_scale.is_finite() && (0.5..=2.0).contains(&harness.prompt_scale)) {
             return Err(Error::field(
-                &label("prompt_scale"),
+                label("prompt_scale"),
                 harness.prompt_scale,
                 "a ratio between 0.5 and 2, such as 1.0",
             ));

@@ -97,7 +97,7 @@ impl Prices {
         for (gpu, v) in p.usd_per_hour.iter() {
             if !plausible_price(*v) {
                 return Err(Error::field(
-                    &format!("{origin}: usd_per_hour.{gpu}"),
+                    crate::Subject::in_file(origin, format!("usd_per_hour.{gpu}")),
                     v,
                     PRICE_RANGE,
                 ));

@@ -3,12 +3,12 @@
 //! cell predicted by a fit that did not see it.
 
 use crate::{fit, leave_one_out};
-use decodecalc_core::compare::{check_rows, comparison, Comparison};
 use decodecalc_core::error::Result;
 use decodecalc_core::matrix::Predictor;
-use decodecalc_core::measured::MeasuredRow;
+use decodecalc_measured::compare::{check_rows, comparison, Comparison};
+use decodecalc_measured::rows::MeasuredRow;
 
-/// [`decodecalc_core::compare::compare`], and refit leaving each cell out
+/// [`decodecalc_measured::compare::compare`], and refit leaving each cell out
 /// and compare those predictions too.
 pub fn compare_cross_validated(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<Comparison> {
     check_rows(predictor, rows)?;

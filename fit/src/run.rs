@@ -3,9 +3,9 @@
 use crate::*;
 use decodecalc_core::engine::Harness;
 use decodecalc_core::matrix::Phase;
-use decodecalc_core::measured::MeasuredRow;
 use decodecalc_core::serve::Workload;
 use decodecalc_core::timing::{decode_cell, prefill_row, EngineGeneration, TimingParams, Work};
+use decodecalc_measured::rows::MeasuredRow;
 use serde::Serialize;
 
 /// TTFT residuals count less: a median of one sample per request, taken while

@@ -29,13 +29,13 @@
 //! figures may be empty.
 
 use crate::{Observed, Run, ServeMeasured};
-use decodecalc_core::csv_columns::{Columns, Header, Row};
 use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::error::{Error, Result};
 use decodecalc_core::scenario::{Capacity, Plan, Request, World};
 use decodecalc_core::serve::{Arrival, Workload};
 use decodecalc_core::timing::Work;
 use decodecalc_core::version::{batch_defaults, UsageContext, VllmVersion};
+use decodecalc_measured::columns::{Columns, Header, Row};
 use std::ops::Bound;
 
 pub const COLUMNS: [&str; 29] = [
@@ -395,7 +395,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
                 label: r.point.clone(),
                 workload,
                 lengths: Vec::new(),
-                max_running: decodecalc_core::bench_serve::max_running(&plan, &cap, &workload),
+                max_running: decodecalc_measured::bench::max_running(&plan, &cap, &workload),
                 measured: r.measured,
             }
         })
@@ -422,7 +422,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
 pub fn of_bench_result(
     plan: &Plan,
     cap: &Capacity,
-    result: &decodecalc_core::bench_serve::BenchResult,
+    result: &decodecalc_measured::bench::BenchResult,
 ) -> Result<Run> {
     if let Some(e) = cap.startup_error() {
         return Err(e);
@@ -450,7 +450,7 @@ pub fn of_bench_result(
             label: result.origin.clone(),
             workload: w,
             lengths: result.lengths.clone(),
-            max_running: decodecalc_core::bench_serve::max_running(plan, cap, &w),
+            max_running: decodecalc_measured::bench::max_running(plan, cap, &w),
             measured,
         }],
     })

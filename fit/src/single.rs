@@ -4,8 +4,8 @@
 use crate::*;
 use decodecalc_core::error::{Error, Result};
 use decodecalc_core::matrix::{Phase, Predictor, Status};
-use decodecalc_core::measured::MeasuredRow;
 use decodecalc_core::timing::{TimingParams, N_PARAMS};
+use decodecalc_measured::rows::MeasuredRow;
 use nalgebra::DMatrix;
 use serde::Serialize;
 

@@ -8,11 +8,11 @@
 use decodecalc_core::dtype::KvCacheDtype;
 use decodecalc_core::engine::{EngineSettings, HarnessSettings};
 use decodecalc_core::matrix::{Phase, Predictor};
-use decodecalc_core::measured::parse_csv;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::rank::Sweep;
 use decodecalc_core::scenario::{NoFiles, Plan, Request};
 use decodecalc_fit::fit;
+use decodecalc_measured::rows::parse_csv;
 use divan::black_box;
 
 fn main() {
@@ -139,8 +139,7 @@ fn bench_serve_prediction(b: divan::Bencher) {
     };
     b.bench(|| {
         black_box(
-            decodecalc_core::bench_serve::predict(&plan, &cap, &plan.calibration.params, &w)
-                .unwrap(),
+            decodecalc_measured::bench::predict(&plan, &cap, &plan.calibration.params, &w).unwrap(),
         )
     });
 }

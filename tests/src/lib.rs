@@ -4,8 +4,8 @@
 // Test support: a failing read or a refused command must fail the calling test.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::indexing_slicing)]
 
-use decodecalc_core::measured::{parse_csv, MeasuredRow};
 use decodecalc_core::scenario::{Capacity, NoFiles, Plan, ReadError, Request, World};
+use decodecalc_measured::rows::{parse_csv, MeasuredRow};
 use serde_json::Value;
 use std::path::PathBuf;
 

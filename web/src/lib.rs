@@ -7,14 +7,9 @@
 pub mod hub;
 mod view;
 
-use decodecalc_core::bench_serve::{
-    is_save_result, parse as parse_save_result, predict_run, FigureComparison,
-};
-use decodecalc_core::compare::{compare, Comparison, Figures};
 use decodecalc_core::flags::{FlagGroup, REQUEST_FLAGS};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Matrix, Predictor};
-use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::rank::{Question, Ranked, Workload, RANKED_TP_SIZES};
 use decodecalc_core::scenario::{Capacity, NoFiles, Plan, ReadError, Request, World};
@@ -23,6 +18,11 @@ use decodecalc_core::solve::{
     SmallestSetting, SpeedTarget,
 };
 use decodecalc_core::Error;
+use decodecalc_measured::bench::{
+    is_save_result, parse as parse_save_result, predict_run, FigureComparison,
+};
+use decodecalc_measured::compare::{compare, Comparison, Figures};
+use decodecalc_measured::rows::parse_measured;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
@@ -192,7 +192,7 @@ fn window_width() -> Option<f64> {
 }
 
 /// The figures the chart can draw: a decode cell's, as core predicts or a
-/// measured run has them ([`decodecalc_core::compare::Figures`]).
+/// measured run has them ([`decodecalc_measured::compare::Figures`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ChartMetric {
     #[default]
@@ -489,7 +489,7 @@ fn number<T: decodecalc_core::units::FromText>(
         None => Ok(None),
         Some(t) => T::from_text(t)
             .map(Some)
-            .ok_or_else(|| Error::field(&format!("--{id}"), t, "a number")),
+            .ok_or_else(|| Error::field(decodecalc_core::Subject::flag(id), t, "a number")),
     }
 }
 

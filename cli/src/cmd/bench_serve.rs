@@ -6,9 +6,9 @@ use crate::args::{dataset_name, request_rate, CommonArgs, RequestRate};
 use crate::files::read_bench_result;
 use crate::render;
 use clap::Args;
-use decodecalc_core::bench_serve::BenchResult;
 use decodecalc_core::serve::Workload;
 use decodecalc_core::Error;
+use decodecalc_measured::bench::BenchResult;
 
 /// The `Examples:` of `decodecalc bench-serve --help` (run by cli/tests/cmd/bench-serve.md).
 pub const EXAMPLES: &str = "\
@@ -107,7 +107,7 @@ pub fn predict(
     }
     let capacity = plan.capacity()?;
     let (workload, predicted, comparison) =
-        decodecalc_core::bench_serve::predict_run(&plan, &capacity, workload, measured)?;
+        decodecalc_measured::bench::predict_run(&plan, &capacity, workload, measured)?;
     let comparison = measured.map(|_| comparison);
     Ok((
         render::bench_serve(

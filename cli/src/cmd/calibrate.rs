@@ -6,14 +6,14 @@ use crate::args::{CommonArgs, Format};
 use crate::files::{is_runs_file, measured_rows, write_file, Fs};
 use crate::render;
 use clap::Args;
-use decodecalc_core::compare::{check_rows, Comparison};
 use decodecalc_core::matrix::Predictor;
-use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{load_text, CalibrationFile, Plan};
 use decodecalc_core::Error;
 use decodecalc_fit::compare::compare_cross_validated;
 use decodecalc_fit::{fit, FitReport, Run};
+use decodecalc_measured::compare::{check_rows, Comparison};
+use decodecalc_measured::rows::parse_measured;
 
 /// The `Examples:` of `decodecalc calibrate --help` (run by cli/tests/cmd/calibrate.md).
 pub const EXAMPLES: &str = "\
@@ -192,7 +192,7 @@ fn measured_runs(
         && text.contains("\"completed\"")
     {
         // A vllm bench serve --save-result file: the setup comes from the flags.
-        let result = decodecalc_core::bench_serve::parse(&origin, &text)?;
+        let result = decodecalc_measured::bench::parse(&origin, &text)?;
         let plan = resolve(common, diag)?;
         let capacity = plan.capacity()?;
         return Ok((

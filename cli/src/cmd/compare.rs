@@ -6,12 +6,12 @@ use crate::args::CommonArgs;
 use crate::files::{measured_rows, read_bench_result, write_file, Fs};
 use crate::{render, svg};
 use clap::Args;
-use decodecalc_core::bench_serve::is_save_result;
-use decodecalc_core::compare::compare;
 use decodecalc_core::matrix::Predictor;
 use decodecalc_core::scenario::World;
 use decodecalc_core::Error;
 use decodecalc_fit::compare::compare_cross_validated;
+use decodecalc_measured::bench::is_save_result;
+use decodecalc_measured::compare::compare;
 
 /// The `Examples:` of `decodecalc compare --help` (run by cli/tests/cmd/compare.md).
 pub const EXAMPLES: &str = "\

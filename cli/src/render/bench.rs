@@ -10,7 +10,7 @@ pub fn bench_serve(
     plan: &Plan,
     w: &decodecalc_core::serve::Workload,
     r: &decodecalc_core::serve::ServeResult,
-    comparison: Option<&[decodecalc_core::bench_serve::FigureComparison]>,
+    comparison: Option<&[decodecalc_measured::bench::FigureComparison]>,
     format: Format,
 ) -> Result<String, Error> {
     #[derive(Serialize)]
@@ -24,7 +24,7 @@ pub fn bench_serve(
         tpot_band: Option<decodecalc_core::scenario::Band>,
         ttft_band: Option<decodecalc_core::scenario::Band>,
         throughput_band: Option<decodecalc_core::scenario::Band>,
-        comparison: Option<&'a [decodecalc_core::bench_serve::FigureComparison]>,
+        comparison: Option<&'a [decodecalc_measured::bench::FigureComparison]>,
     }
     let c = &plan.calibration;
     if format == Format::Json {
@@ -72,7 +72,7 @@ pub fn bench_serve(
 }
 
 /// Measured against predicted, a row per figure the result file has.
-fn comparison_table(cmp: &[decodecalc_core::bench_serve::FigureComparison]) -> Table {
+fn comparison_table(cmp: &[decodecalc_measured::bench::FigureComparison]) -> Table {
     let mut t = Table::new(&[
         ("Figure", false),
         ("Measured", true),

@@ -6,16 +6,16 @@ use crate::cmd::presets::PresetsArgs;
 use crate::table::Table;
 use decodecalc_core::allocator::RunningLimit;
 use decodecalc_core::breakdown::{grouped, grouped_f, Amount, BreakdownRow};
-use decodecalc_core::compare::{Comparison, Metric, Metrics};
 use decodecalc_core::harness::check_model_len;
 use decodecalc_core::matrix::{Cell, Matrix, Phase, Predictor, Status};
-use decodecalc_core::measured::MeasuredRow;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{Capacity, Plan};
 use decodecalc_core::timing::{prefill_row, DecodeTiming};
 use decodecalc_core::units::{format_tokens, gib, mib, MIB};
 use decodecalc_core::Error;
 use decodecalc_fit::{prompt_relation, FitReport, NotPinned};
+use decodecalc_measured::compare::{Comparison, Metric, Metrics};
+use decodecalc_measured::rows::MeasuredRow;
 use serde::Serialize;
 
 mod bench;

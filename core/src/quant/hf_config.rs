@@ -28,7 +28,7 @@ fn modelopt_mixed(
             "FP8" => fp8.push(name.clone()),
             other => {
                 return Err(Error::field(
-                    &format!("quantization_config.quantized_layers.{name}.quant_algo"),
+                    format!("quantization_config.quantized_layers.{name}.quant_algo"),
                     other,
                     "NVFP4, W4A16_NVFP4 or FP8",
                 ))
@@ -308,7 +308,7 @@ impl<'a> QuantConfig<'a> {
         match v {
             None => Ok(d),
             Some(x) => x.as_u64().ok_or_else(|| {
-                Error::field(&format!("quantization_config.{k}"), x, "a whole number")
+                Error::field(format!("quantization_config.{k}"), x, "a whole number")
             }),
         }
     }

@@ -56,7 +56,7 @@ impl CalibrationFile {
                 .map(|x| x.0)
                 .collect();
             return Err(Error::field(
-                &format!("{origin}: class"),
+                crate::Subject::in_file(origin, "class"),
                 &file.class,
                 format!("one of {}, or shared", names.join(", ")),
             ));

@@ -655,7 +655,7 @@ fn kv_pool_fits_the_card(
         .filter(|b| *b > gpu.memory_bytes)
     {
         Some(b) => Err(Error::field(
-            &label("kv_cache_memory_bytes"),
+            label("kv_cache_memory_bytes"),
             b,
             format!(
                 "at most the GPU's {} bytes ({} as the CUDA runtime reports it), less the non-KV memory",

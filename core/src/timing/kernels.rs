@@ -351,7 +351,7 @@ impl KernelFigures {
                 Ok(())
             } else {
                 Err(crate::error::Error::field(
-                    &format!("{origin}: kernels.{name}"),
+                    crate::Subject::in_file(origin, format!("kernels.{name}")),
                     v,
                     format!("a number in [{lo}, {hi}]"),
                 ))

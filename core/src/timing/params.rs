@@ -190,7 +190,7 @@ impl TimingParams {
         for ((name, v), (lo, hi)) in Self::NAMES.iter().zip(self.to_array()).zip(Self::BOUNDS) {
             if !(v.is_finite() && v >= lo && v <= hi) {
                 return Err(Error::field(
-                    &format!("{origin}: [params] {name}"),
+                    crate::Subject::in_file(origin, format!("[params] {name}")),
                     v,
                     format!("a number in [{lo}, {hi}]"),
                 ));

@@ -8,13 +8,13 @@
 //! test command sets 10,000) from proptest's deterministic runner: a count,
 //! not a time, so a run is the same on any machine and a failure replays.
 
-use decodecalc_core::compare::compare;
 use decodecalc_core::engine::{EngineSettings, HarnessSettings, TokenCount};
 use decodecalc_core::matrix::Predictor;
-use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind, ModelFile};
 use decodecalc_core::scenario::{loaded_from_config_json, ReadError, Request, World};
 use decodecalc_core::solve::SpeedTarget;
+use decodecalc_measured::compare::compare;
+use decodecalc_measured::rows::parse_measured;
 use decodecalc_tests::reference;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;

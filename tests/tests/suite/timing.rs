@@ -10,14 +10,14 @@
 //! `tests/tests/suite/calibration.rs`; held-out benchmark runs are
 //! `tests/tests/suite/held_out.rs`.)
 
-use decodecalc_core::compare::compare;
 use decodecalc_core::matrix::{Phase, Predictor};
-use decodecalc_core::measured::parse_measured;
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{CalibrationFile, NoFiles, Request};
 use decodecalc_core::timing::TimingParams;
 use decodecalc_fit::compare::compare_cross_validated;
 use decodecalc_fit::{fit, prompt_relation, NotPinned};
+use decodecalc_measured::compare::compare;
+use decodecalc_measured::rows::parse_measured;
 use decodecalc_tests::{reference, reference_measured};
 
 /// In-sample (the calibration was fitted on these cells) and leave one

@@ -10,12 +10,12 @@ use crate::{
     engine_fields, group_fields, Action, ChartMetric, FieldError, HubFetch, Output, State,
     ESSENTIALS, PLAN,
 };
-use decodecalc_core::bench_serve::FigureComparison;
 use decodecalc_core::breakdown::{grouped, grouped_f, Amount, Segment};
-use decodecalc_core::compare::{CellComparison, Comparison, Metric};
 use decodecalc_core::flags::FlagGroup;
 use decodecalc_core::matrix::{Cell, Phase, Status};
 use decodecalc_core::units::{format_tokens, gib};
+use decodecalc_measured::bench::FigureComparison;
+use decodecalc_measured::compare::{CellComparison, Comparison, Metric};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};

@@ -3,11 +3,11 @@
 //! (docs/reference/vllm-bench-serve.md says what each figure means in vLLM
 //! 0.32, `vllm/benchmarks/serve.py`).
 
-use crate::allocator::admit;
-use crate::error::{Error, Result};
-use crate::scenario::{Capacity, Plan};
-use crate::serve::{Arrival, ServeResult, Workload};
-use crate::timing::{TimingParams, Work};
+use decodecalc_core::allocator::admit;
+use decodecalc_core::error::{Error, Result};
+use decodecalc_core::scenario::{Capacity, Plan};
+use decodecalc_core::serve::{Arrival, ServeResult, Workload};
+use decodecalc_core::timing::{TimingParams, Work};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -72,8 +72,10 @@ impl BenchResult {
     /// rate, each request at the mean lengths.
     pub fn workload(&self) -> Workload {
         Workload {
-            input_tokens: crate::units::saturating_u64(self.mean_input_tokens.round()).max(1),
-            output_tokens: crate::units::saturating_u64(self.mean_output_tokens.round()).max(1),
+            input_tokens: decodecalc_core::units::saturating_u64(self.mean_input_tokens.round())
+                .max(1),
+            output_tokens: decodecalc_core::units::saturating_u64(self.mean_output_tokens.round())
+                .max(1),
             num_prompts: if self.lengths.is_empty() {
                 self.completed.max(1)
             } else {
@@ -83,8 +85,8 @@ impl BenchResult {
                 request_rate: self.request_rate,
                 max_concurrency: self.max_concurrency,
                 burstiness: self.burstiness,
-                seed: crate::serve::DEFAULT_SEED,
-                pacing: crate::arrivals::Pacing::Rescaled,
+                seed: decodecalc_core::serve::DEFAULT_SEED,
+                pacing: decodecalc_core::arrivals::Pacing::Rescaled,
             },
         }
     }
@@ -106,7 +108,7 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
         origin,
         obj: save_result_object(origin, &v)?,
     };
-    let max_prompts = crate::serve::MAX_PROMPTS;
+    let max_prompts = decodecalc_core::serve::MAX_PROMPTS;
     let num_prompts = file.need("num_prompts", max_prompts)?;
     let completed = file.need("completed", max_prompts)?;
     if completed == 0 {
@@ -141,7 +143,7 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
         model_id,
         num_prompts,
         completed,
-        max_concurrency: file.count("max_concurrency", crate::engine::MAX_CONCURRENCY)?,
+        max_concurrency: file.count("max_concurrency", decodecalc_core::engine::MAX_CONCURRENCY)?,
         request_rate: rate,
         burstiness: file.burstiness()?,
         mean_input_tokens: total_in as f64 / completed as f64,
@@ -160,7 +162,7 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
 
 /// The file as JSON; a truncated file says so.
 fn read_json(origin: &str, text: &str) -> Result<Value> {
-    crate::parse::check_size(origin, text)?;
+    decodecalc_core::parse::check_size(origin, text)?;
     serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
         let what = if e.is_eof() {
             "ends before the JSON does (a truncated file?)"
@@ -205,13 +207,17 @@ impl SaveResult<'_> {
             Some(Value::Number(n)) => match n.as_f64() {
                 Some(x) if (0.0..1e15).contains(&x) => Ok(Some(x)),
                 _ => Err(Error::field(
-                    &format!("{origin}: {k}"),
+                    decodecalc_core::Subject::in_file(origin, k.to_string()),
                     n,
                     "a non-negative number",
                 )),
             },
             Some(Value::String(s)) if s == "inf" => Ok(Some(f64::INFINITY)),
-            Some(other) => Err(Error::field(&format!("{origin}: {k}"), other, "a number")),
+            Some(other) => Err(Error::field(
+                decodecalc_core::Subject::in_file(origin, k.to_string()),
+                other,
+                "a number",
+            )),
         }
     }
 
@@ -220,10 +226,10 @@ impl SaveResult<'_> {
         match self.num(k)? {
             None => Ok(None),
             Some(x) if x.fract() == 0.0 && x <= max as f64 => {
-                Ok(Some(crate::units::saturating_u64(x)))
+                Ok(Some(decodecalc_core::units::saturating_u64(x)))
             }
             Some(x) => Err(Error::field(
-                &format!("{}: {k}", self.origin),
+                decodecalc_core::Subject::in_file(self.origin, k.to_string()),
                 x,
                 format!("a whole number up to {max}"),
             )),
@@ -296,13 +302,13 @@ impl SaveResult<'_> {
     /// `burstiness`, 1 where the file has none.
     fn burstiness(&self) -> Result<f64> {
         match self.num("burstiness")? {
-            Some(b) if b > 0.0 && b <= crate::arrivals::MAX_BURSTINESS => Ok(b),
+            Some(b) if b > 0.0 && b <= decodecalc_core::arrivals::MAX_BURSTINESS => Ok(b),
             Some(b) => Err(Error::field(
-                &format!("{}: burstiness", self.origin),
+                decodecalc_core::Subject::in_file(self.origin, "burstiness"),
                 b,
                 "a positive number (1 = Poisson arrivals)",
             )),
-            None => Ok(crate::serve::DEFAULT_BURSTINESS),
+            None => Ok(decodecalc_core::serve::DEFAULT_BURSTINESS),
         }
     }
 }
@@ -324,7 +330,7 @@ pub fn max_running(plan: &Plan, cap: &Capacity, w: &Workload) -> u64 {
         &plan.engine,
         w.input_tokens,
         w.input_tokens + w.output_tokens,
-        concurrency.min(crate::engine::MAX_CONCURRENCY),
+        concurrency.min(decodecalc_core::engine::MAX_CONCURRENCY),
         false,
     );
     a.running.min(plan.engine.max_num_seqs).max(1)
@@ -385,7 +391,7 @@ pub fn predict_lengths(
         .iter()
         .chain(std::iter::once(&(w.input_tokens, w.output_tokens)))
     {
-        crate::harness::check_model_len(
+        decodecalc_core::harness::check_model_len(
             "--random-input-len",
             input,
             output,
@@ -393,7 +399,7 @@ pub fn predict_lengths(
         )?;
     }
     let work = Work::of_plan(plan, cap);
-    crate::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, cap, w))
+    decodecalc_core::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, cap, w))
 }
 
 #[cfg(test)]

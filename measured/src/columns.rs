@@ -4,8 +4,8 @@
 //! parsed and bounded. Every error names the file, the line and the column;
 //! a header error's hint lists the valid columns.
 
-use crate::error::{Error, Result};
-use crate::units::FromText;
+use decodecalc_core::error::{Error, Result};
+use decodecalc_core::units::FromText;
 use std::ops::RangeBounds;
 
 /// What the header must hold.
@@ -40,7 +40,7 @@ impl<'a> Columns<'a> {
         names: &'a [&'a str],
         header: Header,
     ) -> Result<(Self, Records<'a>)> {
-        crate::parse::check_size(origin, text)?;
+        decodecalc_core::parse::check_size(origin, text)?;
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(false)

@@ -2,11 +2,11 @@
 //! predicted figures with signed errors; a summary of absolute percentage
 //! errors per metric; optionally the same for leave-one-out predictions.
 
-use crate::error::{Error, Result};
-use crate::matrix::{Cell, Phase, Predictor, Status};
-use crate::measured::MeasuredRow;
-use crate::timing::TimingParams;
-use crate::units::format_tokens;
+use crate::rows::MeasuredRow;
+use decodecalc_core::error::{Error, Result};
+use decodecalc_core::matrix::{Cell, Phase, Predictor, Status};
+use decodecalc_core::timing::TimingParams;
+use decodecalc_core::units::format_tokens;
 use serde::Serialize;
 
 /// The figures compared, measured or predicted.
@@ -260,8 +260,10 @@ impl Comparison {
     /// and, with `--cross-validate`, its leave-cell-out band (decode total
     /// tok/s as throughput, time between tokens as TPOT, TTFT; prefill rows'
     /// tok/s as prefill).
-    pub fn fit_summary(&self) -> crate::bands::FitSummary {
-        use crate::bands::{BandRecord, ErrorStats, Figure, FitSummary, HoldOut, InSample};
+    pub fn fit_summary(&self) -> decodecalc_core::bands::FitSummary {
+        use decodecalc_core::bands::{
+            BandRecord, ErrorStats, Figure, FitSummary, HoldOut, InSample,
+        };
         let pick = |c: &CellComparison, f: &Figures, figure: Figure| match (c.phase, figure) {
             (Phase::Prefill, Figure::Prefill) => f.total_tok_s,
             (Phase::Decode, Figure::Throughput) => f.total_tok_s,

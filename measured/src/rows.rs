@@ -1,9 +1,9 @@
 //! Measured runs in decodecalc's CSV layout (`data/measured/*.csv`), one row per
 //! cell of the seed page's "All measurements" table.
 
-use crate::csv_columns::{Columns, Header, Row};
-use crate::error::{Error, Result};
-use crate::matrix::{Phase, Status};
+use crate::columns::{Columns, Header, Row};
+use decodecalc_core::error::{Error, Result};
+use decodecalc_core::matrix::{Phase, Status};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -166,7 +166,7 @@ fn bare_row(
 /// `output_tps_per_user_p50` where present, else 1 / `inter_token_latency_p50`
 /// (the JSON's own `per_request_avg_tps` is aggregate / C, not what the page shows).
 pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
-    crate::parse::check_size(origin, text)?;
+    decodecalc_core::parse::check_size(origin, text)?;
     let root: Value = serde_json::from_str(text).map_err(|e| {
         Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
             .with_hint("the file must be valid JSON")
@@ -198,7 +198,7 @@ pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> 
     // concurrency. The (cell, row index) pairs kept as a sorted set (the
     // cells are distinct), so that the web page links no sort of rows.
     check_rows(&rows)?;
-    let order = crate::units::sorted_set(rows.iter().enumerate().map(|(i, r)| {
+    let order = decodecalc_core::units::sorted_set(rows.iter().enumerate().map(|(i, r)| {
         (
             (r.phase == Phase::Decode, r.context_tokens, r.concurrency),
             i,
@@ -234,7 +234,7 @@ impl HarnessJson<'_> {
     /// `v[key]` (the object at `at`), a whole number or a token count such as `8K`.
     fn count(&self, v: &Value, at: &str, key: &str) -> Result<u64> {
         match v.get(key) {
-            Some(Value::String(t)) => crate::units::parse_tokens(t),
+            Some(Value::String(t)) => decodecalc_core::units::parse_tokens(t),
             Some(x) => x.as_u64(),
             None => None,
         }
@@ -254,7 +254,7 @@ impl HarnessJson<'_> {
         let mut rows = Vec::new();
         for (key, v) in map {
             let at = format!("prefill[\"{key}\"]");
-            let ctx = crate::units::parse_tokens(key).ok_or_else(|| {
+            let ctx = decodecalc_core::units::parse_tokens(key).ok_or_else(|| {
                 json_shape_error(
                     self.origin,
                     format!("{at}: the key is not a context length"),
@@ -307,7 +307,7 @@ impl HarnessJson<'_> {
             avg_active_requests: self.num(v, at, "avg_running_reqs")?,
             output_tokens: self
                 .num(v, at, "client_output_tokens")?
-                .map(|t| crate::units::saturating_u64(t.round())),
+                .map(|t| decodecalc_core::units::saturating_u64(t.round())),
             measured_s: self.num(v, at, "measurement_seconds")?,
         })
     }
@@ -321,7 +321,7 @@ impl HarnessJson<'_> {
                 .map(|a| {
                     a.iter()
                         .filter_map(|x| match x {
-                            Value::String(t) => crate::units::parse_tokens(t),
+                            Value::String(t) => decodecalc_core::units::parse_tokens(t),
                             other => other.as_u64(),
                         })
                         .collect()
