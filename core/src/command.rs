@@ -13,8 +13,8 @@ pub struct VllmCommand {
     /// The model argument (a Hugging Face repo id or a path).
     pub model: Option<String>,
     pub settings: EngineSettings,
-    /// One line per flag that was not applied, saying why.
-    pub warnings: Vec<String>,
+    /// What was not applied, one warning each.
+    pub warnings: Vec<crate::Warning>,
 }
 
 /// Split like a POSIX shell: whitespace separates, quotes group, a backslash
@@ -215,9 +215,9 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
         Some(tag) if crate::version::VllmVersion::parse("the image tag", &tag).is_ok() => {
             cmd.settings.vllm_version = Some(tag.trim_start_matches('v').to_string());
         }
-        Some(tag) => cmd.warnings.push(format!(
-            "the image tag `{tag}` names no release; give --vllm-version"
-        )),
+        Some(tag) => cmd
+            .warnings
+            .push(crate::Warning::ImageTagWithoutRelease { tag }),
         None => {}
     }
     while let Some(word) = words.get(i) {
@@ -242,7 +242,8 @@ pub fn parse_vllm_command(text: &str) -> Result<VllmCommand> {
             if cmd.model.is_none() && !word.starts_with('-') {
                 cmd.model = Some(word.clone());
             } else {
-                cmd.warnings.push(format!("ignored argument `{word}`"));
+                cmd.warnings
+                    .push(crate::Warning::IgnoredArgument { word: word.clone() });
             }
             continue;
         };
@@ -328,19 +329,25 @@ fn flag_and_value(flag: &str, words: &[String], i: &mut usize) -> (String, Optio
     (name, value)
 }
 
+/// A flag as the launch line wrote it: `--name` and its value, if any.
+fn as_written(name: &str, value: Option<&str>) -> String {
+    match value {
+        Some(v) => format!("--{name} {v}"),
+        None => format!("--{name}"),
+    }
+}
+
 /// Apply one flag of the launch line to `cmd`, warning about those not applied.
 fn read_flag(cmd: &mut VllmCommand, name: &str, value: Option<String>) -> Result<()> {
     match apply_flag(&mut cmd.settings, name, value.as_deref())? {
         FlagEffect::Model(m) => cmd.model = Some(m),
         FlagEffect::Applied | FlagEffect::NoEffect => {}
-        FlagEffect::NotModelled => cmd.warnings.push(format!(
-            "--{name}{} is not modelled: predictions assume its default",
-            value.map(|v| format!(" {v}")).unwrap_or_default()
-        )),
-        FlagEffect::Unknown => cmd.warnings.push(format!(
-            "unknown flag --{name}{} ignored",
-            value.map(|v| format!(" {v}")).unwrap_or_default()
-        )),
+        FlagEffect::NotModelled => cmd.warnings.push(crate::Warning::FlagNotModelled {
+            flag: as_written(name, value.as_deref()),
+        }),
+        FlagEffect::Unknown => cmd.warnings.push(crate::Warning::UnknownFlag {
+            flag: as_written(name, value.as_deref()),
+        }),
     }
     Ok(())
 }
@@ -385,7 +392,13 @@ vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 
         assert_eq!(latest.settings.vllm_version, None);
         assert_eq!(
             latest.warnings,
-            ["the image tag `latest` names no release; give --vllm-version"]
+            [crate::Warning::ImageTagWithoutRelease {
+                tag: "latest".into()
+            }]
+        );
+        assert_eq!(
+            latest.warnings[0].to_string(),
+            "the image tag `latest` names no release; give --vllm-version"
         );
     }
 
@@ -400,7 +413,13 @@ vllm serve cyankiwi/NVIDIA-Nemotron-Nano-12B-v2-AWQ-4bit --max-model-len 131072 
         assert_eq!(c.settings.max_model_len, Some(32_000));
         assert_eq!(c.settings.kv_cache_dtype.as_deref(), Some("fp8"));
         assert_eq!(c.settings.enforce_eager, Some(true));
-        assert_eq!(c.warnings, ["unknown flag --foo bar ignored"]);
+        assert_eq!(
+            c.warnings,
+            [crate::Warning::UnknownFlag {
+                flag: "--foo bar".into()
+            }]
+        );
+        assert_eq!(c.warnings[0].to_string(), "unknown flag --foo bar ignored");
         let e = parse_vllm_command("vllm serve m --max-num-seqs many").unwrap_err();
         assert!(e.message.contains("--max-num-seqs"), "{e}");
         let e = parse_vllm_command("vllm serve m --max-model-len").unwrap_err();

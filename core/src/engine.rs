@@ -524,13 +524,12 @@ impl EngineArgs {
     /// server is priced at the GPU's own link. Expert parallelism within
     /// one replica and dense replicas (independent in vLLM 0.32) are
     /// modelled whole.
-    pub fn parallel_timing_caveat(&self, model_is_moe: bool) -> Option<String> {
-        (model_is_moe && self.data_parallel_size > 1).then(|| {
-            format!(
-                "timing with {} data-parallel replicas of a MoE model: the other replicas' prefill chunks, which stall every replica in lock-step, are not modelled (speed figures are a replica's own timeline, so time per output token reads low while prompts arrive), nor links between servers",
-                self.data_parallel_size
-            )
-        })
+    pub fn parallel_timing_caveat(&self, model_is_moe: bool) -> Option<crate::Warning> {
+        (model_is_moe && self.data_parallel_size > 1).then_some(
+            crate::Warning::DataParallelMoeTiming {
+                replicas: self.data_parallel_size,
+            },
+        )
     }
 
     /// The weight layout in force: `--quantization` if given, else the checkpoint's.

@@ -36,8 +36,10 @@ pub mod timing;
 pub mod units;
 pub mod version;
 pub mod vllm_log;
+pub mod warning;
 
 pub use error::{AsSubject, Error, ErrorKind, Subject};
+pub use warning::Warning;
 
 /// The vLLM release whose behaviour this crate models. Every formula that
 /// depends on the engine's version cites `docs/reference/vllm-memory-model.md`.

@@ -95,7 +95,7 @@ pub fn predict(
         }
     }
     let plan = request.resolve(&crate::files::Fs)?;
-    diag.extend(plan.warnings.iter().cloned());
+    diag.extend(plan.warnings.iter().map(ToString::to_string));
     if let Some(id) = measured.and_then(|m| m.model_id.as_deref()) {
         let theirs = decodecalc_core::scenario::model_for_repo(id).ok();
         if setup_given && theirs.is_some_and(|t| t != plan.model.id) {

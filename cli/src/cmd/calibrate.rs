@@ -208,7 +208,7 @@ fn measured_runs(
         request.scenario = scenario_naming(&origin, name);
     }
     let plan = request.resolve(&Fs)?;
-    diag.extend(plan.warnings.iter().cloned());
+    diag.extend(plan.warnings.iter().map(ToString::to_string));
     let capacity = plan.capacity()?;
     let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
     check_rows(&predictor, &rows)?;

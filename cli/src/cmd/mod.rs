@@ -43,6 +43,6 @@ impl Diagnostics {
 /// Resolve the plan the flags describe; its warnings go to stderr.
 pub fn resolve(args: &CommonArgs, diag: &mut Diagnostics) -> Result<Plan, Error> {
     let plan = args.request()?.resolve(&Fs)?;
-    diag.extend(plan.warnings.iter().cloned());
+    diag.extend(plan.warnings.iter().map(ToString::to_string));
     Ok(plan)
 }

@@ -121,8 +121,8 @@ pub struct Plan {
     pub non_kv_bytes: u64,
     pub non_kv_source: NonKvSource,
     pub calibration: Calibration,
-    /// What was not applied or was assumed, one line each (shown as warnings).
-    pub warnings: Vec<String>,
+    /// What was not applied or was assumed (shown as warnings).
+    pub warnings: Vec<crate::Warning>,
     /// A start-up log's figures against the prediction, when one was given.
     pub log_check: Vec<crate::vllm_log::LogFigure>,
 }
@@ -234,23 +234,26 @@ impl Request {
             })
             .collect();
         for f in figures.iter().filter(|f| !f.agrees) {
-            plan.warnings.push(format!(
-                "{origin}: {} is {} in the log, {:.2} here ({:+.2}%): check the model, GPU and flags",
-                f.figure, f.logged, f.predicted, f.error_pct
-            ));
+            plan.warnings.push(crate::Warning::LoggedFigureDiffers {
+                log: origin.to_string(),
+                figure: f.figure,
+                logged: f.logged,
+                predicted: f.predicted,
+                error_pct: f.error_pct,
+            });
         }
         if !log.ignored_args.is_empty() {
-            plan.warnings.push(format!(
-                "{origin}: flags of the log not modelled: {}",
-                log.ignored_args.join(", ")
-            ));
+            plan.warnings.push(crate::Warning::LogFlagsNotModelled {
+                log: origin.to_string(),
+                flags: log.ignored_args.clone(),
+            });
         }
         plan.warnings.extend(acceptance_note);
         if pins {
-            plan.warnings.push(format!(
-                "{origin}: the KV pool is the log's available KV cache memory ({} GiB)",
-                log.available_kv_gib.unwrap_or_default()
-            ));
+            plan.warnings.push(crate::Warning::KvPoolFromLog {
+                log: origin.to_string(),
+                gib: log.available_kv_gib.unwrap_or_default(),
+            });
         }
         plan.log_check = figures;
         Ok(plan)
@@ -386,7 +389,7 @@ impl Request {
     /// it may be a checkpoint we have no preset of).
     fn launch_line(
         &self,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<crate::Warning>,
     ) -> Result<(Option<VllmCommand>, Option<String>)> {
         let Some(text) = &self.vllm_command else {
             return Ok((None, None));
@@ -398,9 +401,10 @@ impl Request {
             (None, Some(m)) => Some(model_for_repo(m)?),
             (Some(explicit), Some(m)) => {
                 if !explicit.eq_ignore_ascii_case(m) {
-                    warnings.push(format!(
-                        "--model {explicit} overrides the launch line's model {m}"
-                    ));
+                    warnings.push(crate::Warning::ModelOverridesLaunchLine {
+                        given: explicit.clone(),
+                        launch_line: m.to_string(),
+                    });
                 }
                 None
             }
@@ -417,17 +421,16 @@ impl Request {
         world: &dyn World,
         command: Option<&VllmCommand>,
         command_model: Option<&str>,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<crate::Warning>,
     ) -> Result<Option<(String, ScenarioFile)>> {
         match (&self.scenario, &self.model, &self.gpu, command) {
             (Some(name), _, _, _) => load::<ScenarioFile>(world, name).map(Some),
             (None, _, _, Some(c)) => {
                 let found = matching_scenario(c, command_model);
                 if let Some((_, s)) = &found {
-                    warnings.push(format!(
-                        "the launch line is scenario {}'s; using its harness settings and measured memory",
-                        s.id
-                    ));
+                    warnings.push(crate::Warning::LaunchLineIsScenario {
+                        scenario: s.id.clone(),
+                    });
                 }
                 Ok(found)
             }
@@ -588,16 +591,14 @@ fn no_gpu_for(world: &dyn World, model: &LoadedModel) -> Error {
 
 /// What a user should know about the model itself: unquantized-module
 /// entries that name nothing, and what of it the timing does not model.
-fn model_warnings(model: &LoadedModel) -> Vec<String> {
-    let mut out: Vec<String> = model
+fn model_warnings(model: &LoadedModel) -> Vec<crate::Warning> {
+    let mut out: Vec<crate::Warning> = model
         .quant
         .unmatched_unquantized(&model.model)
         .into_iter()
-        .map(|entry| {
-            format!(
-                "{}: `{entry}` in the checkpoint's unquantized-module list names no module of this model; it changes nothing",
-                model.id
-            )
+        .map(|entry| crate::Warning::UnmatchedUnquantized {
+            model: model.id.clone(),
+            entry,
         })
         .collect();
     let sparse = model
@@ -605,16 +606,14 @@ fn model_warnings(model: &LoadedModel) -> Vec<String> {
         .attention_layers()
         .any(|a| a.mla.is_some_and(|m| m.indexer.is_some()));
     if model.model.has_dsv4_attention() {
-        out.push(format!(
-            "{}: DeepSeek-V4's attention is timed as dense MLA over the context with its compressed caches' bytes; the compressed layers' fewer (query, key) pairs and the indexer's top-k selection are not modelled",
-            model.id
-        ));
+        out.push(crate::Warning::Dsv4AttentionTimedDense {
+            model: model.id.clone(),
+        });
     }
     if sparse {
-        out.push(format!(
-            "{}: DeepSeek sparse attention's decode (each query reads only its top-k tokens) is not modelled; the time between tokens is that of dense MLA, too slow at long contexts",
-            model.id
-        ));
+        out.push(crate::Warning::SparseAttentionTimedDense {
+            model: model.id.clone(),
+        });
     }
     out
 }
@@ -678,7 +677,7 @@ fn settle_speculative(
     model_name: &str,
     model: &LoadedModel,
     field: &Subject,
-) -> Result<Vec<String>> {
+) -> Result<Vec<crate::Warning>> {
     if published {
         let names = [model_name, &model.id, &model.name];
         sp.use_published_acceptance(&names, &model.model.architecture, "");
@@ -687,21 +686,18 @@ fn settle_speculative(
     Ok(speculative_notes(sp))
 }
 
-fn speculative_notes(sp: &crate::speculative::Speculative) -> Vec<String> {
-    let rates: Vec<String> = sp.acceptance.iter().map(|r| format!("{r:.2}")).collect();
-    let mut out = vec![format!(
-        "speculative decoding: {} with {} draft tokens, acceptance per position {} (mean acceptance length {:.2}) from {}; the speed-up depends on the workload's text: measure it (vLLM logs SpecDecoding metrics) and give --spec-acceptance",
-        sp.method.name(),
-        sp.num_speculative_tokens,
-        rates.join(", "),
-        sp.mean_acceptance_length(),
-        sp.acceptance_source
-    )];
+fn speculative_notes(sp: &crate::speculative::Speculative) -> Vec<crate::Warning> {
+    let mut out = vec![crate::Warning::SpeculativeAcceptance {
+        method: sp.method.name(),
+        draft_tokens: sp.num_speculative_tokens,
+        acceptance: sp.acceptance.clone(),
+        mean_acceptance_length: sp.mean_acceptance_length(),
+        source: sp.acceptance_source.clone(),
+    }];
     if !sp.ignored_keys.is_empty() {
-        out.push(format!(
-            "speculative decoding: fields not modelled (no figure changes): {}",
-            sp.ignored_keys.join(", ")
-        ));
+        out.push(crate::Warning::SpeculativeFieldsNotModelled {
+            fields: sp.ignored_keys.clone(),
+        });
     }
     out
 }
@@ -713,7 +709,7 @@ fn log_acceptance(
     origin: &str,
     log: &crate::vllm_log::VllmLog,
     engine: &mut crate::engine::EngineSettings,
-) -> Option<String> {
+) -> Option<crate::Warning> {
     let rates = log.spec_acceptance.as_ref()?;
     if engine.spec_acceptance.is_some() || engine.speculative_config.is_none() {
         return None;
@@ -724,7 +720,8 @@ fn log_acceptance(
         .collect();
     let rates = text.join(",");
     engine.spec_acceptance = Some(rates.clone());
-    Some(format!(
-        "{origin}: speculative decoding's acceptance per position is the log's (SpecDecoding metrics): {rates}"
-    ))
+    Some(crate::Warning::LogAcceptance {
+        log: origin.to_string(),
+        rates,
+    })
 }

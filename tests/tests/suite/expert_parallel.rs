@@ -8,6 +8,7 @@ use decodecalc_core::engine::EngineSettings;
 use decodecalc_core::matrix::{Phase, Predictor};
 use decodecalc_core::model::Layer;
 use decodecalc_core::scenario::{Capacity, Plan, Request};
+use decodecalc_core::Warning;
 use decodecalc_tests::Fs;
 use std::path::PathBuf;
 
@@ -179,14 +180,31 @@ fn a_launch_line_reads_the_short_forms_and_names_what_is_not_modelled() {
     assert_eq!(c.settings.data_parallel_size, Some(2));
     assert_eq!(c.settings.data_parallel_size_local, Some(2));
     assert_eq!(c.settings.enable_expert_parallel, Some(true));
-    let w = c.warnings.join("\n");
-    assert!(w.contains("--enable-eplb is not modelled"), "{w}");
+    let not_modelled = |flag: &str| Warning::FlagNotModelled { flag: flag.into() };
     assert!(
-        w.contains("--all2all-backend deepep_low_latency is not modelled"),
-        "{w}"
+        c.warnings.contains(&not_modelled("--enable-eplb")),
+        "{:?}",
+        c.warnings
     );
-    assert!(!w.contains("data-parallel-address"), "{w}");
-    assert!(!w.contains("unknown"), "{w}");
+    assert!(
+        c.warnings
+            .contains(&not_modelled("--all2all-backend deepep_low_latency")),
+        "{:?}",
+        c.warnings
+    );
+    // Read and applied (the address of the data-parallel group changes no
+    // figure), so no warning; and no flag unknown.
+    let w: Vec<String> = c.warnings.iter().map(ToString::to_string).collect();
+    assert!(
+        !w.iter().any(|w| w.contains("data-parallel-address")),
+        "{w:?}"
+    );
+    assert!(
+        !c.warnings
+            .iter()
+            .any(|w| matches!(w, Warning::UnknownFlag { .. })),
+        "{w:?}"
+    );
 }
 
 /// A cell's requests spread over the replicas, each admitting its share into
@@ -220,7 +238,9 @@ fn a_cells_requests_spread_over_the_replicas() {
     // under data parallelism only (expert parallelism alone is priced).
     assert!(two
         .warnings
+        .contains(&Warning::DataParallelMoeTiming { replicas: 2 }));
+    assert!(!one
+        .warnings
         .iter()
-        .any(|w| w.contains("prefill chunks") && w.contains("not modelled")));
-    assert!(!one.warnings.iter().any(|w| w.contains("timing with")));
+        .any(|w| matches!(w, Warning::DataParallelMoeTiming { .. })));
 }

@@ -312,7 +312,7 @@ fn a_launch_line_and_a_start_up_log_carry_the_speculative_config() {
     assert!(plan
         .warnings
         .iter()
-        .any(|w| w.contains("SpecDecoding metrics")));
+        .any(|w| matches!(w, decodecalc_core::Warning::LogAcceptance { .. })));
 }
 
 // ----- Published runs with MTP (data/runs/speculative-decoding.csv),
