@@ -161,15 +161,30 @@ MODELOPT_KV_NOTE = (
     "2025-12-16)"
 )
 
-# Deployments (model_path, precision, system, tp) that vLLM would refuse to
-# start at its default max_model_len (the KV pool at utilization 0.9 cannot
-# hold one request of the config's length): MiniMax-M2.5 fp8 on one B300
-# leaves 22.8 GiB of KV against 46.5 GiB for 196,608 tokens. They were
-# measured, so they started with something shorter; aiconfigurator's own
-# vLLM rules set max-model-len = isl + osl + 1500
-# (src/aiconfigurator/generator/rule_plugin/vllm.rule lines 17-21), taken here.
-SHORT_MODEL_LEN = {("MiniMaxAI/MiniMax-M2.5", "fp8", "b300_sxm", 1)}
+# The engine limits of the deployment aiconfigurator's generator writes for
+# an aggregated vLLM worker at batch size B, input isl and output osl, by its
+# default rules (src/aiconfigurator/generator/rule_plugin/vllm.rule, applied
+# in order: `agg_decode max_batch_size` = 512 below a batch of 512, else
+# twice it; then `agg max_num_tokens` = that + isl + 1500 and `agg
+# max_seq_len` = isl + osl + 1500; mapped to --max-num-seqs,
+# --max-num-batched-tokens and --max-model-len by
+# generator/config/backend_config_mapping.yaml). The silicon rows measure the
+# configurations the generator enumerates for real-silicon sweeps
+# (generator/enumerate.py, real_silicon_sweep), so these are taken for every
+# row: vLLM's defaults (8,192 batched tokens on these GPUs) would pack up to
+# eight 1,024-token prompts into one step where the deployment packs one or
+# two, which sets TTFT and the prefill stalls in TPOT. (Its opt-in
+# `rule=benchmark` keeps max-num-seqs at the batch: the same step budget
+# within 500 tokens. MiniMax-M2.5 fp8 on one B300 would not even start at
+# vLLM's default max_model_len: 22.8 GiB of KV against 46.5 GiB for 196,608
+# tokens.)
 GENERATOR_LEN_MARGIN = 1500
+GENERATOR_MIN_SEQS = 512
+
+
+def generator_seqs(batch: int) -> int:
+    """--max-num-seqs of the generator's default vllm.rule for an agg batch."""
+    return GENERATOR_MIN_SEQS if batch < GENERATOR_MIN_SEQS else 2 * batch
 
 # Assumptions for what no row records (SILICON_NOTES.md says why).
 PROMPTS_PER_CONCURRENCY = 50
@@ -306,6 +321,9 @@ def convert(text: str, commit: str):
             continue
         isl, osl = num(r["isl"]), num(r["osl"])
         run = f"aic-{m.get('slug', m['preset'])}-{gpu}-{m['label']}-tp{tp}-v{release}-in{isl}-out{osl}"
+        if generator_seqs(batch) != GENERATOR_MIN_SEQS:
+            # Another deployment: the generator's max-num-seqs is twice the batch.
+            run += f"-seqs{generator_seqs(batch)}"
         point = f"c{batch}-in{isl}-out{osl}"
         candidates.append(dict(r=r, m=m, gpu=gpu, tp=tp, release=release,
                                isl=isl, osl=osl, batch=batch, run=run, point=point))
@@ -355,8 +373,9 @@ def convert(text: str, commit: str):
                 "nvcr.io/nvidia/ai-dynamo/vllm-runtime:0.8.0, so the server may have been a Dynamo "
                 "frontend with a vLLM 0.12.0 worker)"
             )
-        short = (r["model_path"], r["precision"], r["system"], c["tp"]) in SHORT_MODEL_LEN
-        max_model_len = c["isl"] + c["osl"] + GENERATOR_LEN_MARGIN if short else ""
+        max_model_len = c["isl"] + c["osl"] + GENERATOR_LEN_MARGIN
+        seqs = generator_seqs(c["batch"])
+        max_batched = seqs + c["isl"] + GENERATOR_LEN_MARGIN
         notes = (
             f"aiconfigurator silicon_sample.csv row {r['id']} (Apache-2.0); silicon_data_source: "
             f"{r['silicon_data_source']}. {m['checkpoint']}. {parallel}. {release_note}. "
@@ -365,16 +384,12 @@ def convert(text: str, commit: str):
             f"(scripts/aiconfigurator/SILICON_NOTES.md): closed loop at max_concurrency = batch_size "
             f"= silicon_concurrency, fixed isl/osl with ignore_eos, request_rate inf, num_prompts = "
             f"{PROMPTS_PER_CONCURRENCY} x concurrency (aiconfigurator's generated aiperf job); "
-            f"gpu_memory_utilization 0.9{'' if short else ' and max_model_len (empty)'} "
-            f"{'is' if short else 'are'} vLLM {c['release']}'s default{'' if short else 's'}."
+            f"gpu_memory_utilization 0.9 is vLLM {c['release']}'s default; max_num_seqs "
+            f"{seqs}, max_num_batched_tokens {max_batched} = max_num_seqs + isl + "
+            f"{GENERATOR_LEN_MARGIN} and max_model_len {max_model_len} = isl + osl + "
+            f"{GENERATOR_LEN_MARGIN}, the engine limits aiconfigurator's generator writes for an "
+            f"aggregated vLLM worker at this batch size (generator/rule_plugin/vllm.rule)."
         )
-        if short:
-            notes += (
-                f" max_model_len {max_model_len} = isl + osl + {GENERATOR_LEN_MARGIN}, "
-                f"aiconfigurator's generator rule (rule_plugin/vllm.rule lines 17-21): at vLLM's "
-                f"default (the config's 196,608) this deployment would not start (the KV pool "
-                f"holds less than one request of it), and it was measured."
-            )
         if m.get("kv_cache_dtype"):
             notes += f" {MODELOPT_KV_NOTE}."
         if dups:
@@ -392,6 +407,7 @@ def convert(text: str, commit: str):
             "median_ttft_ms": "", "hf_overrides": "", "request_rate": "",
             "quantization": "", "source": source, "notes": notes,
             "kv_cache_dtype": m.get("kv_cache_dtype", ""),
+            "max_num_seqs": seqs, "max_num_batched_tokens": max_batched,
         })
     return rows, vllm, out_rows, dropped, dropped_detail
 

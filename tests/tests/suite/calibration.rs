@@ -299,7 +299,9 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
         tpot.stats.p90_abs_pct,
         tpot.mean_signed_pct
     );
-    assert_eq!((held.overall.runs, tpot.stats.figures), (136, 526));
+    // 147 runs: a batch of 512 or more is its own deployment (the
+    // generator's max-num-seqs is twice it).
+    assert_eq!((held.overall.runs, tpot.stats.figures), (147, 526));
     readme_has_held_out_rows(&held);
     // 8.8% median and 48.4% p90 over the 272 figures of gpt-oss-120b,
     // Qwen3-32B and Qwen3-235B; with MiniMax-M2.5 and Kimi-K2.5 (predicted
@@ -308,9 +310,11 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // and 37.2% since MiniMax-M2's q/k norms over all heads pay their
     // all-reduce under tensor parallelism (MiniMax-M2.5 21.6% -> 18.6%);
     // 15.2% and 34.1% since the B200 prices Kimi-K2.5's int4 experts by its
-    // vLLM 0.24.0 Marlin table (Kimi-K2.5 int4 on the B200 53.3% -> 25.2%).
+    // vLLM 0.24.0 Marlin table (Kimi-K2.5 int4 on the B200 53.3% -> 25.2%);
+    // 14.4% and 34.1% served with the engine limits aiconfigurator's
+    // generator writes (TTFT 45.2% -> 44.4% median, 156.9% -> 120.1% p90).
     assert!(
-        tpot.stats.median_abs_pct <= 15.4,
+        tpot.stats.median_abs_pct <= 14.6,
         "{}",
         tpot.stats.median_abs_pct
     );
@@ -349,12 +353,20 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // 45.2% since the B200's int4 prefills cost what its Marlin table says
     // (Kimi-K2.5's TTFT 63.2% -> 119.9% median, too long as the H200's
     // were: the simulated loop's prefill waves, not the kernel, which
-    // matches its table within 4.4% median at 1 to 8,192 tokens).
+    // matches its table within 4.4% median at 1 to 8,192 tokens); 44.4%
+    // (p90 156.9% -> 120.1%) with the engine limits aiconfigurator's
+    // generator writes, one or two prompts a step where vLLM's default
+    // budget packed eight.
     let ttft = overall(Figure::Ttft);
     assert!(
-        ttft.stats.median_abs_pct <= 45.4,
+        ttft.stats.median_abs_pct <= 44.6,
         "{}",
         ttft.stats.median_abs_pct
+    );
+    assert!(
+        ttft.stats.p90_abs_pct <= 121.0,
+        "{}",
+        ttft.stats.p90_abs_pct
     );
 }
 
