@@ -395,7 +395,7 @@ fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
                 label: r.point.clone(),
                 workload,
                 lengths: Vec::new(),
-                max_running: decodecalc_measured::bench::max_running(&plan, &cap, &workload),
+                max_running: decodecalc_measured::bench::max_running(&plan, &workload),
                 measured: r.measured,
             }
         })
@@ -450,7 +450,7 @@ pub fn of_bench_result(
             label: result.origin.clone(),
             workload: w,
             lengths: result.lengths.clone(),
-            max_running: decodecalc_measured::bench::max_running(plan, cap, &w),
+            max_running: decodecalc_measured::bench::max_running(plan, &w),
             measured,
         }],
     })

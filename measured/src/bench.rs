@@ -3,7 +3,6 @@
 //! (docs/reference/vllm-bench-serve.md says what each figure means in vLLM
 //! 0.32, `vllm/benchmarks/serve.py`).
 
-use decodecalc_core::allocator::admit;
 use decodecalc_core::error::{Error, Result};
 use decodecalc_core::scenario::{Capacity, Plan};
 use decodecalc_core::serve::{Arrival, ServeResult, Workload};
@@ -313,10 +312,12 @@ impl SaveResult<'_> {
     }
 }
 
-/// Requests the engine runs at once for a workload: what the KV pool holds
-/// at the requests' final length (no preemption), at most `max_num_seqs`
-/// and the client's concurrency.
-pub fn max_running(plan: &Plan, cap: &Capacity, w: &Workload) -> u64 {
+/// The engine's running limit for a workload: `max_num_seqs`, and the
+/// client's concurrency. The KV cache's limit is the simulation's, step by
+/// step (`Work::kv`): vLLM admits a request while its tokens have blocks
+/// and preempts the last admitted when the running ones grow past the pool,
+/// rather than holding each request's final length from the start.
+pub fn max_running(plan: &Plan, w: &Workload) -> u64 {
     let concurrency = match w.arrival {
         Arrival::Serve {
             max_concurrency: Some(c),
@@ -324,16 +325,10 @@ pub fn max_running(plan: &Plan, cap: &Capacity, w: &Workload) -> u64 {
         } => c,
         _ => w.num_prompts,
     };
-    let a = admit(
-        &cap.layout,
-        &cap.pool,
-        &plan.engine,
-        w.input_tokens,
-        w.input_tokens + w.output_tokens,
-        concurrency.min(decodecalc_core::engine::MAX_CONCURRENCY),
-        false,
-    );
-    a.running.min(plan.engine.max_num_seqs).max(1)
+    concurrency
+        .min(decodecalc_core::engine::MAX_CONCURRENCY)
+        .min(plan.engine.max_num_seqs)
+        .max(1)
 }
 
 /// Whether a text is a `vllm bench serve --save-result` JSON rather than
@@ -399,7 +394,7 @@ pub fn predict_lengths(
         )?;
     }
     let work = Work::of_plan(plan, cap);
-    decodecalc_core::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, cap, w))
+    decodecalc_core::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, w))
 }
 
 #[cfg(test)]

@@ -125,7 +125,11 @@ impl Sim<'_> {
             tpot: Stats::of(&mut t.tpot),
             itl: Stats::of(&mut t.itl),
             e2el: Stats::of(&mut t.e2el),
-            max_running: self.max_running,
+            // With a pool, the most that ran at once; else the limit.
+            max_running: match self.work.kv {
+                Some(_) => self.peak_running,
+                None => self.max_running,
+            },
             steps: t.steps,
             prefill_steps: t.prefill_steps,
         }

@@ -123,6 +123,7 @@ mod tests {
                 moe_parallel: crate::timing::MoeParallel::none(crate::timing::LinkKind::Pcie),
             },
             spec: None,
+            kv: None,
             schedule: Schedule {
                 async_scheduling: true,
                 cuda_graph_max_context_tokens: None,

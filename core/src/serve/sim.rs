@@ -17,11 +17,35 @@ pub(super) struct Seq {
     pub(super) sent_s: f64,
     /// When the engine sees it (sent plus the server's request overhead).
     pub(super) ready_s: f64,
-    /// Prompt tokens computed so far.
+    /// Tokens to compute before the next token is sampled: the prompt, or
+    /// after a preemption the prompt and the output so far (vLLM recomputes
+    /// a preempted request's tokens).
+    pub(super) target: u64,
+    /// Of `target`, computed so far.
     pub(super) prefilled: u64,
     /// Output tokens produced so far.
     pub(super) generated: u64,
     pub(super) first_token_s: f64,
+    /// When the engine admitted it, in order: the last admitted is the
+    /// first preempted.
+    pub(super) order: u64,
+}
+
+impl Seq {
+    /// Its prompt (or recomputation) is done: it decodes.
+    pub(super) fn decoding(&self) -> bool {
+        self.prefilled >= self.target
+    }
+
+    /// Tokens it holds in the KV cache `ahead` decode steps on.
+    fn kv_tokens(&self, ahead: u64) -> u64 {
+        self.input + self.generated + if self.decoding() { ahead } else { 0 }
+    }
+
+    /// The most tokens it will hold: its prompt and whole output.
+    fn final_tokens(&self) -> u64 {
+        self.input + self.output
+    }
 }
 
 /// A serving run in progress: the client's sending, the engine's waiting
@@ -56,6 +80,10 @@ pub(super) struct Sim<'a> {
     /// When the server is done with the last request sent: it takes
     /// requests one at a time (`TimingParams::serve_request_ms`).
     pub(super) server_free_s: f64,
+    /// Requests admitted so far (each one's `Seq::order`).
+    pub(super) admitted: u64,
+    /// The most requests running at once.
+    pub(super) peak_running: u64,
     pub(super) tally: Tally,
 }
 
@@ -100,6 +128,8 @@ impl<'a> Sim<'a> {
             running: Vec::new(),
             slot_freed_s: 0.0,
             server_free_s: 0.0,
+            admitted: 0,
+            peak_running: 0,
             tally: Tally::default(),
         })
     }
@@ -139,8 +169,9 @@ impl<'a> Sim<'a> {
                 ))
                 .with_hint("use fewer --num-prompts or shorter requests"));
             }
+            self.make_room();
             let next_event = self.next_event();
-            let prompt_pending = self.running.iter().any(|s| s.prefilled < s.input);
+            let prompt_pending = self.running.iter().any(|s| !s.decoding());
             let lone_chunks = self.lone_chunks(next_event);
             if lone_chunks > 1 {
                 self.lone_prefill_stretch(lone_chunks);
@@ -170,22 +201,105 @@ impl<'a> Sim<'a> {
                 output,
                 sent_s,
                 ready_s,
+                target: input,
                 prefilled: 0,
                 generated: 0,
                 first_token_s: 0.0,
+                order: 0,
             });
             self.next += 1;
             self.in_flight += 1;
         }
     }
 
-    /// Admit the requests the engine has seen into free running slots.
+    /// Admit the requests the engine has seen into free running slots, in
+    /// order, while the KV cache has blocks for each one's tokens (vLLM's
+    /// scheduler stops at the first it cannot allocate).
     fn admit(&mut self) {
-        while (self.running.len() as u64) < self.max_running
-            && self.waiting.front().is_some_and(|s| s.ready_s <= self.now)
-        {
-            if let Some(s) = self.waiting.pop_front() {
+        let mut used = self.used_blocks(0);
+        while (self.running.len() as u64) < self.max_running {
+            let Some(front) = self.waiting.front() else {
+                break;
+            };
+            if front.ready_s > self.now {
+                break;
+            }
+            let need = self.blocks_of(front, 0);
+            if self.running.is_empty() || used + need <= self.usable_blocks() {
+                used += need;
+            } else {
+                break;
+            }
+            if let Some(mut s) = self.waiting.pop_front() {
+                s.order = self.admitted;
+                self.admitted += 1;
                 self.running.push(s);
+            }
+        }
+        self.peak_running = self.peak_running.max(self.running.len() as u64);
+    }
+
+    /// The KV blocks there are (no limit without a pool).
+    fn usable_blocks(&self) -> u64 {
+        self.work
+            .kv
+            .as_ref()
+            .map_or(u64::MAX, |kv| kv.usable_blocks)
+    }
+
+    /// Blocks `s` holds with decoding requests `ahead` steps on (0 without
+    /// a pool).
+    fn blocks_of(&self, s: &Seq, ahead: u64) -> u64 {
+        self.work
+            .kv
+            .as_ref()
+            .map_or(0, |kv| kv.request_blocks(s.kv_tokens(ahead)))
+    }
+
+    /// Blocks the running requests hold `ahead` decode steps on.
+    pub(super) fn used_blocks(&self, ahead: u64) -> u64 {
+        self.running.iter().map(|s| self.blocks_of(s, ahead)).sum()
+    }
+
+    /// Whether the running requests could all finish without running out
+    /// of blocks: then nothing is ever preempted.
+    pub(super) fn never_short(&self) -> bool {
+        match &self.work.kv {
+            None => true,
+            Some(kv) => {
+                let most: u64 = self
+                    .running
+                    .iter()
+                    .map(|s| kv.request_blocks(s.final_tokens()))
+                    .sum();
+                most <= kv.usable_blocks
+            }
+        }
+    }
+
+    /// Before a step: while the running requests' next tokens need more
+    /// blocks than there are, the last admitted is preempted, its blocks
+    /// freed and its tokens to be recomputed when it is admitted again, at
+    /// the head of the queue (vLLM V1's `Scheduler.schedule`, recompute
+    /// preemption; V0's for single sequences too). A lone request always
+    /// fits (the server checked `max_model_len` against the pool).
+    fn make_room(&mut self) {
+        if self.never_short() {
+            return;
+        }
+        while self.running.len() > 1 && self.used_blocks(1) > self.usable_blocks() {
+            let last = self
+                .running
+                .iter()
+                .enumerate()
+                .max_by_key(|(_, s)| s.order)
+                .map(|(i, _)| i);
+            if let Some(i) = last {
+                let mut s = self.running.swap_remove(i);
+                s.target = s.input + s.generated;
+                s.prefilled = 0;
+                s.ready_s = self.now;
+                self.waiting.push_front(s);
             }
         }
     }
@@ -203,8 +317,15 @@ impl<'a> Sim<'a> {
         true
     }
 
-    /// The next moment something new can reach the engine.
+    /// The next moment something new can reach the engine. A request at
+    /// the head of the queue that the KV cache cannot take waits for a
+    /// request to finish, and the ones behind it with it.
     fn next_event(&self) -> Option<f64> {
+        if let Some(front) = self.waiting.front() {
+            if self.used_blocks(0) + self.blocks_of(front, 0) > self.usable_blocks() {
+                return None;
+            }
+        }
         let send = (self.next < self.n && self.in_flight < self.max_conc)
             .then(|| self.due(self.next).max(self.server_free_s) + self.overhead_s);
         let seen = self.waiting.front().map(|s| s.ready_s);
@@ -221,7 +342,7 @@ impl<'a> Sim<'a> {
             let done = self
                 .running
                 .get(i)
-                .is_some_and(|s| s.prefilled >= s.input && s.generated >= s.output);
+                .is_some_and(|s| s.decoding() && s.generated >= s.output);
             if done {
                 let s = self.running.swap_remove(i);
                 self.record(&s);

@@ -31,8 +31,8 @@ impl Sim<'_> {
     pub(super) fn lone_chunks(&self, next_event: Option<f64>) -> u64 {
         let budget = self.budget;
         match self.running.as_slice() {
-            [s] if s.input - s.prefilled.min(s.input) > 2 * budget => {
-                let full = (s.input - s.prefilled - 1) / budget;
+            [s] if s.target - s.prefilled.min(s.target) > 2 * budget => {
+                let full = (s.target - s.prefilled - 1) / budget;
                 let dt0 = self.step_s(&chunk_batch(s.prefilled, budget, 0.0));
                 match next_event {
                     Some(t) if self.max_running > 1 => full.min(self.steps_until(t, dt0)),
@@ -63,7 +63,7 @@ impl Sim<'_> {
     pub(super) fn chunked_prefill_step(&mut self) {
         let mut left = self.budget;
         let mut batch = Batch::default();
-        for s in self.running.iter().filter(|s| s.prefilled >= s.input) {
+        for s in self.running.iter().filter(|s| s.decoding()) {
             let ctx = (s.input + s.generated) as f64;
             batch.decode_seqs += 1.0;
             batch.decode_kv_bytes += self.work.kv_bytes(ctx);
@@ -75,8 +75,8 @@ impl Sim<'_> {
             if left == 0 {
                 break;
             }
-            if s.prefilled < s.input {
-                let c = (s.input - s.prefilled).min(left);
+            if !s.decoding() {
+                let c = (s.target - s.prefilled).min(left);
                 left -= c;
                 let at = s.prefilled as f64;
                 batch.prefill_tokens += c as f64;
@@ -90,7 +90,7 @@ impl Sim<'_> {
         self.tally.steps += 1;
         self.tally.prefill_steps += 1;
         let mut decoded = 0.0;
-        for s in self.running.iter_mut().filter(|s| s.prefilled >= s.input) {
+        for s in self.running.iter_mut().filter(|s| s.decoding()) {
             s.generated += 1;
             decoded += 1.0;
         }
@@ -100,10 +100,13 @@ impl Sim<'_> {
         for (i, c) in chunks {
             if let Some(s) = self.running.get_mut(i) {
                 s.prefilled += c;
-                if s.prefilled >= s.input {
-                    // The last chunk's step samples the first token.
-                    s.generated = 1;
-                    s.first_token_s = self.now;
+                if s.decoding() {
+                    // The last chunk's step samples the next token: the
+                    // first, unless the request was preempted after it.
+                    if s.generated == 0 {
+                        s.first_token_s = self.now;
+                    }
+                    s.generated += 1;
                 }
             }
         }
@@ -124,7 +127,10 @@ impl Sim<'_> {
             Some(t) if (self.running.len() as u64) < self.max_running => self.steps_until(t, dt0),
             _ => u64::MAX,
         };
-        let k = k_finish.min(k_arrival).min(MAX_STEPS);
+        let k = k_finish
+            .min(k_arrival)
+            .min(self.steps_with_blocks(k_finish))
+            .min(MAX_STEPS);
         let dt = self.step_s(&decode_batch(
             self.work,
             &self.running,
@@ -138,6 +144,33 @@ impl Sim<'_> {
         self.tally
             .itl
             .push((dt * 1e3, k as f64 * self.running.len() as f64));
+    }
+}
+
+impl Sim<'_> {
+    /// Decode steps (1 to `most`) the KV cache has blocks for, every
+    /// running request growing a token a step; `most` when it never runs
+    /// short. At least 1: `make_room` freed the next step's blocks.
+    fn steps_with_blocks(&self, most: u64) -> u64 {
+        if self.never_short() {
+            return most;
+        }
+        let usable = self
+            .work
+            .kv
+            .as_ref()
+            .map_or(u64::MAX, |kv| kv.usable_blocks);
+        // The blocks held grow with the steps: the last k that fits.
+        let (mut lo, mut hi) = (1, most.max(1));
+        while lo < hi {
+            let mid = lo + (hi - lo).div_ceil(2);
+            if self.used_blocks(mid) <= usable {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        lo
     }
 }
 

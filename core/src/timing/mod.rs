@@ -56,7 +56,7 @@ pub use machine::{
 pub use params::{EngineGeneration, Scope, TimingParams, N_PARAMS};
 pub use schedule::Schedule;
 pub use step::{Batch, PrefillTerms, StepTerms, ACTIVATION_BYTES};
-pub use work::{ModelCost, MoeRead, SpecWork, Work, SPEC_PASS_OVERHEAD_S};
+pub use work::{KvBudget, ModelCost, MoeRead, SpecWork, Work, SPEC_PASS_OVERHEAD_S};
 
 #[cfg(test)]
 mod test_support {

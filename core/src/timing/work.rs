@@ -107,6 +107,29 @@ pub struct Work {
     /// Speculative decoding's share of a step; None without it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<SpecWork>,
+    /// The KV cache's blocks a serving run shares out, when the pool is
+    /// known ([`Work::of_plan`]): the serving simulation admits a request
+    /// while its blocks are free and preempts as running requests grow, as
+    /// vLLM's scheduler does. None: no block limit.
+    #[serde(skip)]
+    pub kv: Option<KvBudget>,
+}
+
+/// The KV cache's blocks as the scheduler allocates them: the layout (how
+/// many blocks a request of so many tokens holds, every KV group counted)
+/// and the blocks there are.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KvBudget {
+    pub layout: KvLayout,
+    pub usable_blocks: u64,
+}
+
+impl KvBudget {
+    /// Blocks one request holds at `tokens` tokens (prompt and output so
+    /// far), none shared.
+    pub fn request_blocks(&self, tokens: u64) -> u64 {
+        self.layout.request_blocks(tokens)
+    }
 }
 
 /// Speculative decoding in a decode step (`crate::speculative`): the target
@@ -168,14 +191,21 @@ impl Work {
                 draft: mtp_draft(model, quant, engine, gpu, layout).map(Box::new),
                 pass_overhead_s: SPEC_PASS_OVERHEAD_S,
             }),
+            kv: None,
         }
     }
 
     /// The work of a resolved plan: what one GPU holds, in the weight layout
-    /// in force, on the plan's KV layout.
+    /// in force, on the plan's KV layout, with its pool's blocks.
     pub fn of_plan(plan: &crate::scenario::Plan, cap: &crate::scenario::Capacity) -> Work {
         let quant = plan.engine.weight_quant(&plan.model.quant);
-        Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout)
+        Work {
+            kv: Some(KvBudget {
+                layout: cap.layout.clone(),
+                usable_blocks: cap.pool.usable_blocks,
+            }),
+            ..Work::new(&plan.per_gpu, &quant, &plan.engine, &plan.gpu, &cap.layout)
+        }
     }
 
     /// Bytes a one-token step reads in weights (every kernel family).

@@ -356,18 +356,22 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // matches its table within 4.4% median at 1 to 8,192 tokens); 44.4%
     // (p90 156.9% -> 120.1%) with the engine limits aiconfigurator's
     // generator writes, one or two prompts a step where vLLM's default
-    // budget packed eight.
+    // budget packed eight. Since a full KV cache preempts the last admitted
+    // request instead of holding back those it cannot hold to their last
+    // token: 44.7% median, 118.1% p90, and +52.8% on average, where the
+    // requests held back had made it +111.8%.
     let ttft = overall(Figure::Ttft);
     assert!(
-        ttft.stats.median_abs_pct <= 44.6,
+        ttft.stats.median_abs_pct <= 44.9,
         "{}",
         ttft.stats.median_abs_pct
     );
     assert!(
-        ttft.stats.p90_abs_pct <= 121.0,
+        ttft.stats.p90_abs_pct <= 119.0,
         "{}",
         ttft.stats.p90_abs_pct
     );
+    assert!(ttft.mean_signed_pct <= 55.0, "{}", ttft.mean_signed_pct);
 }
 
 /// Doc sync, not evidence in itself: the README's accuracy tables are the

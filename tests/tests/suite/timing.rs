@@ -648,3 +648,66 @@ fn bf16_gemm(w: &decodecalc_core::timing::Work) -> decodecalc_core::timing::Gemm
         .gemm(decodecalc_core::timing::GemmFormat::Bf16)
         .unwrap()
 }
+
+/// A full KV cache, as vLLM's scheduler meets it: requests are admitted
+/// while their tokens have blocks and the last admitted is preempted (its
+/// tokens recomputed later) when the running ones outgrow the pool, rather
+/// than held back until the pool could hold them to their last token.
+/// Qwen3-8B on an L4 at `--max-model-len 8192`: 24,416 tokens of KV, which
+/// hold 16 prompts of 1,024 tokens but only 4 requests at their final
+/// 5,120.
+#[test]
+fn a_full_kv_cache_preempts_rather_than_holding_requests_back() {
+    use decodecalc_core::allocator::admit;
+    use decodecalc_core::serve::{Arrival, Workload};
+    let mut req = Request::default();
+    for (flag, value) in [
+        ("model", "Qwen/Qwen3-8B"),
+        ("gpu", "l4"),
+        ("max-model-len", "8192"),
+    ] {
+        req.set(flag, value).unwrap();
+    }
+    let plan = req.resolve(&NoFiles).unwrap();
+    let cap = plan.capacity().unwrap();
+    let held_to_the_end = admit(&cap.layout, &cap.pool, &plan.engine, 1024, 5120, 16, false);
+    assert_eq!(held_to_the_end.running, 4);
+    let w = Workload {
+        input_tokens: 1024,
+        output_tokens: 4096,
+        num_prompts: 32,
+        arrival: Arrival::serve(None, Some(16)),
+    };
+    let p = CalibrationFile::parse(
+        "shared",
+        presets::find(Kind::Calibration, "shared").unwrap().text,
+    )
+    .unwrap()
+    .params;
+    let r = decodecalc_measured::bench::predict(&plan, &cap, &p, &w).unwrap();
+    assert_eq!(r.completed, 32);
+    // All 16 of the client's requests ran at once for a while.
+    assert_eq!(r.max_running, 16);
+    // A request held back would wait for one to finish (4,096 tokens at
+    // the TPOT); the median first token comes well before that.
+    let one_request_ms = 4096.0 * r.tpot.mean_ms;
+    assert!(
+        r.ttft.median_ms < one_request_ms / 4.0,
+        "{} vs {one_request_ms}",
+        r.ttft.median_ms
+    );
+    // Recomputing preempted requests costs steps: decoding is slower than
+    // the 4 requests the pool holds to the end would decode.
+    let alone = Workload {
+        num_prompts: 4,
+        arrival: Arrival::serve(None, Some(4)),
+        ..w
+    };
+    let four = decodecalc_measured::bench::predict(&plan, &cap, &p, &alone).unwrap();
+    assert!(
+        r.tpot.mean_ms > four.tpot.mean_ms,
+        "{} vs {}",
+        r.tpot.mean_ms,
+        four.tpot.mean_ms
+    );
+}
