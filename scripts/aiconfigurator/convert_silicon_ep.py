@@ -77,6 +77,17 @@ PROMPTS_PER_CONCURRENCY = 50
 # (src/aiconfigurator/generator/rule_plugin/vllm.rule, `agg max_seq_len`). The
 # models' own lengths (Kimi-K2.5's 262,144) would not start on 4 B200s.
 MODEL_LEN_MARGIN = 1500
+# And its step limits for each worker (each data-parallel rank), as for the
+# plain tensor-parallel rows (convert_silicon.py, generator_seqs):
+# --max-num-seqs 512 below a batch of 512, else twice it, and
+# --max-num-batched-tokens that + isl + 1500 (`agg_decode max_batch_size`,
+# `agg max_num_tokens`).
+GENERATOR_MIN_SEQS = 512
+
+
+def generator_seqs(batch: int) -> int:
+    """--max-num-seqs of the generator's default vllm.rule for an agg batch."""
+    return GENERATOR_MIN_SEQS if batch < GENERATOR_MIN_SEQS else 2 * batch
 MAX_PROMPTS = 100_000  # the runs format's bound (serve::MAX_PROMPTS)
 GPU_MEMORY_UTILIZATION = "0.9"
 
@@ -151,8 +162,12 @@ def convert(text: str, commit: str):
             isl, osl = num(r["isl"]), num(r["osl"])
             run = (f"aic-{m['slug']}-{gpu}-{m['label']}-tp{tp}-dp{dp}{'-ep' if ep else ''}"
                    f"-v{release}-in{isl}-out{osl}")
+            seqs = generator_seqs(num(r["batch_size"]) or 1)
+            if seqs != GENERATOR_MIN_SEQS:
+                # Another deployment: the generator's max-num-seqs is twice the batch.
+                run += f"-seqs{seqs}"
             candidates.append(dict(r=r, m=m, gpu=gpu, tp=tp, dp=dp, ep=ep, release=release,
-                                   isl=isl, osl=osl, c=c, run=run,
+                                   isl=isl, osl=osl, c=c, run=run, seqs=seqs,
                                    point=f"c{c}-in{isl}-out{osl}"))
     by_point = collections.defaultdict(list)
     for c in candidates:
@@ -199,7 +214,9 @@ def row_of(c: dict, dups: list, source: str) -> dict:
         f"{MAX_PROMPTS:,}, the runs format's bound); "
         f"gpu_memory_utilization 0.9 (vLLM's default); max_model_len isl + osl + "
         f"{MODEL_LEN_MARGIN}, aiconfigurator's generated deployments' rule (vllm.rule), "
-        f"since Kimi-K2.5's own 262,144 would not start on 4 B200s.")
+        f"since Kimi-K2.5's own 262,144 would not start on 4 B200s; max_num_seqs "
+        f"{c['seqs']} and max_num_batched_tokens {c['seqs'] + c['isl'] + MODEL_LEN_MARGIN} "
+        f"(= max_num_seqs + isl + {MODEL_LEN_MARGIN}) per rank, the same rule's step limits.")
     if dups:
         notes += f" The same measurement (identical figures) is also row {', '.join(dups)}."
     out = {k: "" for k in COLUMNS}
@@ -213,6 +230,8 @@ def row_of(c: dict, dups: list, source: str) -> dict:
         "mean_tpot_ms": fmt(r["silicon_tpot_ms"]), "mean_ttft_ms": fmt(r["silicon_ttft_ms"]),
         "source": source, "notes": notes,
         "data_parallel_size": c["dp"], "enable_expert_parallel": 1 if c["ep"] else 0,
+        "max_num_seqs": c["seqs"],
+        "max_num_batched_tokens": c["seqs"] + c["isl"] + MODEL_LEN_MARGIN,
     })
     return out
 
