@@ -73,21 +73,14 @@ RELEASE = re.compile(r"^\d+\.\d+(\.\d+)?$")
 IMAGE_RELEASE = re.compile(r"vllm/vllm-openai:v(\d+\.\d+(?:\.\d+)?)")
 CONCURRENCY = re.compile(r"silicon_concurrency=(\d+)")
 PROMPTS_PER_CONCURRENCY = 50
-# aiconfigurator's generated vLLM deployments: max_model_len = isl + osl + 1500
-# (src/aiconfigurator/generator/rule_plugin/vllm.rule, `agg max_seq_len`). The
-# models' own lengths (Kimi-K2.5's 262,144) would not start on 4 B200s.
-MODEL_LEN_MARGIN = 1500
-# And its step limits for each worker (each data-parallel rank), as for the
-# plain tensor-parallel rows (convert_silicon.py, generator_seqs):
-# --max-num-seqs 512 below a batch of 512, else twice it, and
-# --max-num-batched-tokens that + isl + 1500 (`agg_decode max_batch_size`,
-# `agg max_num_tokens`).
-GENERATOR_MIN_SEQS = 512
-
-
-def generator_seqs(batch: int) -> int:
-    """--max-num-seqs of the generator's default vllm.rule for an agg batch."""
-    return GENERATOR_MIN_SEQS if batch < GENERATOR_MIN_SEQS else 2 * batch
+# aiconfigurator's generated vLLM deployments, as for the plain
+# tensor-parallel rows (convert_silicon.py: `agg max_seq_len`, and each
+# worker's, each data-parallel rank's, step limits: generator_seqs and
+# max_num_batched_tokens = that + isl + 1500). The models' own lengths
+# (Kimi-K2.5's 262,144) would not start on 4 B200s.
+MODEL_LEN_MARGIN = convert_silicon.GENERATOR_LEN_MARGIN
+generator_seqs = convert_silicon.generator_seqs
+GENERATOR_MIN_SEQS = convert_silicon.GENERATOR_MIN_SEQS
 MAX_PROMPTS = 100_000  # the runs format's bound (serve::MAX_PROMPTS)
 GPU_MEMORY_UTILIZATION = "0.9"
 

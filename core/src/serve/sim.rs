@@ -224,12 +224,10 @@ impl<'a> Sim<'a> {
             if front.ready_s > self.now {
                 break;
             }
-            let need = self.blocks_of(front, 0);
-            if self.running.is_empty() || used + need <= self.usable_blocks() {
-                used += need;
-            } else {
+            if !self.takes(front, used) {
                 break;
             }
+            used += self.blocks_of(front, 0);
             if let Some(mut s) = self.waiting.pop_front() {
                 s.order = self.admitted;
                 self.admitted += 1;
@@ -237,6 +235,15 @@ impl<'a> Sim<'a> {
             }
         }
         self.peak_running = self.peak_running.max(self.running.len() as u64);
+    }
+
+    /// Whether the KV cache has blocks for `s` beside `used` (a lone
+    /// request always fits: the server checked `max_model_len` against
+    /// the pool).
+    fn takes(&self, s: &Seq, used: u64) -> bool {
+        self.work.kv.is_none()
+            || self.running.is_empty()
+            || used + self.blocks_of(s, 0) <= self.usable_blocks()
     }
 
     /// The KV blocks there are (no limit without a pool).
@@ -322,7 +329,7 @@ impl<'a> Sim<'a> {
     /// request to finish, and the ones behind it with it.
     fn next_event(&self) -> Option<f64> {
         if let Some(front) = self.waiting.front() {
-            if self.used_blocks(0) + self.blocks_of(front, 0) > self.usable_blocks() {
+            if !self.takes(front, self.used_blocks(0)) {
                 return None;
             }
         }
