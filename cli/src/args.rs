@@ -5,10 +5,10 @@
 
 use crate::flag_args;
 use clap::{Args, ValueEnum};
-use decodecalc_core::engine::parse_count_list;
-use decodecalc_core::scenario::Request;
-use decodecalc_core::units::parse_tokens;
-use decodecalc_core::Error;
+use decodecalc_api::engine::parse_count_list;
+use decodecalc_api::scenario::Request;
+use decodecalc_api::units::parse_tokens;
+use decodecalc_api::Error;
 
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum Format {

@@ -3,11 +3,11 @@
 //! one writer of output files (never onto a file this run read).
 
 use crate::cmd::Diagnostics;
-use decodecalc_core::presets::Kind;
-use decodecalc_core::scenario::{load_text, Entry, HubError, Plan, ReadError, World};
-use decodecalc_core::Error;
-use decodecalc_measured::bench::BenchResult;
-use decodecalc_measured::rows::{parse_measured, MeasuredRow};
+use decodecalc_api::measured::BenchResult;
+use decodecalc_api::measured::{parse_measured, MeasuredRow};
+use decodecalc_api::presets::Kind;
+use decodecalc_api::scenario::{load_text, Entry, HubError, Plan, ReadError, World};
+use decodecalc_api::Error;
 
 /// Files come from the file system.
 #[derive(Debug)]
@@ -72,7 +72,7 @@ impl World for Fs {
                     reason: "not in the embedded config corpus".into(),
                 });
         }
-        let limit = decodecalc_core::parse::MAX_INPUT_BYTES;
+        let limit = decodecalc_api::parse::MAX_INPUT_BYTES;
         // A FIFO would block (even on open), a device (/dev/zero) never end:
         // regular files only, checked before opening.
         let meta = std::fs::metadata(path).map_err(unreadable)?;
@@ -205,7 +205,7 @@ pub fn read_bench_result(path: &str, diag: &mut Diagnostics) -> Result<BenchResu
     let text = Fs
         .read(path)
         .map_err(|why| why.into_error("give the JSON vllm bench serve --save-result wrote"))?;
-    let r = decodecalc_measured::bench::parse(path, &text)?;
+    let r = decodecalc_api::measured::bench::parse(path, &text)?;
     if r.lengths_vary && r.lengths.is_empty() {
         diag.warn(format!(
             "{path}: request lengths vary; modelled at their means ({:.0} in, {:.0} out)",

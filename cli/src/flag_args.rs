@@ -1,5 +1,5 @@
 //! The CLI's setup flags, generated from core's tables: the engine flags
-//! (`decodecalc_core::flags::ENGINE_FLAGS`) and the request flags
+//! (`decodecalc_api::flags::ENGINE_FLAGS`) and the request flags
 //! (`flags::REQUEST_FLAGS`: scenario, model, GPU, launch line, log,
 //! calibration and the workload). One clap argument per row (and the `--no-`
 //! form of a switch), its help from the row's explanation, unit and default;
@@ -9,15 +9,15 @@
 
 use crate::files::Fs;
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use decodecalc_core::flags::{FlagKind, RequestFlag, ENGINE_FLAGS, REQUEST_FLAGS};
-use decodecalc_core::scenario::{Request, World};
-use decodecalc_core::{engine::EngineSettings, Error};
+use decodecalc_api::flags::{FlagKind, RequestFlag, ENGINE_FLAGS, REQUEST_FLAGS};
+use decodecalc_api::scenario::{Request, World};
+use decodecalc_api::{engine::EngineSettings, Error};
 
 /// The engine flags given on the command line, as (table row, text, on).
 #[derive(Debug, Default)]
 pub struct EngineFlagArgs {
     given: Vec<(
-        &'static decodecalc_core::flags::EngineFlag,
+        &'static decodecalc_api::flags::EngineFlag,
         Option<String>,
         bool,
     )>,
@@ -92,7 +92,7 @@ impl clap::Args for EngineFlagArgs {
                     let check = move |text: &str| -> Result<String, Error> {
                         let mut s = EngineSettings::default();
                         s.set_flag(f, Some(text), true)?;
-                        s.check_ranges(&decodecalc_core::engine::flag)?;
+                        s.check_ranges(&decodecalc_api::engine::flag)?;
                         Ok(text.to_string())
                     };
                     let arg = arg

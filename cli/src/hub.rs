@@ -6,7 +6,7 @@
 //! file `hf auth login` writes), `HF_HUB_CACHE` / `HF_HOME`, and
 //! `HF_HUB_OFFLINE`. Errors are typed ([`HubError`]); core words them.
 
-use decodecalc_core::scenario::{hub_refusal, HubError, HubFailure, HUB_ENDPOINT, HUB_FILES};
+use decodecalc_api::scenario::{hub_refusal, HubError, HubFailure, HUB_ENDPOINT, HUB_FILES};
 use hf_hub::api::sync::{ApiBuilder, ApiError};
 use hf_hub::{Cache, Repo, RepoType};
 

@@ -1,5 +1,5 @@
 //! `decodecalc`: the command-line face of decodecalc-core. Thin: it parses
-//! flags, reads files (the [`World`](decodecalc_core::scenario::World) core asks for), and prints what core
+//! flags, reads files (the [`World`](decodecalc_api::scenario::World) core asks for), and prints what core
 //! computes. Data goes to stdout; errors to stderr as `error:` then `hint:`.
 //!
 //! The binary is `main.rs`, three lines around [`main_with`]; tests call
@@ -133,7 +133,7 @@ where
 }
 
 /// An error as stderr shows it: its `error:` line and its `hint:` line.
-fn error_lines(e: &decodecalc_core::Error) -> String {
+fn error_lines(e: &decodecalc_api::Error) -> String {
     match &e.hint {
         Some(hint) => format!("error: {}\nhint: {hint}\n", e.message),
         None => format!("error: {}\n", e.message),
@@ -142,7 +142,7 @@ fn error_lines(e: &decodecalc_core::Error) -> String {
 
 /// A refused run: what stderr holds so far, then the error and its hint;
 /// the exit code its kind has (`ErrorKind::exit_code`).
-fn refusal(mut stderr: String, e: &decodecalc_core::Error) -> Outcome {
+fn refusal(mut stderr: String, e: &decodecalc_api::Error) -> Outcome {
     stderr.push_str(&error_lines(e));
     Outcome {
         stdout: String::new(),
@@ -159,7 +159,7 @@ fn clap_outcome(e: &clap::Error, argv: &[String]) -> Outcome {
     use std::error::Error as _;
     if let Some(err) = e
         .source()
-        .and_then(|s| s.downcast_ref::<decodecalc_core::Error>())
+        .and_then(|s| s.downcast_ref::<decodecalc_api::Error>())
     {
         return refusal(String::new(), err);
     }

@@ -5,10 +5,10 @@
 // conversions below cannot overflow.
 #![allow(clippy::cast_possible_truncation)]
 
-use decodecalc_core::matrix::{Matrix, Phase, Status};
-use decodecalc_core::units::format_tokens;
-use decodecalc_core::Error;
-use decodecalc_measured::compare::Comparison;
+use decodecalc_api::matrix::{Matrix, Phase, Status};
+use decodecalc_api::measured::Comparison;
+use decodecalc_api::units::format_tokens;
+use decodecalc_api::Error;
 use plotters::prelude::*;
 
 fn err(e: impl std::fmt::Display) -> Error {

@@ -2,8 +2,8 @@
 //! (`decodecalc compare --cross-validate`): core's comparison, and each
 //! cell predicted by a fit that did not see it.
 
+use crate::error::Result;
 use crate::{fit, leave_one_out};
-use decodecalc_core::error::Result;
 use decodecalc_core::matrix::Predictor;
 use decodecalc_measured::compare::{check_rows, comparison, Comparison};
 use decodecalc_measured::rows::MeasuredRow;

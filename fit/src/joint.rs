@@ -1,7 +1,7 @@
 //! The joint fit over runs on several GPU classes and engine generations.
 
+use crate::error::{Error, Result};
 use crate::*;
-use decodecalc_core::error::{Error, Result};
 use decodecalc_core::timing::{EngineGeneration, Scope, TimingParams, N_PARAMS};
 use levenberg_marquardt::{LeastSquaresProblem, LevenbergMarquardt};
 use nalgebra::{DMatrix, DVector, Dyn, Owned};
@@ -537,11 +537,10 @@ fn solve(problem: Problem<'_>) -> JointFit {
 /// `leave_out_refits_start_cold`). Deterministic.
 pub fn fit_joint(runs: &[Run]) -> Result<JointFit> {
     if runs.len() > MAX_FIT_RUNS {
-        return Err(Error::new(format!(
-            "{} runs to fit; a calibration takes at most {MAX_FIT_RUNS}",
-            runs.len()
-        ))
-        .with_hint("split the measured runs into several calibrations (one per GPU class)"));
+        return Err(Error::TooManyRuns {
+            runs: runs.len(),
+            max: MAX_FIT_RUNS,
+        });
     }
     let figures: usize = runs
         .iter()
@@ -552,16 +551,16 @@ pub fn fit_joint(runs: &[Run]) -> Result<JointFit> {
         })
         .sum();
     if figures > MAX_FIT_FIGURES {
-        return Err(Error::new(format!(
-            "{figures} measured figures to fit; a calibration takes at most {MAX_FIT_FIGURES}"
-        ))
-        .with_hint("fit on fewer runs or points (one GPU class at a time)"));
+        return Err(Error::TooManyFigures {
+            figures,
+            max: MAX_FIT_FIGURES,
+        });
     }
     if figures < 2 * N_PARAMS {
-        return Err(Error::new(format!(
-            "only {figures} measured figures to fit {N_PARAMS} parameters"
-        ))
-        .with_hint("calibrate on measured runs with at least two dozen figures between them (a harness run with prefill rows and a dozen decode cells, or several serving runs)"));
+        return Err(Error::TooFewFigures {
+            figures,
+            params: N_PARAMS,
+        });
     }
     // Three fixed starting points (first principles, and every parameter
     // halved and one and a half times, inside its bounds); the best wins.
@@ -588,7 +587,7 @@ pub fn fit_joint(runs: &[Run]) -> Result<JointFit> {
             best = Some(fit);
         }
     }
-    let best = best.ok_or_else(|| Error::new("the fit did not run"))?;
+    let best = best.ok_or(Error::DidNotRun)?;
     if best.classes.len() < 2 {
         // One class: its deviation and the shared value are one parameter.
         return Ok(best);

@@ -32,6 +32,7 @@ mod run;
 mod single;
 
 pub mod compare;
+pub mod error;
 pub mod runs;
 
 pub use decodecalc_core::bands::{

@@ -1,9 +1,9 @@
 //! Cross-validated reports of a joint fit, the calibration files it
 //! writes, and errors on runs no fit saw.
 
+use crate::error::Result;
 use crate::*;
 use decodecalc_core::bands::{BandRecord, ErrorStats, FitSummary, InSample};
-use decodecalc_core::error::Result;
 use decodecalc_core::timing::{EngineGeneration, TimingParams};
 use serde::Serialize;
 

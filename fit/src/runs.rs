@@ -28,9 +28,9 @@
 //! `benchmark_serving.py`; `max_concurrency` empty for no limit); measured
 //! figures may be empty.
 
+use crate::error::{Error, Result};
 use crate::{Observed, Run, ServeMeasured};
 use decodecalc_core::engine::EngineSettings;
-use decodecalc_core::error::{Error, Result};
 use decodecalc_core::scenario::{Capacity, Plan, Request, World};
 use decodecalc_core::serve::{Arrival, Workload};
 use decodecalc_core::timing::Work;
@@ -179,17 +179,19 @@ pub fn parse_csv(origin: &str, text: &str) -> Result<Vec<RunRow>> {
     let mut rows: Vec<RunRow> = Vec::new();
     for row in columns.rows(records) {
         if rows.len() >= MAX_RUN_ROWS {
-            return Err(
-                Error::new(format!("{origin}: more than {MAX_RUN_ROWS} rows"))
-                    .with_hint("split the runs across files"),
-            );
+            return Err(Error::TooManyRows {
+                origin: origin.to_string(),
+                max: MAX_RUN_ROWS,
+            });
         }
         let row = run_row(&row?)?;
         check_run(&rows, &row)?;
         rows.push(row);
     }
     if rows.is_empty() {
-        return Err(columns.no_rows("a runs file has a row per measured point"));
+        return Err(columns
+            .no_rows("a runs file has a row per measured point")
+            .into());
     }
     Ok(rows)
 }
@@ -204,7 +206,10 @@ fn run_row(row: &Row) -> Result<RunRow> {
         )
     };
     let need = |col: usize, max: u64| -> Result<u64> {
-        count(col, max)?.ok_or_else(|| row.bad(col, &format!("a whole number from 1 to {max}")))
+        count(col, max)?.ok_or_else(|| {
+            row.bad(col, &format!("a whole number from 1 to {max}"))
+                .into()
+        })
     };
     let figure = |col: usize| {
         row.number(
@@ -236,7 +241,9 @@ fn run_row(row: &Row) -> Result<RunRow> {
         output_tokens: need(10, decodecalc_core::serve::MAX_OUTPUT_TOKENS)?,
         max_concurrency: match count(11, decodecalc_core::engine::MAX_CONCURRENCY)? {
             None if row.get(8) == "offline" => {
-                return Err(row.bad(11, "an offline run's batch size, a whole number"))
+                return Err(row
+                    .bad(11, "an offline run's batch size, a whole number")
+                    .into())
             }
             c => c,
         },
@@ -286,21 +293,21 @@ fn run_row(row: &Row) -> Result<RunRow> {
 fn check_run(rows: &[RunRow], row: &RunRow) -> Result<()> {
     if let Some(first) = rows.iter().find(|r| r.run == row.run) {
         if first.setup() != row.setup() {
-            return Err(Error::new(format!(
-                "{}: run `{}` has another setup than on {}",
-                row.origin, row.run, first.origin
-            ))
-            .with_hint("rows of one run share vllm_version, model, gpu, tensor_parallel_size, max_model_len, gpu_memory_utilization, workload, hf_overrides, quantization, kv_cache_dtype, speculative_config, max_num_seqs, max_num_batched_tokens, available_kv_gib, data_parallel_size and enable_expert_parallel; give the row another run id"));
+            return Err(Error::SetupDiffers {
+                origin: row.origin.clone(),
+                run: row.run.clone(),
+                first: first.origin.clone(),
+            });
         }
         if rows
             .iter()
             .any(|r| r.run == row.run && r.point == row.point)
         {
-            return Err(Error::new(format!(
-                "{}: run `{}` has point `{}` twice",
-                row.origin, row.run, row.point
-            ))
-            .with_hint("each point of a run has its own id"));
+            return Err(Error::PointTwice {
+                origin: row.origin.clone(),
+                run: row.run.clone(),
+                point: row.point.clone(),
+            });
         }
     }
     Ok(())
@@ -325,14 +332,12 @@ pub fn build(world: &dyn World, rows: &[RunRow]) -> Result<Vec<Run>> {
 
 fn build_one(world: &dyn World, points: &[&RunRow]) -> Result<Run> {
     let Some(first) = points.first() else {
-        return Err(Error::new("a run with no rows"));
+        return Err(Error::EmptyRun);
     };
-    let context = |e: Error| {
-        let message = format!("{}: run `{}`: {}", first.origin, first.run, e.message);
-        match e.hint {
-            Some(h) => Error::new(message).with_hint(h),
-            None => Error::new(message),
-        }
+    let context = |error: decodecalc_core::Error| Error::InRun {
+        origin: first.origin.clone(),
+        run: first.run.clone(),
+        error: Box::new(error),
     };
     let gpu = decodecalc_core::presets::gpu(&first.gpu).map_err(context)?;
     let version = first.vllm_version;
@@ -425,7 +430,7 @@ pub fn of_bench_result(
     result: &decodecalc_measured::bench::BenchResult,
 ) -> Result<Run> {
     if let Some(e) = cap.startup_error() {
-        return Err(e);
+        return Err(e.into());
     }
     let mut w = result.workload();
     w.arrival = w.arrival.for_release(plan.engine.vllm_version);

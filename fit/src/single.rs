@@ -1,8 +1,8 @@
 //! One harness run: the single-run fit the `calibrate` and `compare`
 //! subcommands use on a measured matrix, and which parameters it pins down.
 
+use crate::error::{Error, Result};
 use crate::*;
-use decodecalc_core::error::{Error, Result};
 use decodecalc_core::matrix::{Phase, Predictor, Status};
 use decodecalc_core::timing::{TimingParams, N_PARAMS};
 use decodecalc_measured::rows::MeasuredRow;
@@ -92,7 +92,7 @@ pub fn fit(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<FitReport> {
     let runs = [run];
     let joint = fit_joint(&runs)?;
     let Some(class) = joint.classes.first() else {
-        return Err(Error::new("the fit did not run"));
+        return Err(Error::DidNotRun);
     };
     let params = runs
         .first()

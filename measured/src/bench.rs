@@ -3,7 +3,7 @@
 //! (docs/reference/vllm-bench-serve.md says what each figure means in vLLM
 //! 0.32, `vllm/benchmarks/serve.py`).
 
-use decodecalc_core::error::{Error, Result};
+use crate::error::{Error, JsonFormat, Result};
 use decodecalc_core::scenario::{Capacity, Plan};
 use decodecalc_core::serve::{Arrival, ServeResult, Workload};
 use decodecalc_core::timing::{TimingParams, Work};
@@ -92,11 +92,11 @@ impl BenchResult {
 }
 
 fn not_ours(origin: &str, why: &str) -> Error {
-    Error::new(format!("{origin}: not a `vllm bench serve --save-result` file: {why}"))
-        .with_hint(format!(
-            "give the JSON that vllm bench serve --save-result wrote (it has {}); a harness benchmark_results.json goes with --measured and its scenario",
-            REQUIRED_KEYS.join(", ")
-        ))
+    Error::Shape {
+        origin: origin.to_string(),
+        what: why.to_string(),
+        format: JsonFormat::SaveResult,
+    }
 }
 
 /// Parse a `--save-result` file. A truncated file, another tool's JSON or a
@@ -111,11 +111,9 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
     let num_prompts = file.need("num_prompts", max_prompts)?;
     let completed = file.need("completed", max_prompts)?;
     if completed == 0 {
-        return Err(
-            Error::new(format!("{origin}: no request completed")).with_hint(
-                "a run whose requests all failed measured nothing; check the server's log",
-            ),
-        );
+        return Err(Error::NothingCompleted {
+            origin: origin.to_string(),
+        });
     }
     let total_in = file.need("total_input_tokens", 1 << 40)?;
     let total_out = file.need("total_output_tokens", 1 << 40)?;
@@ -162,14 +160,13 @@ pub fn parse(origin: &str, text: &str) -> Result<BenchResult> {
 /// The file as JSON; a truncated file says so.
 fn read_json(origin: &str, text: &str) -> Result<Value> {
     decodecalc_core::parse::check_size(origin, text)?;
-    serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-        let what = if e.is_eof() {
-            "ends before the JSON does (a truncated file?)"
-        } else {
-            "is not valid JSON"
-        };
-        Error::new(format!("{origin}:{}:{}: {what}: {e}", e.line(), e.column()))
-            .with_hint("give the complete file vllm bench serve --save-result wrote")
+    serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| Error::Json {
+        origin: origin.to_string(),
+        line: e.line(),
+        column: e.column(),
+        reason: e.to_string(),
+        truncated: e.is_eof(),
+        format: JsonFormat::SaveResult,
     })
 }
 
@@ -378,7 +375,7 @@ pub fn predict_lengths(
     lengths: &[(u64, u64)],
 ) -> Result<ServeResult> {
     if let Some(e) = cap.startup_error() {
-        return Err(e);
+        return Err(e.into());
     }
     // Every request's prompt and output within max_model_len, as the server
     // requires of each.
@@ -394,7 +391,13 @@ pub fn predict_lengths(
         )?;
     }
     let work = Work::of_plan(plan, cap);
-    decodecalc_core::serve::simulate_lengths(&work, params, w, lengths, max_running(plan, w))
+    Ok(decodecalc_core::serve::simulate_lengths(
+        &work,
+        params,
+        w,
+        lengths,
+        max_running(plan, w),
+    )?)
 }
 
 #[cfg(test)]
@@ -405,22 +408,24 @@ mod tests {
     fn truncated_foreign_and_incomplete_files_are_named() {
         let e = parse("r.json", "{\"num_prompts\": 10, \"compl").unwrap_err();
         assert!(
-            e.message.contains("r.json:1:") && e.message.contains("truncated"),
-            "{}",
-            e.message
+            matches!(&e, Error::Json { origin, line: 1, truncated: true, format: JsonFormat::SaveResult, .. } if origin == "r.json"),
+            "{e:?}"
         );
-        let e = parse("h.json", "{\"results\": []}").unwrap_err();
-        assert!(e.message.contains("harness"), "{}", e.message);
-        let e = parse("m.json", "{\"num_prompts\": 10, \"completed\": 10, \"duration\": 1.0, \"total_input_tokens\": 100}").unwrap_err();
-        assert!(
-            e.message.contains("missing key `total_output_tokens`"),
-            "{}",
-            e.message
+        assert!(e.to_string().contains("truncated"), "{e}");
+        let shape = |origin: &str, text: &str| match parse(origin, text).unwrap_err() {
+            Error::Shape {
+                what,
+                format: JsonFormat::SaveResult,
+                ..
+            } => what,
+            e => panic!("{e:?}"),
+        };
+        assert!(shape("h.json", "{\"results\": []}").contains("harness"));
+        assert_eq!(
+            shape("m.json", "{\"num_prompts\": 10, \"completed\": 10, \"duration\": 1.0, \"total_input_tokens\": 100}"),
+            "missing key `total_output_tokens`"
         );
-        assert!(parse("a.json", "[1, 2]")
-            .unwrap_err()
-            .message
-            .contains("not an object"));
+        assert_eq!(shape("a.json", "[1, 2]"), "the top level is not an object");
     }
 
     #[test]

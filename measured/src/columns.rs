@@ -4,7 +4,7 @@
 //! parsed and bounded. Every error names the file, the line and the column;
 //! a header error's hint lists the valid columns.
 
-use decodecalc_core::error::{Error, Result};
+use crate::error::{Error, HeaderRule, Result};
 use decodecalc_core::units::FromText;
 use std::ops::RangeBounds;
 
@@ -45,9 +45,10 @@ impl<'a> Columns<'a> {
             .has_headers(true)
             .flexible(false)
             .from_reader(text.as_bytes());
-        let headers = reader
-            .headers()
-            .map_err(|e| Error::new(format!("{origin}: cannot read the header row: {e}")))?;
+        let headers = reader.headers().map_err(|e| Error::Header {
+            origin: origin.to_string(),
+            reason: e.to_string(),
+        })?;
         let have: Vec<&str> = headers.iter().map(str::trim).collect();
         let columns = Self::find(origin, &have, names, header)?;
         Ok((columns, reader.into_records()))
@@ -55,17 +56,20 @@ impl<'a> Columns<'a> {
 
     /// Each of `names` in the header `have`.
     fn find(origin: &'a str, have: &[&str], names: &'a [&'a str], header: Header) -> Result<Self> {
-        let hint = match header {
-            Header::AnyOrder => format!("the header must name: {}", names.join(",")),
-            Header::Exact => format!("the header must be: {}", names.join(",")),
+        let rule = match header {
+            Header::AnyOrder => HeaderRule::Names(names.join(",")),
+            Header::Exact => HeaderRule::Exactly(names.join(",")),
         };
         let index = names
             .iter()
             .map(|name| {
-                have.iter().position(|h| h == name).ok_or_else(|| {
-                    Error::new(format!("{origin}:1: missing column `{name}`"))
-                        .with_hint(hint.clone())
-                })
+                have.iter()
+                    .position(|h| h == name)
+                    .ok_or_else(|| Error::MissingColumn {
+                        origin: origin.to_string(),
+                        column: name.to_string(),
+                        rule: rule.clone(),
+                    })
             })
             .collect::<Result<Vec<usize>>>()?;
         if header == Header::Exact && have != names {
@@ -74,15 +78,13 @@ impl<'a> Columns<'a> {
                 .zip(names)
                 .position(|(h, n)| h != n)
                 .unwrap_or(names.len());
-            let found = have.get(at).copied().unwrap_or("");
-            let message = match names.get(at) {
-                Some(want) => format!("{origin}:1: column {} is `{found}`, not `{want}`", at + 1),
-                None => format!(
-                    "{origin}:1: column {} (`{found}`) is not one of the file's",
-                    at + 1
-                ),
-            };
-            return Err(Error::new(message).with_hint(hint));
+            return Err(Error::WrongColumn {
+                origin: origin.to_string(),
+                at: at + 1,
+                found: have.get(at).copied().unwrap_or("").to_string(),
+                wanted: names.get(at).map(|w| w.to_string()),
+                rule,
+            });
         }
         Ok(Columns {
             origin,
@@ -97,9 +99,11 @@ impl<'a> Columns<'a> {
     pub fn rows<'c>(&'c self, records: Records<'c>) -> impl Iterator<Item = Result<Row<'c>>> + 'c {
         records.enumerate().map(move |(i, rec)| {
             let line = i + 2;
-            let rec = rec.map_err(|e| {
-                Error::new(format!("{}:{line}: {e}", self.origin))
-                    .with_hint(format!("each row has {} fields", self.fields))
+            let rec = rec.map_err(|e| Error::Row {
+                origin: self.origin.to_string(),
+                line,
+                reason: e.to_string(),
+                fields: self.fields,
             })?;
             Ok(Row {
                 columns: self,
@@ -110,8 +114,11 @@ impl<'a> Columns<'a> {
     }
 
     /// The error for a file with a header and no rows.
-    pub fn no_rows(&self, hint: &str) -> Error {
-        Error::new(format!("{}: no rows", self.origin)).with_hint(hint)
+    pub fn no_rows(&self, expected: &str) -> Error {
+        Error::NoRows {
+            origin: self.origin.to_string(),
+            expected: expected.to_string(),
+        }
     }
 }
 
@@ -144,7 +151,11 @@ impl Row<'_> {
 
     /// The error for column `col`'s field, with what would be valid.
     pub fn bad(&self, col: usize, valid: &str) -> Error {
-        Error::new(format!("{} has `{}`", self.column(col), self.get(col))).with_hint(valid)
+        Error::Cell {
+            at: self.column(col),
+            value: self.get(col).to_string(),
+            valid: valid.to_string(),
+        }
     }
 
     /// Column `col`'s number, None when empty; a number outside `range` (or
@@ -209,8 +220,8 @@ mod tests {
     fn a_missing_column_is_named_with_the_valid_ones() {
         for header in [Header::AnyOrder, Header::Exact] {
             let err = header_error("a,c\n1,2\n", header);
-            assert_eq!(err.message, "f.csv:1: missing column `b`");
-            assert!(err.hint.unwrap().ends_with("a,b,c"));
+            assert_eq!(err.to_string(), "f.csv:1: missing column `b`");
+            assert!(err.hint().unwrap().ends_with("a,b,c"));
         }
     }
 
@@ -218,10 +229,10 @@ mod tests {
     fn an_exact_header_is_in_order_without_other_columns() {
         assert!(Columns::read("f.csv", "c,a,b,x\n1,2,3,4\n", &NAMES, Header::AnyOrder).is_ok());
         let err = header_error("a,c,b\n1,2,3\n", Header::Exact);
-        assert_eq!(err.message, "f.csv:1: column 2 is `c`, not `b`");
+        assert_eq!(err.to_string(), "f.csv:1: column 2 is `c`, not `b`");
         let err = header_error("a,b,c,x\n1,2,3,4\n", Header::Exact);
         assert_eq!(
-            err.message,
+            err.to_string(),
             "f.csv:1: column 4 (`x`) is not one of the file's"
         );
     }
@@ -236,7 +247,7 @@ mod tests {
         assert_eq!(row.number::<u64>(2, 1..=9, "1 to 9").unwrap(), Some(7));
         assert_eq!(row.number::<u64>(0, 1..=9, "1 to 9").unwrap(), None);
         let err = row.number::<u64>(2, 1..=6, "1 to 6").unwrap_err();
-        assert_eq!(err.message, "f.csv:2: column `c` has `7`");
+        assert_eq!(err.to_string(), "f.csv:2: column `c` has `7`");
         assert_eq!(row.text(1).unwrap(), "x");
         assert!(row.text(0).is_err());
         assert_eq!(row.one_of(1, &[("x", 1), ("y", 2)], "x or y").unwrap(), 1);
@@ -247,7 +258,7 @@ mod tests {
         let (columns, records) =
             Columns::read("f.csv", "a,b,c\n1,2,3\n1,2\n", &NAMES, Header::Exact).unwrap();
         let err = columns.rows(records).nth(1).unwrap().unwrap_err();
-        assert!(err.message.starts_with("f.csv:3:"), "{err}");
-        assert_eq!(err.hint.as_deref(), Some("each row has 3 fields"));
+        assert!(err.to_string().starts_with("f.csv:3:"), "{err}");
+        assert_eq!(err.hint().as_deref(), Some("each row has 3 fields"));
     }
 }

@@ -2,8 +2,8 @@
 //! predicted figures with signed errors; a summary of absolute percentage
 //! errors per metric; optionally the same for leave-one-out predictions.
 
+use crate::error::{Error, Result};
 use crate::rows::MeasuredRow;
-use decodecalc_core::error::{Error, Result};
 use decodecalc_core::matrix::{Cell, Phase, Predictor, Status};
 use decodecalc_core::timing::TimingParams;
 use decodecalc_core::units::format_tokens;
@@ -167,24 +167,22 @@ pub fn check_rows(predictor: &Predictor, rows: &[MeasuredRow]) -> Result<()> {
             Phase::Decode => (&h.contexts_tokens, "contexts"),
         };
         if !list.contains(&r.context_tokens) {
-            let have: Vec<String> = list.iter().map(|&c| format_tokens(c)).collect();
-            return Err(Error::new(format!(
-                "{}: column `context_tokens` has {}, which is not among the scenario's {name} ({})",
-                r.source,
-                r.context_tokens,
-                have.join(", ")
-            ))
-            .with_hint("compare against the scenario the run was measured with, or pass --contexts/--prefill-contexts to match"));
+            return Err(Error::OffGrid {
+                origin: r.source.clone(),
+                column: "context_tokens",
+                value: r.context_tokens,
+                grid: name,
+                have: list.iter().map(|&c| format_tokens(c)).collect(),
+            });
         }
         if r.phase == Phase::Decode && !h.concurrency.contains(&r.concurrency) {
-            let have: Vec<String> = h.concurrency.iter().map(u64::to_string).collect();
-            return Err(Error::new(format!(
-                "{}: column `concurrency` has {}, which is not among the scenario's concurrency levels ({})",
-                r.source,
-                r.concurrency,
-                have.join(", ")
-            ))
-            .with_hint("pass --concurrency to match the measured run"));
+            return Err(Error::OffGrid {
+                origin: r.source.clone(),
+                column: "concurrency",
+                value: r.concurrency,
+                grid: "concurrency levels",
+                have: h.concurrency.iter().map(u64::to_string).collect(),
+            });
         }
     }
     Ok(())

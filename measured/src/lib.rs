@@ -11,4 +11,5 @@
 pub mod bench;
 pub mod columns;
 pub mod compare;
+pub mod error;
 pub mod rows;

@@ -2,7 +2,7 @@
 //! cell of the seed page's "All measurements" table.
 
 use crate::columns::{Columns, Header, Row};
-use decodecalc_core::error::{Error, Result};
+use crate::error::{Error, JsonFormat, Result};
 use decodecalc_core::matrix::{Phase, Status};
 use serde::Serialize;
 use serde_json::Value;
@@ -102,12 +102,11 @@ pub const MAX_MEASURED_ROWS: usize = 8192;
 /// most [`MAX_MEASURED_ROWS`] of them.
 pub fn check_rows(rows: &[MeasuredRow]) -> Result<()> {
     if rows.len() > MAX_MEASURED_ROWS {
-        return Err(Error::new(format!(
-            "{}: {} measured rows, more than the {MAX_MEASURED_ROWS} a run may have",
-            rows.first().map_or("", |r| r.source.as_str()),
-            rows.len()
-        ))
-        .with_hint("give one row per measured cell"));
+        return Err(Error::TooManyRows {
+            origin: rows.first().map_or("", |r| r.source.as_str()).to_string(),
+            rows: rows.len(),
+            max: MAX_MEASURED_ROWS,
+        });
     }
     // The cells seen, in order (a sorted Vec rather than a hash map: the
     // web page links no hash map of its own; rows usually come in order, so
@@ -118,11 +117,12 @@ pub fn check_rows(rows: &[MeasuredRow]) -> Result<()> {
         match seen.binary_search_by_key(&key, |s| s.0) {
             Ok(at) => {
                 let first = seen.get(at).map_or("", |s| s.1);
-                return Err(Error::new(format!(
-                    "{}: the cell {} x {} is measured twice (also at {first})",
-                    r.source, r.context_tokens, r.concurrency
-                ))
-                .with_hint("keep one row per (phase, context, concurrency) cell"));
+                return Err(Error::Twice {
+                    origin: r.source.clone(),
+                    context_tokens: r.context_tokens,
+                    concurrency: r.concurrency,
+                    first: first.to_string(),
+                });
             }
             Err(at) => seen.insert(at, (key, r.source.as_str())),
         }
@@ -131,9 +131,11 @@ pub fn check_rows(rows: &[MeasuredRow]) -> Result<()> {
 }
 
 fn json_shape_error(origin: &str, what: String) -> Error {
-    Error::new(format!("{origin}: {what}")).with_hint(
-        "expected llm-inference-bench's benchmark_results.json: an object with `metadata`, `prefill` and `results`",
-    )
+    Error::Shape {
+        origin: origin.to_string(),
+        what,
+        format: JsonFormat::Harness,
+    }
 }
 
 /// A harness row with no figures, which the callers fill in.
@@ -167,9 +169,13 @@ fn bare_row(
 /// (the JSON's own `per_request_avg_tps` is aggregate / C, not what the page shows).
 pub fn parse_harness_json(origin: &str, text: &str) -> Result<Vec<MeasuredRow>> {
     decodecalc_core::parse::check_size(origin, text)?;
-    let root: Value = serde_json::from_str(text).map_err(|e| {
-        Error::new(format!("{origin}:{}:{}: {e}", e.line(), e.column()))
-            .with_hint("the file must be valid JSON")
+    let root: Value = serde_json::from_str(text).map_err(|e| Error::Json {
+        origin: origin.to_string(),
+        line: e.line(),
+        column: e.column(),
+        reason: e.to_string(),
+        truncated: e.is_eof(),
+        format: JsonFormat::Harness,
     })?;
     let obj = root
         .as_object()
@@ -358,7 +364,16 @@ mod tests {
         let row = "decode,0,1,valid,30.0,30.0,40,33,1.00,900,30.0\n";
         let err = parse_measured("m.csv", &format!("{HEAD}{row}{row}")).unwrap_err();
         assert_eq!(
-            err.message,
+            err,
+            Error::Twice {
+                origin: "m.csv:3".into(),
+                context_tokens: 0,
+                concurrency: 1,
+                first: "m.csv:2".into()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
             "m.csv:3: the cell 0 x 1 is measured twice (also at m.csv:2)"
         );
         // The same context and concurrency in the prefill phase is another cell.
@@ -387,20 +402,27 @@ mod tests {
     fn missing_column_is_named() {
         let err = parse_csv("m.csv", "phase,context_tokens\nprefill,1\n").unwrap_err();
         assert!(
-            err.message.contains("missing column `concurrency`"),
-            "{err}"
+            matches!(&err, Error::MissingColumn { column, .. } if column == "concurrency"),
+            "{err:?}"
         );
     }
 
     #[test]
     fn non_numeric_cell_names_line_and_column() {
         let err = parse_csv("m.csv", &format!("{HEAD}decode,0,1,valid,fast,,,,,,\n")).unwrap_err();
-        assert_eq!(err.message, "m.csv:2: column `total_tok_s` has `fast`");
+        assert_eq!(err.to_string(), "m.csv:2: column `total_tok_s` has `fast`");
+        assert_eq!(
+            err.hint().as_deref(),
+            Some("a non-negative number, or empty")
+        );
     }
 
     #[test]
     fn short_row_is_an_error() {
         let err = parse_csv("m.csv", &format!("{HEAD}decode,0,1\n")).unwrap_err();
-        assert!(err.message.starts_with("m.csv:2:"), "{err}");
+        assert!(
+            matches!(&err, Error::Row { origin, line: 2, fields: 11, .. } if origin == "m.csv"),
+            "{err:?}"
+        );
     }
 }

@@ -5,10 +5,10 @@
 //! CLI reads a cached snapshot. Refusals are core's [`HubFailure`], worded by
 //! core, so the page and the CLI say the same thing; the page sends no token.
 
-use decodecalc_core::scenario::{
+use decodecalc_api::scenario::{
     hub_refusal, is_hub_repo, HubError, HubFailure, HUB_ENDPOINT, HUB_FILES,
 };
-use decodecalc_core::Error;
+use decodecalc_api::Error;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
@@ -16,7 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 pub const ENDPOINT: &str = HUB_ENDPOINT;
 
 /// The largest file the page keeps (core refuses larger inputs too).
-const MAX_FILE_BYTES: usize = decodecalc_core::parse::MAX_INPUT_BYTES;
+const MAX_FILE_BYTES: usize = decodecalc_api::parse::MAX_INPUT_BYTES;
 
 /// A repo's files as fetched: (file name, text), config.json first.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,22 +7,20 @@
 pub mod hub;
 mod view;
 
-use decodecalc_core::flags::{FlagGroup, REQUEST_FLAGS};
-use decodecalc_core::harness::check_model_len;
-use decodecalc_core::matrix::{Matrix, Predictor};
-use decodecalc_core::presets::{self, Kind};
-use decodecalc_core::rank::{Question, Ranked, Workload, RANKED_TP_SIZES};
-use decodecalc_core::scenario::{Capacity, NoFiles, Plan, ReadError, Request, World};
-use decodecalc_core::solve::{
+use decodecalc_api::flags::{FlagGroup, REQUEST_FLAGS};
+use decodecalc_api::harness::check_model_len;
+use decodecalc_api::matrix::{Matrix, Predictor};
+use decodecalc_api::measured::bench::is_save_result;
+use decodecalc_api::measured::{Checked, Comparison, FigureComparison, Figures, Run};
+use decodecalc_api::presets::{self, Kind};
+use decodecalc_api::rank::{Question, Ranked, Workload, RANKED_TP_SIZES};
+use decodecalc_api::scenario::{Capacity, NoFiles, Plan, ReadError, Request, World};
+use decodecalc_api::solve::{
     sizing_workload, smallest_max_model_len, smallest_utilization, MaxConcurrency, MaxContext,
     SmallestSetting, SpeedTarget,
 };
-use decodecalc_core::Error;
-use decodecalc_measured::bench::{
-    is_save_result, parse as parse_save_result, predict_run, FigureComparison,
-};
-use decodecalc_measured::compare::{compare, Comparison, Figures};
-use decodecalc_measured::rows::parse_measured;
+use decodecalc_api::Error;
+use decodecalc_api::Setup;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use yew::prelude::*;
@@ -43,7 +41,7 @@ pub const PLAN: [&str; 3] = [
 
 /// Every engine flag of core's table, as the form's fields.
 pub fn engine_fields() -> Vec<&'static str> {
-    decodecalc_core::flags::ENGINE_FLAGS
+    decodecalc_api::flags::ENGINE_FLAGS
         .iter()
         .map(|f| f.flag)
         .collect()
@@ -192,7 +190,7 @@ fn window_width() -> Option<f64> {
 }
 
 /// The figures the chart can draw: a decode cell's, as core predicts or a
-/// measured run has them ([`decodecalc_measured::compare::Figures`]).
+/// measured run has them ([`decodecalc_api::measured::Figures`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum ChartMetric {
     #[default]
@@ -245,7 +243,7 @@ impl ChartMetric {
     }
 
     /// The figure of a matrix cell.
-    pub fn of_cell(self, c: &decodecalc_core::matrix::Cell) -> Option<f64> {
+    pub fn of_cell(self, c: &decodecalc_api::matrix::Cell) -> Option<f64> {
         match self {
             ChartMetric::TotalTokS => c.total_tok_s,
             ChartMetric::PerRequestTokS => c.per_request_tok_s,
@@ -417,7 +415,7 @@ fn answers(state: &Inputs, plan: &Plan, predictor: &Predictor) -> Option<Result<
     let ctx_text = state.fields.get("plan-context").filter(is_set)?;
     let c_text = state.fields.get("plan-concurrency").filter(is_set)?;
     Some((|| {
-        let ctx = decodecalc_core::units::parse_tokens(ctx_text).ok_or_else(|| {
+        let ctx = decodecalc_api::units::parse_tokens(ctx_text).ok_or_else(|| {
             Error::field(
                 "--plan-context",
                 ctx_text,
@@ -481,7 +479,7 @@ fn answers(state: &Inputs, plan: &Plan, predictor: &Predictor) -> Option<Result<
     })())
 }
 
-fn number<T: decodecalc_core::units::FromText>(
+fn number<T: decodecalc_api::units::FromText>(
     fields: &FormValues,
     id: &str,
 ) -> Result<Option<T>, Error> {
@@ -489,7 +487,7 @@ fn number<T: decodecalc_core::units::FromText>(
         None => Ok(None),
         Some(t) => T::from_text(t)
             .map(Some)
-            .ok_or_else(|| Error::field(decodecalc_core::Subject::flag(id), t, "a number")),
+            .ok_or_else(|| Error::field(decodecalc_api::Subject::flag(id), t, "a number")),
     }
 }
 
@@ -524,8 +522,8 @@ impl World for Uploaded<'_> {
         }
     }
 
-    fn entry(&self, path: &str) -> decodecalc_core::scenario::Entry {
-        use decodecalc_core::scenario::Entry;
+    fn entry(&self, path: &str) -> decodecalc_api::scenario::Entry {
+        use decodecalc_api::scenario::Entry;
         match self.hub {
             Some(h) if h.snapshot() == path => Entry::Directory,
             Some(h) if h.file(path).is_some() => Entry::File,
@@ -537,7 +535,7 @@ impl World for Uploaded<'_> {
     fn hub_snapshot(
         &self,
         repo: &str,
-    ) -> Result<Option<String>, decodecalc_core::scenario::HubError> {
+    ) -> Result<Option<String>, decodecalc_api::scenario::HubError> {
         Ok(self
             .hub
             .filter(|h| h.repo == repo)
@@ -569,38 +567,35 @@ pub fn compute(state: &Inputs) -> Result<Output, FieldError> {
         model_file: state.model_file.as_ref(),
         hub: state.hub.as_ref(),
     };
-    let plan = req.resolve(&world).map_err(FieldError::new)?;
-    let capacity = plan.capacity().map_err(FieldError::new)?;
-    let predictor =
-        Predictor::new(&plan, &capacity, plan.calibration.params).map_err(FieldError::new)?;
+    let setup = Setup::resolve(&req, &world).map_err(FieldError::new)?;
+    let predictor = setup.predictor().map_err(FieldError::new)?;
     let matrix = predictor.matrix();
-    let measured: Option<Result<(&str, &str), Error>> = match (&state.measured, &plan.measured) {
-        (Some((name, text)), _) => Some(Ok((name, text))),
-        (None, Some(id)) => Some(presets::find(Kind::Measured, id).map(|f| (f.path, f.text))),
-        (None, None) => None,
-    };
+    let measured: Option<Result<(&str, &str), Error>> =
+        match (&state.measured, &setup.plan.measured) {
+            (Some((name, text)), _) => Some(Ok((name, text))),
+            (None, Some(id)) => Some(presets::find(Kind::Measured, id).map(|f| (f.path, f.text))),
+            (None, None) => None,
+        };
     let measured_name = measured
         .as_ref()
         .and_then(|m| m.as_ref().ok())
         .map(|(name, _)| name.to_string());
     // A benchmark's save-result file is not a matrix: its own workload is
-    // predicted and compared figure by figure.
-    let (bench, measured) = match measured {
-        Some(Ok((name, text))) if is_save_result(text) => (
-            Some(
-                parse_save_result(name, text)
-                    .and_then(|r| predict_run(&plan, &capacity, &r.workload(), Some(&r)))
-                    .map(|(_, _, figures)| figures),
-            ),
-            None,
-        ),
-        m => (None, m),
+    // predicted and compared figure by figure, in its own panel.
+    let (comparison, bench) = match measured {
+        None => (None, None),
+        Some(m) => {
+            let serving = m.as_ref().is_ok_and(|(_, text)| is_save_result(text));
+            match m.and_then(|(name, text)| setup.check(&Run::read(name, text)?)) {
+                Ok(Checked::Matrix(c)) => (Some(Ok(*c)), None),
+                Ok(Checked::Serving(figures)) => (None, Some(Ok(figures))),
+                Err(e) if serving => (None, Some(Err(e))),
+                Err(e) => (Some(Err(e)), None),
+            }
+        }
     };
-    let comparison = measured.map(|m| {
-        m.and_then(|(name, text)| parse_measured(name, text))
-            .and_then(|rows| compare(&predictor, &rows))
-    });
-    let answers = answers(state, &plan, &predictor);
+    let answers = answers(state, &setup.plan, &predictor);
+    let Setup { plan, capacity } = setup;
     Ok(Output {
         plan,
         capacity,

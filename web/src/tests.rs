@@ -149,7 +149,7 @@ fn the_default_page_is_the_reference_scenario() {
 /// 0.71698 (workload distinct), 0.69437 with `--workload harness`.
 #[test]
 fn the_plan_panel_sizes_settings_as_solve_does() {
-    use decodecalc_core::harness::Workload as Prompts;
+    use decodecalc_api::harness::Workload as Prompts;
     let mut s = State::default();
     s.inputs.fields.insert("plan-context", "32K".into());
     s.inputs.fields.insert("plan-concurrency", "16".into());

@@ -6,9 +6,9 @@ use crate::args::{dataset_name, request_rate, CommonArgs, RequestRate};
 use crate::files::read_bench_result;
 use crate::render;
 use clap::Args;
-use decodecalc_core::serve::Workload;
-use decodecalc_core::Error;
-use decodecalc_measured::bench::BenchResult;
+use decodecalc_api::measured::BenchResult;
+use decodecalc_api::serve::Workload;
+use decodecalc_api::{Error, Setup};
 
 /// The `Examples:` of `decodecalc bench-serve --help` (run by cli/tests/cmd/bench-serve.md).
 pub const EXAMPLES: &str = "\
@@ -50,10 +50,10 @@ pub struct BenchServeArgs {
     #[arg(long)]
     pub ignore_eos: bool,
     /// The gaps' gamma shape at a finite --request-rate (1: Poisson).
-    #[arg(long, default_value_t = decodecalc_core::serve::DEFAULT_BURSTINESS)]
+    #[arg(long, default_value_t = decodecalc_api::serve::DEFAULT_BURSTINESS)]
     pub burstiness: f64,
     /// The seed the tool draws its arrival gaps with.
-    #[arg(long, default_value_t = decodecalc_core::serve::DEFAULT_SEED)]
+    #[arg(long, default_value_t = decodecalc_api::serve::DEFAULT_SEED)]
     pub seed: u64,
     /// Compare with this `--save-result` JSON instead: its workload replaces the flags above.
     #[arg(long)]
@@ -90,14 +90,14 @@ pub fn predict(
         // reference run's, unless the flags say which.
         if !setup_given {
             request.model = Some(
-                decodecalc_core::scenario::model_for_repo(id).map_err(|e| e.context(&m.origin))?,
+                decodecalc_api::scenario::model_for_repo(id).map_err(|e| e.context(&m.origin))?,
             );
         }
     }
     let plan = request.resolve(&crate::files::Fs)?;
     diag.extend(plan.warnings.iter().map(ToString::to_string));
     if let Some(id) = measured.and_then(|m| m.model_id.as_deref()) {
-        let theirs = decodecalc_core::scenario::model_for_repo(id).ok();
+        let theirs = decodecalc_api::scenario::model_for_repo(id).ok();
         if setup_given && theirs.is_some_and(|t| t != plan.model.id) {
             diag.warn(format!(
                 "the result measured `{id}`; predicting {} as the flags say",
@@ -105,9 +105,9 @@ pub fn predict(
             ));
         }
     }
-    let capacity = plan.capacity()?;
+    let Setup { plan, capacity } = Setup::of_plan(plan)?;
     let (workload, predicted, comparison) =
-        decodecalc_measured::bench::predict_run(&plan, &capacity, workload, measured)?;
+        decodecalc_api::measured::bench::predict_run(&plan, &capacity, workload, measured)?;
     let comparison = measured.map(|_| comparison);
     Ok((
         render::bench_serve(
@@ -147,12 +147,12 @@ fn workload(args: &BenchServeArgs, diag: &mut Diagnostics) -> Result<Workload, E
         input_tokens: args.random_input_len,
         output_tokens: args.random_output_len,
         num_prompts: args.num_prompts,
-        arrival: decodecalc_core::serve::Arrival::Serve {
+        arrival: decodecalc_api::serve::Arrival::Serve {
             request_rate: args.request_rate.0,
             max_concurrency: args.max_concurrency,
             burstiness: args.burstiness,
             seed: args.seed,
-            pacing: decodecalc_core::arrivals::Pacing::Rescaled,
+            pacing: decodecalc_api::arrivals::Pacing::Rescaled,
         },
     };
     w.validate()?;

@@ -1,19 +1,19 @@
 //! `decodecalc calibrate`: fit the timing model to one measured run (and
 //! write its calibration file), or to several jointly, per GPU class.
 
-use super::{resolve, Diagnostics, Output};
+use super::{setup, Diagnostics, Output};
 use crate::args::{CommonArgs, Format};
 use crate::files::{is_runs_file, measured_rows, write_file, Fs};
 use crate::render;
 use clap::Args;
-use decodecalc_core::matrix::Predictor;
-use decodecalc_core::presets::{self, Kind};
-use decodecalc_core::scenario::{load_text, CalibrationFile, Plan};
-use decodecalc_core::Error;
+use decodecalc_api::measured::Run as MeasuredRun;
+use decodecalc_api::measured::{check_rows, Comparison};
+use decodecalc_api::presets::{self, Kind};
+use decodecalc_api::scenario::{load_text, CalibrationFile, Plan};
+use decodecalc_api::Error;
+use decodecalc_api::Setup;
 use decodecalc_fit::compare::compare_cross_validated;
 use decodecalc_fit::{fit, FitReport, Run};
-use decodecalc_measured::compare::{check_rows, Comparison};
-use decodecalc_measured::rows::parse_measured;
 
 /// The `Examples:` of `decodecalc calibrate --help` (run by cli/tests/cmd/calibrate.md).
 pub const EXAMPLES: &str = "\
@@ -92,10 +92,9 @@ fn joint(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Outpu
 
 /// One harness run fitted, its calibration file written or printed.
 fn single(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Output {
-    let plan = resolve(&args.common, diag)?;
-    let capacity = plan.capacity()?;
-    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
-    let (origin, rows) = measured_rows(args.measured.first().map(String::as_str), &plan)?;
+    let setup = setup(&args.common, diag)?;
+    let (plan, predictor) = (&setup.plan, setup.predictor()?);
+    let (origin, rows) = measured_rows(args.measured.first().map(String::as_str), plan)?;
     check_rows(&predictor, &rows)?;
     let report = fit(&predictor, &rows)?;
     let fitted = predictor.with_params(report.params);
@@ -107,9 +106,9 @@ fn single(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Outp
             .map(|s| s.to_string_lossy().to_string())
             .unwrap_or_else(|| format!("{}-vllm0.32", plan.gpu.id))
     });
-    let file = calibration_file(&plan, &report, &comparison, &id, &origin, argv);
+    let file = calibration_file(plan, &report, &comparison, &id, &origin, argv);
     let toml = file.to_toml()?;
-    let mut out = render::calibration(&report, &comparison, &plan, args.common.format(), &rows)?;
+    let mut out = render::calibration(&report, &comparison, plan, args.common.format(), &rows)?;
     match &args.out {
         Some(path) => write_file(path, &toml)?,
         None if args.common.format() == Format::Table => {
@@ -135,11 +134,11 @@ fn calibration_file(
         id: id.to_string(),
         class: plan.gpu.calibration_class().to_string(),
         gpus: vec![plan.gpu.id.clone()],
-        vllm_versions: vec![decodecalc_core::VLLM_VERSION.to_string()],
+        vllm_versions: vec![decodecalc_api::VLLM_VERSION.to_string()],
         description: format!(
             "{} with vLLM {}, fitted on {} ({})",
             plan.gpu.name,
-            decodecalc_core::VLLM_VERSION,
+            decodecalc_api::VLLM_VERSION,
             plan.model.name,
             plan.engine.kv_cache_dtype.name()
         ),
@@ -185,32 +184,22 @@ fn measured_runs(
         let rows = decodecalc_fit::runs::parse_csv(&origin, &text)?;
         return Ok((origin, decodecalc_fit::runs::build(&Fs, &rows)?));
     }
-    if text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with('{')
-        && text.contains("\"completed\"")
-    {
-        // A vllm bench serve --save-result file: the setup comes from the flags.
-        let result = decodecalc_measured::bench::parse(&origin, &text)?;
-        let plan = resolve(common, diag)?;
-        let capacity = plan.capacity()?;
-        return Ok((
-            origin,
-            vec![decodecalc_fit::runs::of_bench_result(
-                &plan, &capacity, &result,
-            )?],
-        ));
-    }
-    let rows = parse_measured(&origin, &text)?;
+    let rows = match MeasuredRun::read(&origin, &text)? {
+        MeasuredRun::Matrix(rows) => rows,
+        MeasuredRun::Serving(result) => {
+            // A vllm bench serve --save-result file: the setup comes from the flags.
+            let s = setup(common, diag)?;
+            let run = decodecalc_fit::runs::of_bench_result(&s.plan, &s.capacity, &result)?;
+            return Ok((origin, vec![run]));
+        }
+    };
     let mut request = common.request()?;
     if request.scenario.is_none() && request.model.is_none() && request.gpu.is_none() {
         request.scenario = scenario_naming(&origin, name);
     }
-    let plan = request.resolve(&Fs)?;
-    diag.extend(plan.warnings.iter().map(ToString::to_string));
-    let capacity = plan.capacity()?;
-    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+    let setup = Setup::resolve(&request, &Fs)?;
+    diag.extend(setup.plan.warnings.iter().map(ToString::to_string));
+    let predictor = setup.predictor()?;
     check_rows(&predictor, &rows)?;
     let mut run = decodecalc_fit::harness_run(&predictor, &rows);
     run.source = origin.clone();
@@ -223,7 +212,7 @@ fn scenario_naming(origin: &str, name: &str) -> Option<String> {
         .iter()
         .filter(|f| f.kind == Kind::Scenario)
         .find(|f| {
-            decodecalc_core::scenario::ScenarioFile::parse(f.path, f.text).is_ok_and(|s| {
+            decodecalc_api::scenario::ScenarioFile::parse(f.path, f.text).is_ok_and(|s| {
                 s.measured
                     .as_deref()
                     .is_some_and(|m| origin.ends_with(&format!("{m}.csv")) || m == name)

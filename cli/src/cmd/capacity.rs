@@ -1,6 +1,6 @@
 //! `decodecalc capacity`: the memory breakdown and the allocator's figures.
 
-use super::{resolve, Diagnostics, Output};
+use super::{setup, Diagnostics, Output};
 use crate::args::CommonArgs;
 use crate::render;
 
@@ -12,9 +12,9 @@ Examples:
   decodecalc capacity --gpu l40s --vllm-command \"vllm serve Qwen/Qwen3-8B --max-model-len 16k\"";
 
 pub fn run(args: &CommonArgs, diag: &mut Diagnostics) -> Output {
-    let plan = resolve(args, diag)?;
-    let capacity = plan.capacity()?;
-    let table = render::capacity(&plan, &capacity, args.format())?;
+    let setup = setup(args, diag)?;
+    let (plan, capacity) = (&setup.plan, &setup.capacity);
+    let table = render::capacity(plan, capacity, args.format())?;
     // The breakdown still prints (it shows why); the error and the exit
     // code are the same as every other subcommand's.
     match capacity.startup_error() {

@@ -1,17 +1,16 @@
 //! `decodecalc compare`: predictions against a measured run, cell by cell
 //! (or against a `vllm bench serve --save-result` file).
 
-use super::{bench_serve, resolve, Diagnostics, Output};
+use super::{bench_serve, setup, Diagnostics, Output};
 use crate::args::CommonArgs;
 use crate::files::{measured_rows, read_bench_result, write_file, Fs};
 use crate::{render, svg};
 use clap::Args;
-use decodecalc_core::matrix::Predictor;
-use decodecalc_core::scenario::World;
-use decodecalc_core::Error;
+use decodecalc_api::measured::bench::is_save_result;
+use decodecalc_api::measured::compare;
+use decodecalc_api::scenario::World;
+use decodecalc_api::Error;
 use decodecalc_fit::compare::compare_cross_validated;
-use decodecalc_measured::bench::is_save_result;
-use decodecalc_measured::compare::compare;
 
 /// The `Examples:` of `decodecalc compare --help` (run by cli/tests/cmd/compare.md).
 pub const EXAMPLES: &str = "\
@@ -53,10 +52,9 @@ pub fn run(args: &CompareArgs, diag: &mut Diagnostics) -> Output {
         let r = read_bench_result(path, diag)?;
         return bench_serve::predict(&args.common, &r.workload(), Some(&r), diag);
     }
-    let plan = resolve(&args.common, diag)?;
-    let capacity = plan.capacity()?;
-    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
-    let (_, rows) = measured_rows(args.measured.as_deref(), &plan)?;
+    let setup = setup(&args.common, diag)?;
+    let predictor = setup.predictor()?;
+    let (_, rows) = measured_rows(args.measured.as_deref(), &setup.plan)?;
     let comparison = if args.cross_validate {
         compare_cross_validated(&predictor, &rows)?
     } else {

@@ -1,11 +1,10 @@
 //! `decodecalc matrix`: the context x concurrency grid, or one cell explained.
 
-use super::{resolve, Diagnostics, Output};
+use super::{setup, Diagnostics, Output};
 use crate::args::{CommonArgs, ExplainCell};
 use crate::files::write_file;
 use crate::{render, svg};
 use clap::Args;
-use decodecalc_core::matrix::Predictor;
 
 /// The `Examples:` of `decodecalc matrix --help` (run by cli/tests/cmd/matrix.md).
 pub const EXAMPLES: &str = "\
@@ -31,9 +30,9 @@ pub struct MatrixArgs {
 }
 
 pub fn run(args: &MatrixArgs, diag: &mut Diagnostics) -> Output {
-    let plan = resolve(&args.common, diag)?;
-    let capacity = plan.capacity()?;
-    let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+    let setup = setup(&args.common, diag)?;
+    let (plan, capacity) = (&setup.plan, &setup.capacity);
+    let predictor = setup.predictor()?;
     if let Some(cell) = &args.explain {
         return Ok((render::explain(&predictor, cell)?, 0));
     }
@@ -43,7 +42,7 @@ pub fn run(args: &MatrixArgs, diag: &mut Diagnostics) -> Output {
         write_file(path, &svg::matrix(&matrix, &title)?)?;
     }
     Ok((
-        render::matrix(&plan, &capacity, &matrix, args.common.format(), args.wide)?,
+        render::matrix(plan, capacity, &matrix, args.common.format(), args.wide)?,
         0,
     ))
 }

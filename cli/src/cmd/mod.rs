@@ -13,8 +13,8 @@ pub mod solve;
 
 use crate::args::CommonArgs;
 use crate::files::Fs;
-use decodecalc_core::scenario::Plan;
-use decodecalc_core::Error;
+use decodecalc_api::scenario::Plan;
+use decodecalc_api::{Error, Setup};
 
 /// What a subcommand prints on stdout and its exit code.
 pub type Output = Result<(String, u8), Error>;
@@ -38,6 +38,11 @@ impl Diagnostics {
     pub fn extend(&mut self, warnings: impl IntoIterator<Item = String>) {
         self.warnings.extend(warnings);
     }
+}
+
+/// The setup the flags describe; its warnings go to stderr.
+pub fn setup(args: &CommonArgs, diag: &mut Diagnostics) -> Result<Setup, Error> {
+    Setup::of_plan(resolve(args, diag)?)
 }
 
 /// Resolve the plan the flags describe; its warnings go to stderr.

@@ -7,8 +7,8 @@ use crate::args::{context, names, speed, top, tp_sizes, CommonArgs, Listed};
 use crate::files::Fs;
 use crate::render;
 use clap::Args;
-use decodecalc_core::rank::{Question, Workload};
-use decodecalc_core::Error;
+use decodecalc_api::rank::{Question, Workload};
+use decodecalc_api::Error;
 
 /// The `Examples:` of `decodecalc rank --help` (run by cli/tests/cmd/rank.md).
 pub const EXAMPLES: &str = "\
@@ -45,7 +45,7 @@ pub struct RankArgs {
     pub top: Option<u64>,
 }
 
-use decodecalc_core::speculative::{Speculative, SpeculativeConfig};
+use decodecalc_api::speculative::{Speculative, SpeculativeConfig};
 
 pub fn run(args: &RankArgs, diag: &mut super::Diagnostics) -> Output {
     let request = args.common.request()?;
@@ -53,7 +53,7 @@ pub fn run(args: &RankArgs, diag: &mut super::Diagnostics) -> Output {
         Error::new("rank needs --model")
             .with_hint("add --model with a preset, a config.json or a folder")
     })?;
-    let model = decodecalc_core::scenario::load_model(&Fs, &model_name)?;
+    let model = decodecalc_api::scenario::load_model(&Fs, &model_name)?;
     // A speculative config is checked once, here, so that a bad one is an
     // error rather than every configuration of the sweep skipped; the
     // acceptance it assumes is named.
@@ -61,7 +61,7 @@ pub fn run(args: &RankArgs, diag: &mut super::Diagnostics) -> Output {
         let config = SpeculativeConfig::parse("--speculative-config", text)?;
         let mut spec = Speculative::resolve("--speculative-config", &config, &model.model, 1)?;
         if let Some(rates) = &request.engine.spec_acceptance {
-            spec.acceptance = decodecalc_core::speculative::parse_acceptance(
+            spec.acceptance = decodecalc_api::speculative::parse_acceptance(
                 "--spec-acceptance",
                 rates,
                 spec.num_speculative_tokens,
@@ -105,7 +105,7 @@ pub fn run(args: &RankArgs, diag: &mut super::Diagnostics) -> Output {
         tps: args
             .tp
             .as_ref()
-            .map_or(&decodecalc_core::rank::RANKED_TP_SIZES[..], |l| &l.values),
+            .map_or(&decodecalc_api::rank::RANKED_TP_SIZES[..], |l| &l.values),
         engine: &request.engine,
         harness: &request.harness,
         workload,

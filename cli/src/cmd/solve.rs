@@ -1,17 +1,16 @@
 //! `decodecalc solve`: the inverse questions (the largest context, the most
 //! requests, the smallest --max-model-len or --gpu-memory-utilization).
 
-use super::{resolve, Diagnostics, Output};
+use super::{setup, Diagnostics, Output};
 use crate::args::{context, speed, CommonArgs};
 use crate::files::Fs;
 use crate::render;
 use clap::{Args, ValueEnum};
-use decodecalc_core::matrix::Predictor;
-use decodecalc_core::scenario::{Capacity, Plan, Request};
-use decodecalc_core::solve::{
+use decodecalc_api::scenario::{Plan, Request};
+use decodecalc_api::solve::{
     alternatives, sizing_workload, smallest_max_model_len, smallest_utilization, SpeedTarget,
 };
-use decodecalc_core::Error;
+use decodecalc_api::{Error, Setup};
 
 /// The `Examples:` of `decodecalc solve --help` (run by cli/tests/cmd/solve.md).
 pub const EXAMPLES: &str = "\
@@ -72,26 +71,25 @@ impl SolveArgs {
 
 pub fn run(args: &SolveArgs, diag: &mut Diagnostics) -> Output {
     let request = args.common.request()?;
-    let plan = resolve(&args.common, diag)?;
+    let setup = setup(&args.common, diag)?;
     let speed = SpeedTarget {
         min_per_request_tok_s: args.min_per_request_tok_s,
     };
-    let capacity = plan.capacity()?;
     let format = args.common.format();
     let out = match args.solve_for {
         SolveFor::MaxContext => {
-            let predictor = Predictor::new(&plan, &capacity, plan.calibration.params)?;
+            let predictor = setup.predictor()?;
             render::solved_context(
-                &predictor.max_context(args.need_concurrency(&plan)?, speed),
-                &plan,
+                &predictor.max_context(args.need_concurrency(&setup.plan)?, speed),
+                &setup.plan,
                 format,
             )?
         }
-        SolveFor::MaxConcurrency => max_concurrency(args, &plan, &capacity, speed)?,
+        SolveFor::MaxConcurrency => max_concurrency(args, &setup, speed)?,
         SolveFor::MaxModelLen | SolveFor::GpuMemoryUtilization => {
             // One answer, for the workload core's sizing rule names.
             let mut request = request;
-            let mut plan = plan;
+            let mut plan = setup.plan;
             let workload = sizing_workload(request.harness.workload);
             request.harness.workload = Some(workload);
             plan.harness.workload = workload;
@@ -102,15 +100,10 @@ pub fn run(args: &SolveArgs, diag: &mut Diagnostics) -> Output {
 }
 
 /// `--for max-concurrency`: the most requests at --context.
-fn max_concurrency(
-    args: &SolveArgs,
-    plan: &Plan,
-    capacity: &Capacity,
-    speed: SpeedTarget,
-) -> Result<String, Error> {
-    let predictor = Predictor::new(plan, capacity, plan.calibration.params)?;
+fn max_concurrency(args: &SolveArgs, setup: &Setup, speed: SpeedTarget) -> Result<String, Error> {
+    let (plan, predictor) = (&setup.plan, setup.predictor()?);
     let ctx = args.need_context()?;
-    decodecalc_core::harness::check_model_len(
+    decodecalc_api::harness::check_model_len(
         "--context",
         ctx,
         plan.harness.max_tokens,

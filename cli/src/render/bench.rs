@@ -8,9 +8,9 @@ use super::*;
 /// file's, when given.
 pub fn bench_serve(
     plan: &Plan,
-    w: &decodecalc_core::serve::Workload,
-    r: &decodecalc_core::serve::ServeResult,
-    comparison: Option<&[decodecalc_measured::bench::FigureComparison]>,
+    w: &decodecalc_api::serve::Workload,
+    r: &decodecalc_api::serve::ServeResult,
+    comparison: Option<&[decodecalc_api::measured::FigureComparison]>,
     format: Format,
 ) -> Result<String, Error> {
     #[derive(Serialize)]
@@ -19,12 +19,12 @@ pub fn bench_serve(
         gpu: &'a str,
         vllm_version: String,
         calibration: String,
-        workload: &'a decodecalc_core::serve::Workload,
-        predicted: &'a decodecalc_core::serve::ServeResult,
-        tpot_band: Option<decodecalc_core::scenario::Band>,
-        ttft_band: Option<decodecalc_core::scenario::Band>,
-        throughput_band: Option<decodecalc_core::scenario::Band>,
-        comparison: Option<&'a [decodecalc_measured::bench::FigureComparison]>,
+        workload: &'a decodecalc_api::serve::Workload,
+        predicted: &'a decodecalc_api::serve::ServeResult,
+        tpot_band: Option<decodecalc_api::scenario::Band>,
+        ttft_band: Option<decodecalc_api::scenario::Band>,
+        throughput_band: Option<decodecalc_api::scenario::Band>,
+        comparison: Option<&'a [decodecalc_api::measured::FigureComparison]>,
     }
     let c = &plan.calibration;
     if format == Format::Json {
@@ -35,9 +35,9 @@ pub fn bench_serve(
             calibration: c.label(),
             workload: w,
             predicted: r,
-            tpot_band: c.band_in(decodecalc_core::bands::Figure::Tpot, None),
-            ttft_band: c.band_in(decodecalc_core::bands::Figure::Ttft, None),
-            throughput_band: c.band_in(decodecalc_core::bands::Figure::Throughput, None),
+            tpot_band: c.band_in(decodecalc_api::bands::Figure::Tpot, None),
+            ttft_band: c.band_in(decodecalc_api::bands::Figure::Ttft, None),
+            throughput_band: c.band_in(decodecalc_api::bands::Figure::Throughput, None),
             comparison,
         });
     }
@@ -50,7 +50,7 @@ pub fn bench_serve(
             plan.engine.vllm_version,
             c.label(),
             // `vllm bench serve --dataset-name random`: every prompt its own.
-            decodecalc_core::harness::Workload::Distinct.describe(w.output_tokens),
+            decodecalc_api::harness::Workload::Distinct.describe(w.output_tokens),
         )
     } else {
         String::new()
@@ -72,7 +72,7 @@ pub fn bench_serve(
 }
 
 /// Measured against predicted, a row per figure the result file has.
-fn comparison_table(cmp: &[decodecalc_measured::bench::FigureComparison]) -> Table {
+fn comparison_table(cmp: &[decodecalc_api::measured::FigureComparison]) -> Table {
     let mut t = Table::new(&[
         ("Figure", false),
         ("Measured", true),
@@ -92,13 +92,13 @@ fn comparison_table(cmp: &[decodecalc_measured::bench::FigureComparison]) -> Tab
 
 /// The predicted figures, named and ordered as `vllm bench serve` prints them.
 fn predicted_table(
-    w: &decodecalc_core::serve::Workload,
-    r: &decodecalc_core::serve::ServeResult,
+    w: &decodecalc_api::serve::Workload,
+    r: &decodecalc_api::serve::ServeResult,
 ) -> Table {
     let mut t = Table::new(&[("Figure", false), ("Predicted", true)]);
     let row = |t: &mut Table, name: &str, v: String| t.push(vec![name.into(), v]);
     let conc = match w.arrival {
-        decodecalc_core::serve::Arrival::Serve {
+        decodecalc_api::serve::Arrival::Serve {
             max_concurrency: Some(c),
             ..
         } => c.to_string(),

@@ -115,7 +115,7 @@ pub fn presets(args: &PresetsArgs) -> Result<String, Error> {
 
 /// `presets --versions`: the table of changes `--vllm-version` follows.
 pub(super) fn versions(format: Format) -> Result<String, Error> {
-    use decodecalc_core::version::{CAPACITY_OLDEST, CHANGES, MODELLED, NEWEST};
+    use decodecalc_api::version::{CAPACITY_OLDEST, CHANGES, MODELLED, NEWEST};
     if format == Format::Json {
         return json(&CHANGES);
     }

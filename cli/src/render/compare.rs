@@ -15,8 +15,8 @@ pub fn calibration(
     struct Out<'a> {
         fit: &'a FitReport,
         prompt_relation: Option<(f64, f64)>,
-        summary: &'a decodecalc_measured::compare::Summary,
-        cross_validation: &'a Option<decodecalc_measured::compare::Metrics>,
+        summary: &'a decodecalc_api::measured::Summary,
+        cross_validation: &'a Option<decodecalc_api::measured::Metrics>,
     }
     let relation = prompt_relation(rows);
     if format == Format::Json {

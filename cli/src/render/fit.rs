@@ -95,7 +95,7 @@ fn fitted_values(report: &decodecalc_fit::JointReport) -> String {
         report.classes.len()
     );
     {
-        use decodecalc_core::timing::{Scope, TimingParams};
+        use decodecalc_api::timing::{Scope, TimingParams};
         let values = |p: &TimingParams, keep: &dyn Fn(usize, &str) -> bool| {
             TimingParams::NAMES
                 .iter()
@@ -185,7 +185,7 @@ pub fn held_out(
 /// regime under leave-family-out and leave-GPU-out: what a prediction's
 /// band is taken from.
 pub(super) fn regime_table(report: &decodecalc_fit::JointReport) -> Table {
-    use decodecalc_core::bands::{Figure, Regime, MIN_REGIME_FIGURES};
+    use decodecalc_api::bands::{Figure, Regime, MIN_REGIME_FIGURES};
     let mut t = Table::new(&[
         ("GPU class", false),
         ("Regime", false),

@@ -9,14 +9,14 @@ pub(super) struct MatrixJson<'a> {
     vllm_version: String,
     model: &'a str,
     gpu: &'a str,
-    workload: decodecalc_core::harness::Workload,
+    workload: decodecalc_api::harness::Workload,
     max_tokens: u64,
     block_size_tokens: u64,
     num_blocks: u64,
     kv_cache_tokens: u64,
     calibration: &'a str,
-    error_bands: &'a decodecalc_core::scenario::ErrorBands,
-    cells: &'a [decodecalc_core::matrix::Cell],
+    error_bands: &'a decodecalc_api::scenario::ErrorBands,
+    cells: &'a [decodecalc_api::matrix::Cell],
 }
 
 /// The status as the table says it: the harness's rule by name.
@@ -46,7 +46,7 @@ pub(super) fn matrix_header(plan: &Plan, cap: &Capacity, m: &Matrix) -> String {
 
 /// The lines under a matrix: what each status and column means here.
 pub(super) fn matrix_legend(plan: &Plan, cap: &Capacity, m: &Matrix) -> String {
-    use decodecalc_core::harness::Workload;
+    use decodecalc_api::harness::Workload;
     let meaning = |s: Status| {
         format!(
             "{}: {}\n",
@@ -224,7 +224,7 @@ pub(super) fn matrix_compact(m: &Matrix) -> String {
 }
 
 /// A band in words: "+-9% median, +-21% p90 (leave-GPU-out, 147 figures)".
-pub fn band_words(b: &decodecalc_core::scenario::Band) -> String {
+pub fn band_words(b: &decodecalc_api::scenario::Band) -> String {
     let regime = b
         .regime
         .map_or(String::new(), |r| format!(", {}", r.label()));
@@ -238,8 +238,8 @@ pub fn band_words(b: &decodecalc_core::scenario::Band) -> String {
 }
 
 /// What a hold-out says about the prediction it bands.
-pub fn hold_out_words(h: decodecalc_core::bands::HoldOut) -> &'static str {
-    use decodecalc_core::bands::HoldOut;
+pub fn hold_out_words(h: decodecalc_api::bands::HoldOut) -> &'static str {
+    use decodecalc_api::bands::HoldOut;
     match h {
         HoldOut::LeaveCellOut => "leave-cell-out on the measured run",
         HoldOut::LeaveFamilyOut => "leave-model-family-out: a model the fit never saw",
@@ -249,7 +249,7 @@ pub fn hold_out_words(h: decodecalc_core::bands::HoldOut) -> &'static str {
 }
 
 /// The error bands as lines under a table.
-pub(super) fn bands_text(b: &decodecalc_core::scenario::ErrorBands) -> String {
+pub(super) fn bands_text(b: &decodecalc_api::scenario::ErrorBands) -> String {
     let mut out = String::from("\n");
     if let Some(class) = &b.class {
         out.push_str(&format!(

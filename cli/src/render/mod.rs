@@ -4,18 +4,18 @@
 use crate::args::{ExplainCell, Format};
 use crate::cmd::presets::PresetsArgs;
 use crate::table::Table;
-use decodecalc_core::allocator::RunningLimit;
-use decodecalc_core::breakdown::{grouped, grouped_f, Amount, BreakdownRow};
-use decodecalc_core::harness::check_model_len;
-use decodecalc_core::matrix::{Cell, Matrix, Phase, Predictor, Status};
-use decodecalc_core::presets::{self, Kind};
-use decodecalc_core::scenario::{Capacity, Plan};
-use decodecalc_core::timing::{prefill_row, DecodeTiming};
-use decodecalc_core::units::{format_tokens, gib, mib, MIB};
-use decodecalc_core::Error;
+use decodecalc_api::allocator::RunningLimit;
+use decodecalc_api::breakdown::{grouped, grouped_f, Amount, BreakdownRow};
+use decodecalc_api::harness::check_model_len;
+use decodecalc_api::matrix::{Cell, Matrix, Phase, Predictor, Status};
+use decodecalc_api::measured::MeasuredRow;
+use decodecalc_api::measured::{Comparison, Metric, Metrics};
+use decodecalc_api::presets::{self, Kind};
+use decodecalc_api::scenario::{Capacity, Plan};
+use decodecalc_api::timing::{prefill_row, DecodeTiming};
+use decodecalc_api::units::{format_tokens, gib, mib, MIB};
+use decodecalc_api::Error;
 use decodecalc_fit::{prompt_relation, FitReport, NotPinned};
-use decodecalc_measured::compare::{Comparison, Metric, Metrics};
-use decodecalc_measured::rows::MeasuredRow;
 use serde::Serialize;
 
 mod bench;
@@ -56,6 +56,6 @@ pub(super) fn opt_grouped(v: Option<f64>, digits: usize) -> String {
 }
 
 /// A cell's band for one figure as a column: "±21%" (its p90).
-pub(super) fn band_cell(b: Option<&decodecalc_core::scenario::Band>) -> String {
+pub(super) fn band_cell(b: Option<&decodecalc_api::scenario::Band>) -> String {
     b.map_or(String::new(), |b| format!("±{:.0}%", b.p90_abs_pct))
 }

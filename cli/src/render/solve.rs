@@ -44,7 +44,7 @@ pub(super) fn solve_head(plan: &Plan, format: Format) -> String {
 }
 
 pub fn solved_context(
-    a: &decodecalc_core::solve::MaxContext,
+    a: &decodecalc_api::solve::MaxContext,
     plan: &Plan,
     format: Format,
 ) -> Result<String, Error> {
@@ -84,7 +84,7 @@ pub fn solved_context(
 }
 
 pub fn solved_concurrency(
-    a: &decodecalc_core::solve::MaxConcurrency,
+    a: &decodecalc_api::solve::MaxConcurrency,
     plan: &Plan,
     format: Format,
 ) -> Result<String, Error> {
@@ -120,7 +120,7 @@ pub fn solved_concurrency(
 }
 
 pub fn solved_setting(
-    a: &decodecalc_core::solve::SmallestSetting,
+    a: &decodecalc_api::solve::SmallestSetting,
     max_model_len: bool,
     plan: &Plan,
     format: Format,
@@ -154,9 +154,9 @@ pub fn solved_setting(
 }
 
 pub fn ranked(
-    ranking: &decodecalc_core::rank::Ranking,
+    ranking: &decodecalc_api::rank::Ranking,
     model: &str,
-    w: decodecalc_core::rank::Workload,
+    w: decodecalc_api::rank::Workload,
     top: u64,
     format: Format,
 ) -> Result<String, Error> {
@@ -168,8 +168,8 @@ pub fn ranked(
         #[derive(Serialize)]
         struct Out<'a> {
             model: &'a str,
-            workload: decodecalc_core::rank::Workload,
-            prompts: decodecalc_core::harness::Workload,
+            workload: decodecalc_api::rank::Workload,
+            prompts: decodecalc_api::harness::Workload,
             prices_source: &'a str,
             prices_date: &'a str,
             /// Configurations vLLM would start.
@@ -177,7 +177,7 @@ pub fn ranked(
             /// Configurations that serve it, all of them (`configurations`
             /// is cut at --top).
             serving: usize,
-            configurations: &'a [decodecalc_core::rank::Ranked],
+            configurations: &'a [decodecalc_api::rank::Ranked],
             unpriced_gpus: &'a [String],
         }
         return json(&Out {
@@ -245,7 +245,7 @@ pub fn ranked(
 }
 
 /// The ranked configurations, one row each.
-fn ranked_table(rows: &[decodecalc_core::rank::Ranked]) -> Table {
+fn ranked_table(rows: &[decodecalc_api::rank::Ranked]) -> Table {
     let mut t = Table::new(&[
         ("#", true),
         ("GPU", false),

@@ -7,7 +7,7 @@ use super::*;
 /// of the values the flag takes (`flags::choices`).
 pub(super) fn options(field: &str) -> Option<Vec<String>> {
     let mut v = vec![String::new()];
-    v.extend(decodecalc_core::flags::choices(field)?);
+    v.extend(decodecalc_api::flags::choices(field)?);
     Some(v)
 }
 
@@ -70,7 +70,7 @@ pub(super) fn in_use(field: &str, out: &Output) -> String {
 /// The help line under a field: core's one-line explanation, the unit, and
 /// the default (vLLM's for a `vllm serve` flag).
 pub(super) fn help_line(field: &str) -> Option<String> {
-    let h = decodecalc_core::flags::describe(field)?;
+    let h = decodecalc_api::flags::describe(field)?;
     let unit = if h.unit.is_empty() {
         String::new()
     } else {
@@ -88,7 +88,7 @@ pub(super) fn field_view(
 ) -> Html {
     let value = state.inputs.fields.get(field).cloned().unwrap_or_default();
     let current = out.as_ref().map(|o| in_use(field, o)).unwrap_or_default();
-    let current = match (current.is_empty(), decodecalc_core::flags::describe(field)) {
+    let current = match (current.is_empty(), decodecalc_api::flags::describe(field)) {
         (true, Some(h)) => h.default.to_string(),
         _ => current,
     };
@@ -276,7 +276,7 @@ pub(super) fn hub_input(state: &State, dispatch: &Dispatch) -> Html {
         .text(format_args!(
             "ORG/NAME, fetched from {} by your browser: {}; no token is sent (for a gated repo, load its config.json)",
             crate::hub::ENDPOINT,
-            decodecalc_core::scenario::HUB_FILES.join(", ")
+            decodecalc_api::scenario::HUB_FILES.join(", ")
         ))
         .close();
     match (&state.hub_fetch, &state.inputs.hub) {

@@ -186,8 +186,8 @@ pub(super) fn grid(o: &Output, dispatch: &Dispatch) -> Html {
     let (decode, max_total) = decode_cells(o);
     let compared_ok = matches!(o.comparison, Some(Ok(_)));
     let ttft = match o.matrix.workload {
-        decodecalc_core::harness::Workload::Harness => "TTFT with the prompt cached",
-        decodecalc_core::harness::Workload::Distinct => "TTFT cold (each prompt prefilled whole)",
+        decodecalc_api::harness::Workload::Harness => "TTFT with the prompt cached",
+        decodecalc_api::harness::Workload::Distinct => "TTFT cold (each prompt prefilled whole)",
     };
     let title = if compared_ok {
         format!("Sustained decode: total tok/s predicted, measured, error; {ttft}")
@@ -314,7 +314,7 @@ pub(super) fn tooltip(c: &Cell) -> String {
         ));
     }
     if let Some(b) = c.error_band {
-        let part = |what: &str, x: Option<decodecalc_core::scenario::Band>| {
+        let part = |what: &str, x: Option<decodecalc_api::scenario::Band>| {
             x.map(|x| {
                 format!(
                     "{what} +-{:.0}% median, +-{:.0}% p90",

@@ -41,9 +41,9 @@ pub(super) fn log_check(o: &Output) -> Html {
 
 /// The calibration's held-out error bands, one sentence per figure, each
 /// saying what its predictions held out.
-pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_core::scenario::ErrorBands) {
-    use decodecalc_core::bands::HoldOut;
-    let words = |x: &decodecalc_core::scenario::Band| {
+pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_api::scenario::ErrorBands) {
+    use decodecalc_api::bands::HoldOut;
+    let words = |x: &decodecalc_api::scenario::Band| {
         let held = match x.hold_out {
             HoldOut::LeaveCellOut => "leave-cell-out",
             HoldOut::LeaveFamilyOut => "a model family held out",
@@ -87,7 +87,7 @@ pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_core::scenario::ErrorBa
 }
 
 /// The GPU's memory as a bar of core's breakdown rows that are segments
-/// ([`decodecalc_core::breakdown`]): each named in its hover title with its
+/// ([`decodecalc_api::breakdown`]): each named in its hover title with its
 /// size and explanation, and listed in a legend.
 pub(super) fn memory_bar(o: &Output) -> Html {
     let c = &o.capacity;

@@ -10,12 +10,12 @@ use crate::{
     engine_fields, group_fields, Action, ChartMetric, FieldError, HubFetch, Output, State,
     ESSENTIALS, PLAN,
 };
-use decodecalc_core::breakdown::{grouped, grouped_f, Amount, Segment};
-use decodecalc_core::flags::FlagGroup;
-use decodecalc_core::matrix::{Cell, Phase, Status};
-use decodecalc_core::units::{format_tokens, gib};
-use decodecalc_measured::bench::FigureComparison;
-use decodecalc_measured::compare::{CellComparison, Comparison, Metric};
+use decodecalc_api::breakdown::{grouped, grouped_f, Amount, Segment};
+use decodecalc_api::flags::FlagGroup;
+use decodecalc_api::matrix::{Cell, Phase, Status};
+use decodecalc_api::measured::FigureComparison;
+use decodecalc_api::measured::{CellComparison, Comparison, Metric};
+use decodecalc_api::units::{format_tokens, gib};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -44,7 +44,7 @@ pub fn page(state: &State, dispatch: Dispatch, out: &Result<Output, FieldError>)
                 <h1>{ "decodecalc" }</h1>
                 <p class="sub" id="modelled-version">{ format!(
                     "vLLM {} capacity and decode calculator, offline",
-                    out.as_ref().map_or(decodecalc_core::version::MODELLED, |o| o.plan.engine.vllm_version)
+                    out.as_ref().map_or(decodecalc_api::version::MODELLED, |o| o.plan.engine.vllm_version)
                 ) }</p>
             </header>
             <section class="form essentials" aria-label="model, GPU and workload">
@@ -133,14 +133,14 @@ pub(super) fn px(v: f64) -> String {
 }
 
 /// Why a dropped measured file could not be compared, beside its input.
-pub(super) fn measured_error(e: &decodecalc_core::Error) -> Html {
+pub(super) fn measured_error(e: &decodecalc_api::Error) -> Html {
     let mut m = Markup::new();
     error_box(&mut m, "error-measured", e);
     m.html()
 }
 
 /// An error and its hint in an alert box with this id.
-pub(super) fn error_box(m: &mut Markup, id: &str, e: &decodecalc_core::Error) {
+pub(super) fn error_box(m: &mut Markup, id: &str, e: &decodecalc_api::Error) {
     m.open("div")
         .attr("class", "field-error")
         .attr("id", id)
@@ -151,7 +151,7 @@ pub(super) fn error_box(m: &mut Markup, id: &str, e: &decodecalc_core::Error) {
 }
 
 /// An error's hint (`hint: ...`), or nothing.
-pub(super) fn hint_line(m: &mut Markup, e: &decodecalc_core::Error) {
+pub(super) fn hint_line(m: &mut Markup, e: &decodecalc_api::Error) {
     if let Some(h) = &e.hint {
         m.open("div")
             .attr("class", "hint")
@@ -179,7 +179,7 @@ mod tests {
             "{b}"
         );
         assert!(!b.contains("<img"), "{b}");
-        let e = decodecalc_core::Error::new("bad <b>value</b>").with_hint("give \"1\" & more");
+        let e = decodecalc_api::Error::new("bad <b>value</b>").with_hint("give \"1\" & more");
         let m = markup(measured_error(&e));
         assert_eq!(
             m,

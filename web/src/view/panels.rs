@@ -3,7 +3,7 @@
 
 use super::*;
 
-pub(super) fn comparison_view(c: &Result<Comparison, decodecalc_core::Error>) -> Html {
+pub(super) fn comparison_view(c: &Result<Comparison, decodecalc_api::Error>) -> Html {
     let c = match c {
         Err(e) => return measured_error(e),
         Ok(c) => c,
@@ -57,7 +57,7 @@ fn head_row(t: &mut Markup, heads: &[&str]) {
 /// A `vllm bench serve --save-result` file's figures beside the prediction
 /// of its workload on this setup.
 pub(super) fn bench_view(
-    b: &Result<Vec<FigureComparison>, decodecalc_core::Error>,
+    b: &Result<Vec<FigureComparison>, decodecalc_api::Error>,
     name: Option<&str>,
 ) -> Html {
     let figures = match b {
@@ -132,7 +132,7 @@ fn plan_answers(a: &crate::Answers) -> Html {
             format!("{x} ({})", format_tokens(x))
         })
     };
-    let setting = |s: &decodecalc_core::solve::SmallestSetting, digits: usize| match s.value {
+    let setting = |s: &decodecalc_api::solve::SmallestSetting, digits: usize| match s.value {
         Some(v) => format!("{v:.digits$}"),
         None => format!("cannot fit on this GPU; {}", s.suggestions.join("; ")),
     };
@@ -199,7 +199,7 @@ fn plan_answers(a: &crate::Answers) -> Html {
 const RANKING_TITLE: &str = "Cheapest configurations for this cell, distinct prompts (estimated on-demand prices; GPUs without one after, fastest per GPU first)";
 
 /// The cheapest configurations for the target cell, once asked for.
-fn ranking_table(rows: &[decodecalc_core::rank::Ranked]) -> Html {
+fn ranking_table(rows: &[decodecalc_api::rank::Ranked]) -> Html {
     let mut t = Markup::new();
     t.open("div")
         .leaf("h2", RANKING_TITLE)
