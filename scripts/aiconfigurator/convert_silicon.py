@@ -82,6 +82,7 @@ MAPPED = {
     ),
     ("Qwen/Qwen3-235B-A22B-FP8", "fp8"): dict(
         preset="qwen3-235b-a22b-fp8", label="fp8", moe=True,
+        kv_cache_dtype="fp8", kv_note="generator",
         checkpoint="checkpoint Qwen/Qwen3-235B-A22B-FP8, Qwen's block-wise "
         "fp8 release (precision/gemm/moe quant fp8 = the checkpoint's own "
         "format, read from its config.json); no --quantization",
@@ -95,6 +96,7 @@ MAPPED = {
     ),
     ("MiniMaxAI/MiniMax-M2.5", "fp8"): dict(
         preset="MiniMaxAI/MiniMax-M2.5", slug="minimax-m2.5", label="fp8", moe=True,
+        kv_cache_dtype="fp8", kv_note="generator",
         checkpoint="checkpoint MiniMaxAI/MiniMax-M2.5 in its own block-wise fp8 "
         "(quant_method fp8, 128x128 blocks, dynamic activations; precision/gemm/"
         "moe quant fp8 = the checkpoint's format; config data/hub/"
@@ -102,7 +104,7 @@ MAPPED = {
     ),
     ("MiniMaxAI/MiniMax-M2.5", "fp4"): dict(
         preset="nvidia/MiniMax-M2.5-NVFP4", slug="minimax-m2.5-nvfp4", label="fp4", moe=True,
-        kv_cache_dtype="fp8",
+        kv_cache_dtype="fp8", kv_note="modelopt",
         checkpoint="checkpoint read as nvidia/MiniMax-M2.5-NVFP4, NVIDIA's ModelOpt "
         "NVFP4 release of MiniMax-M2.5 (model_path names the base repo; precision fp4 "
         "with gemm/moe quant nvfp4 is aiconfigurator's mode for an NVFP4 checkpoint "
@@ -119,7 +121,7 @@ MAPPED = {
     ),
     ("moonshotai/Kimi-K2.5", "fp4"): dict(
         preset="nvidia/Kimi-K2.5-NVFP4", slug="kimi-k2.5-nvfp4", label="fp4", moe=True,
-        kv_cache_dtype="fp8",
+        kv_cache_dtype="fp8", kv_note="modelopt",
         checkpoint="checkpoint read as nvidia/Kimi-K2.5-NVFP4, NVIDIA's ModelOpt "
         "NVFP4 release of Kimi-K2.5 (model_path names the base repo, whose own "
         "experts are int4; precision fp4 with gemm/moe quant nvfp4 is "
@@ -160,6 +162,25 @@ MODELOPT_KV_NOTE = (
     "resolve_kv_cache_dtype_string in vllm/utils/torch_utils.py, since PR #30785, "
     "2025-12-16)"
 )
+
+# The KV cache of the deployment aiconfigurator's generator writes for a
+# checkpoint quantized to fp8 (per-tensor or block-wise) or NVFP4: its model
+# layer infers the quant modes from the checkpoint's own quantization config
+# and for those three gives the KV cache (and attention) fp8
+# (aic-core/src/aiconfigurator_core/sdk/models/helpers.py,
+# _infer_quant_modes_from_raw_config); the generator passes that mode as the
+# worker's kv_cache_dtype (src/aiconfigurator/generator/module_bridge.py), and
+# for vLLM as --kv-cache-dtype (generator/config/backend_config_mapping.yaml,
+# backend_templates/vllm/cli_args.*.j2). bf16, MXFP4 (gpt-oss) and int4
+# (Kimi-K2.5) checkpoints keep vLLM's auto, their model dtype.
+GENERATOR_KV_NOTE = (
+    "kv_cache_dtype fp8: not a field the row records but what aiconfigurator's "
+    "generator writes for an fp8 or NVFP4 checkpoint (--kv-cache-dtype from the "
+    "fp8 KV mode its model infers from the checkpoint's quantization config: "
+    "aic-core/src/aiconfigurator_core/sdk/models/helpers.py, generator/"
+    "module_bridge.py, generator/config/backend_config_mapping.yaml)"
+)
+KV_NOTES = {"modelopt": MODELOPT_KV_NOTE, "generator": GENERATOR_KV_NOTE}
 
 # The engine limits of the deployment aiconfigurator's generator writes for
 # an aggregated vLLM worker at batch size B, input isl and output osl, by its
@@ -391,7 +412,7 @@ def convert(text: str, commit: str):
             f"aggregated vLLM worker at this batch size (generator/rule_plugin/vllm.rule)."
         )
         if m.get("kv_cache_dtype"):
-            notes += f" {MODELOPT_KV_NOTE}."
+            notes += f" {KV_NOTES[m['kv_note']]}."
         if dups:
             notes += (f" The same point is also row {'; '.join(dups)} (figures given where they "
                       f"differ from this row's; this row is the newest measurement).")

@@ -48,14 +48,17 @@ COLUMNS = convert_silicon.COLUMNS + ["data_parallel_size", "enable_expert_parall
 MAPPED = {
     ("Qwen/Qwen3-235B-A22B-FP8", "fp8"): dict(
         model="qwen3-235b-a22b-fp8", slug="qwen3-235b-a22b-fp8", label="fp8",
+        kv_cache_dtype="fp8", kv_note="generator",
         checkpoint="checkpoint Qwen/Qwen3-235B-A22B-FP8, Qwen's block-wise fp8 release "
         "(read from its config.json); no --quantization"),
     ("MiniMaxAI/MiniMax-M2.5", "fp8"): dict(
         model="MiniMaxAI/MiniMax-M2.5", slug="minimax-m2.5", label="fp8",
+        kv_cache_dtype="fp8", kv_note="generator",
         checkpoint="checkpoint MiniMaxAI/MiniMax-M2.5 in its own block-wise fp8 "
         "(precision/gemm/moe quant fp8 = the checkpoint's format); no --quantization"),
     ("MiniMaxAI/MiniMax-M2.5", "fp4"): dict(
         model="nvidia/MiniMax-M2.5-NVFP4", slug="minimax-m2.5", label="nvfp4",
+        kv_cache_dtype="fp8", kv_note="modelopt",
         checkpoint="checkpoint read as nvidia/MiniMax-M2.5-NVFP4 (ModelOpt NVFP4): "
         "model_path names the fp8 base, but the same deployments' fp8 rows measure "
         "other figures, so the fp4 rows served another checkpoint, and NVIDIA's "
@@ -210,6 +213,8 @@ def row_of(c: dict, dups: list, source: str) -> dict:
         f"since Kimi-K2.5's own 262,144 would not start on 4 B200s; max_num_seqs "
         f"{c['seqs']} and max_num_batched_tokens {c['seqs'] + c['isl'] + MODEL_LEN_MARGIN} "
         f"(= max_num_seqs + isl + {MODEL_LEN_MARGIN}) per rank, the same rule's step limits.")
+    if m.get("kv_cache_dtype"):
+        notes += f" {convert_silicon.KV_NOTES[m['kv_note']]}."
     if dups:
         notes += f" The same measurement (identical figures) is also row {', '.join(dups)}."
     out = {k: "" for k in COLUMNS}
@@ -221,7 +226,7 @@ def row_of(c: dict, dups: list, source: str) -> dict:
         "input_tokens": c["isl"], "output_tokens": c["osl"], "max_concurrency": c["c"],
         "num_prompts": min(PROMPTS_PER_CONCURRENCY * c["c"], MAX_PROMPTS),
         "mean_tpot_ms": fmt(r["silicon_tpot_ms"]), "mean_ttft_ms": fmt(r["silicon_ttft_ms"]),
-        "source": source, "notes": notes,
+        "source": source, "notes": notes, "kv_cache_dtype": m.get("kv_cache_dtype", ""),
         "data_parallel_size": c["dp"], "enable_expert_parallel": 1 if c["ep"] else 0,
         "max_num_seqs": c["seqs"],
         "max_num_batched_tokens": c["seqs"] + c["isl"] + MODEL_LEN_MARGIN,

@@ -313,13 +313,21 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // 15.2% and 34.1% since the B200 prices Kimi-K2.5's int4 experts by its
     // vLLM 0.24.0 Marlin table (Kimi-K2.5 int4 on the B200 53.3% -> 25.2%);
     // 14.4% and 34.1% served with the engine limits aiconfigurator's
-    // generator writes (TTFT 45.2% -> 44.4% median, 156.9% -> 120.1% p90).
+    // generator writes (TTFT 45.2% -> 44.4% median, 156.9% -> 120.1% p90);
+    // 14.3% and 33.7% with recompute preemption. 15.7% and 35.2% since the
+    // fp8 and NVFP4 checkpoints' runs have the fp8 KV cache that generator
+    // writes for them (scripts/aiconfigurator/convert_silicon.py,
+    // GENERATOR_KV_NOTE): half the attention bytes makes MiniMax-M2.5 and
+    // Qwen3-235B, already predicted too fast, faster still (-17.9% -> -20.1%
+    // and -44.9% -> -46.1% on average), while their KV pools, twice as
+    // large, stop the queueing their measured TTFT never showed (below). The
+    // bar follows the corrected inputs; the MoE steps' gap is the model's.
     assert!(
-        tpot.stats.median_abs_pct <= 14.6,
+        tpot.stats.median_abs_pct <= 15.9,
         "{}",
         tpot.stats.median_abs_pct
     );
-    assert!(tpot.stats.p90_abs_pct <= 34.5, "{}", tpot.stats.p90_abs_pct);
+    assert!(tpot.stats.p90_abs_pct <= 35.5, "{}", tpot.stats.p90_abs_pct);
     // Kimi-K2.5 int4 on the H200 and the B200, the runs the Marlin kernel
     // prices: TPOT 42.0% median before it on the H200, 53.3% on the B200;
     // the family 27.1% with the H200's table alone, 25.2% with both.
@@ -360,19 +368,23 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // budget packed eight. Since a full KV cache preempts the last admitted
     // request instead of holding back those it cannot hold to their last
     // token: 44.7% median, 118.1% p90, and +52.8% on average, where the
-    // requests held back had made it +111.8%.
+    // requests held back had made it +111.8%. With the fp8 KV cache the
+    // generator writes for fp8 and NVFP4 checkpoints: 44.2%, 112.5% and
+    // +31.4% (MiniMax-M2.5 +73.5% -> +16.9% on average: at 512 requests of
+    // 1,024 + 1,024 tokens on two B200s a bf16 pool holds about 300 of them
+    // and the rest wait 36 s for their first token; measured, 1.3 s).
     let ttft = overall(Figure::Ttft);
     assert!(
-        ttft.stats.median_abs_pct <= 44.9,
+        ttft.stats.median_abs_pct <= 44.4,
         "{}",
         ttft.stats.median_abs_pct
     );
     assert!(
-        ttft.stats.p90_abs_pct <= 119.0,
+        ttft.stats.p90_abs_pct <= 113.0,
         "{}",
         ttft.stats.p90_abs_pct
     );
-    assert!(ttft.mean_signed_pct <= 55.0, "{}", ttft.mean_signed_pct);
+    assert!(ttft.mean_signed_pct <= 32.0, "{}", ttft.mean_signed_pct);
 }
 
 /// Doc sync, not evidence in itself: the README's accuracy tables are the

@@ -221,6 +221,9 @@ fn expert_and_data_parallel_silicon_runs_are_predicted() {
         }
     }
     // As one replica's tensor parallelism the whole is 42.2% (45.1% before
-    // the Blackwell int4 tables).
-    assert!(a.0 < 32.0 && b.0 > 40.0, "{a:?} {b:?}");
+    // the Blackwell int4 tables). 34.3% (47.8% as one replica) since the fp8
+    // and NVFP4 checkpoints' runs have the fp8 KV cache aiconfigurator's
+    // generator writes for them (convert_silicon.py, GENERATOR_KV_NOTE):
+    // their steps, already too fast, read half the KV bytes; was 29.2%.
+    assert!(a.0 < 35.0 && b.0 > 40.0, "{a:?} {b:?}");
 }

@@ -162,6 +162,10 @@ fn minimax_m2_5_held_out_tpot_by_gpu_and_tp() {
 }
 
 /// Bars just above today's figures, median and p90 of |TPOT error|, %:
-/// 18.6 and 32.0 (21.6 and 33.9 without the norm all-reduce).
-const A_MEDIAN: f64 = 18.8;
-const A_P90: f64 = 32.3;
+/// 19.4 and 33.8 (22.4 and 36.2 without the norm all-reduce), since the fp8
+/// checkpoint's runs have the fp8 KV cache aiconfigurator's generator writes
+/// for it (scripts/aiconfigurator/convert_silicon.py, GENERATOR_KV_NOTE):
+/// half the attention bytes of steps already predicted too fast. With a
+/// bf16 KV cache they were 18.6 and 32.0 (21.6 and 33.9).
+const A_MEDIAN: f64 = 19.6;
+const A_P90: f64 = 34.0;
