@@ -141,7 +141,7 @@ fn errors(runs: &[Run], model_of: &BTreeMap<String, String>) -> Errors {
 
 /// aiconfigurator's silicon sample, the vLLM runs with expert and/or data
 /// parallelism (`data/runs/aiconfigurator-silicon-vllm-ep.csv`, 145 points
-/// of MiniMax-M2.5 fp8 and NVFP4, Kimi-K2.5 and Qwen3-235B-A22B-FP8 on H100,
+/// of MiniMax-M2.5 fp8 and NVFP4, Kimi-K2.5 NVFP4 and Qwen3-235B-A22B-FP8 on H100,
 /// H200, B200 and B300, vLLM 0.12-0.19; scripts/aiconfigurator/
 /// convert_silicon_ep.py), which no fit sees: each predicted as one
 /// replica serving its share of the client's requests, the MoE layers
@@ -205,25 +205,24 @@ fn expert_and_data_parallel_silicon_runs_are_predicted() {
     // TP 4: nothing dispatched), and the whole from 46.1% to 35.9% at the
     // median (45.1% to 33.6% since MiniMax-M2 pays its norm all-reduces,
     // 30.4% since the Blackwell GPUs price Kimi-K2.5's int4 experts by
-    // their Marlin table); what is left is too fast everywhere but there
-    // (the Qwen3-235B runs as their tensor-parallel ones are, the replicas'
-    // prefill stalls unpriced), and Kimi-K2.5 is within 5% at the median
-    // (B200 +0.4%, B300 +4.1%; B200 +5.2% since a full KV cache preempts
-    // the last admitted request, which then recomputes its tokens, where
-    // the requests it would not hold to their last token had waited).
+    // their Marlin table). What is left is too fast everywhere (the
+    // Qwen3-235B runs as their tensor-parallel ones are, the replicas'
+    // prefill stalls unpriced). 34.3% (47.8% as one replica) since the fp8
+    // and NVFP4 checkpoints' runs have the fp8 KV cache aiconfigurator's
+    // generator writes for them (convert_silicon.py, GENERATOR_KV_NOTE):
+    // their steps, already too fast, read half the KV bytes. 35.5% (49.3%)
+    // since Kimi-K2.5's rows, labelled fp4 / nvfp4, are read as
+    // nvidia/Kimi-K2.5-NVFP4, as the tensor-parallel converter reads the
+    // same label (convert_silicon_ep.py): as int4 they had matched TPOT
+    // (+5.2% median) with a TTFT 181% too long at the median, the Marlin
+    // experts prefilling 8,192 tokens on 4 B200s in 0.58 s where the rows
+    // measure 0.23 s; as NVFP4 their TTFT is +0.3% at the median and their
+    // TPOT 31% too fast, as every other MoE checkpoint's here is.
     for (key, (tpot, _)) in &after {
         let (b_tpot, _) = &before[key];
         assert!(stats(tpot).0 <= stats(b_tpot).0 + 1e-9, "{key:?}");
-        if key.1 == "moonshotai/Kimi-K2.5" {
-            assert!(stats(tpot).2.abs() < 6.0, "{key:?}");
-        } else {
-            assert!(stats(tpot).2 < 0.0, "{key:?}");
-        }
+        assert!(stats(tpot).2 < 0.0, "{key:?}");
     }
-    // As one replica's tensor parallelism the whole is 42.2% (45.1% before
-    // the Blackwell int4 tables). 34.3% (47.8% as one replica) since the fp8
-    // and NVFP4 checkpoints' runs have the fp8 KV cache aiconfigurator's
-    // generator writes for them (convert_silicon.py, GENERATOR_KV_NOTE):
-    // their steps, already too fast, read half the KV bytes; was 29.2%.
-    assert!(a.0 < 35.0 && b.0 > 40.0, "{a:?} {b:?}");
+    // As one replica's tensor parallelism the whole is 49.3%.
+    assert!(a.0 < 36.0 && b.0 > 40.0, "{a:?} {b:?}");
 }
