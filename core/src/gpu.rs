@@ -19,6 +19,13 @@ pub struct Gpu {
     pub memory_bytes: u64,
     /// Peak DRAM bandwidth, GB/s (10^9 bytes per second).
     pub bandwidth_gb_s: f64,
+    /// The DRAM technology that bandwidth is of (every preset names it; a
+    /// GPU file may leave it out). A GPU without kernel tables borrows a
+    /// measured GPU's figures (`kernels_from`) of its own architecture and,
+    /// where one was measured, of its memory kind
+    /// (`gpus::every_kernel_lender_shares_the_architecture_and_memory_kind`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_type: Option<MemoryType>,
     /// Dense FP16/BF16 tensor throughput with FP32 accumulate, TFLOPS.
     pub fp16_tflops: f64,
     /// Dense FP16 tensor throughput with FP16 accumulate, TFLOPS, where it
@@ -176,6 +183,44 @@ pub enum Segment {
     Geforce,
     Workstation,
     Datacenter,
+}
+
+/// A GPU's DRAM technology, as its datasheet names it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::gpu))]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryType {
+    Hbm2,
+    Hbm2e,
+    Hbm3,
+    Hbm3e,
+    Gddr6,
+    Gddr6x,
+    Gddr7,
+    Lpddr5x,
+}
+
+/// The family of a [`MemoryType`]: stacked on the package, graphics DRAM
+/// on the board, or low-power DRAM shared with the CPU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryKind {
+    Hbm,
+    Gddr,
+    Lpddr,
+}
+
+impl MemoryType {
+    /// Its family.
+    pub fn kind(self) -> MemoryKind {
+        match self {
+            MemoryType::Hbm2 | MemoryType::Hbm2e | MemoryType::Hbm3 | MemoryType::Hbm3e => {
+                MemoryKind::Hbm
+            }
+            MemoryType::Gddr6 | MemoryType::Gddr6x | MemoryType::Gddr7 => MemoryKind::Gddr,
+            MemoryType::Lpddr5x => MemoryKind::Lpddr,
+        }
+    }
 }
 
 /// The link between the GPUs of one server.

@@ -326,3 +326,71 @@ fn kernel_figures_are_measured_or_borrowed_within_the_architecture() {
         ]
     );
 }
+
+/// Every GPU preset names its DRAM technology, and a GPU without kernel
+/// tables borrows them (`kernels_from`) from a measured GPU of its own
+/// architecture generation and memory kind (HBM, GDDR, LPDDR) wherever one
+/// was measured: a GDDR card's bandwidth efficiencies taken from an HBM
+/// GPU are a transfer across memory technologies. Where none of its kind
+/// was measured the borrowing is listed here, with why.
+#[test]
+fn every_kernel_lender_shares_the_architecture_and_memory_kind() {
+    use decodecalc_core::gpu::{Gpu, MemoryKind};
+    // (borrower, lender): no GPU of the borrower's generation and memory
+    // kind has aiconfigurator kernel tables.
+    const ACROSS_KINDS: [(&str, &str); 8] = [
+        // Ampere on GDDR6 / GDDR6X: only the A100 (HBM2e) was measured.
+        ("a10", "a100-80gb"),
+        ("a40", "a100-80gb"),
+        ("rtx-a6000", "a100-80gb"),
+        ("rtx3080", "a100-80gb"),
+        ("rtx3080-12gb", "a100-80gb"),
+        ("rtx3090", "a100-80gb"),
+        ("rtx3090-ti", "a100-80gb"),
+        // GB10's LPDDR5X: no LPDDR GPU measured; the RTX PRO 6000 (GDDR7)
+        // is its architecture's.
+        ("dgx-spark", "rtx-pro-6000-server"),
+    ];
+    let gpus: Vec<Gpu> = presets::ids(Kind::Gpu)
+        .map(|id| presets::gpu(id).unwrap())
+        .collect();
+    let kind = |g: &Gpu| -> MemoryKind {
+        g.memory_type
+            .unwrap_or_else(|| panic!("{} names no memory_type", g.id))
+            .kind()
+    };
+    let mut across = Vec::new();
+    for g in &gpus {
+        let k = kind(g);
+        let Some(from) = &g.kernels_from else {
+            continue;
+        };
+        let lender = presets::gpu(from).unwrap();
+        if kind(&lender) == k {
+            continue;
+        }
+        across.push((g.id.as_str(), from.as_str()));
+        // Only where no measured GPU of the same generation and kind exists.
+        let generation = g.arch.info().generation;
+        let same_kind: Vec<&str> = gpus
+            .iter()
+            .filter(|m| m.kernels.is_some())
+            .filter(|m| m.arch.info().generation == generation && kind(m) == k)
+            .map(|m| m.id.as_str())
+            .collect();
+        assert!(
+            same_kind.is_empty(),
+            "{} ({k:?}) borrows {from} ({:?}) though {same_kind:?} were measured",
+            g.id,
+            kind(&lender)
+        );
+    }
+    across.sort_unstable();
+    let mut listed = ACROSS_KINDS.to_vec();
+    listed.sort_unstable();
+    assert_eq!(across, listed);
+    // The families: the A100 is HBM, the RTX 3090 GDDR, the GB10 LPDDR.
+    assert_eq!(kind(&presets::gpu("a100-80gb").unwrap()), MemoryKind::Hbm);
+    assert_eq!(kind(&presets::gpu("rtx3090").unwrap()), MemoryKind::Gddr);
+    assert_eq!(kind(&presets::gpu("dgx-spark").unwrap()), MemoryKind::Lpddr);
+}
