@@ -56,6 +56,9 @@ pub enum Warning {
         mean_acceptance_length: f64,
         source: String,
     },
+    /// A mixture-of-experts model timed with a calibration fitted on no MoE
+    /// run: the error bands shown are dense models'.
+    BandsFromDenseRuns { model: String, calibration: String },
     /// Fields of `--speculative-config` read but not modelled.
     SpeculativeFieldsNotModelled { fields: Vec<String> },
 }
@@ -136,6 +139,10 @@ impl fmt::Display for Warning {
                 f,
                 "speculative decoding: fields not modelled (no figure changes): {}",
                 fields.join(", ")
+            ),
+            Warning::BandsFromDenseRuns { model, calibration } => write!(
+                f,
+                "{model} is a mixture-of-experts model and calibration {calibration} was fitted on no MoE run: its error bands are dense models'; published MoE serving runs no fit saw were predicted further off (README, \"How close it is on runs it was not fitted on\")"
             ),
         }
     }

@@ -202,6 +202,12 @@ pub struct JointReport {
     pub overall: GroupReport,
 }
 
+/// How many of `runs` served a mixture-of-experts model.
+fn moe_runs<'a>(runs: impl Iterator<Item = &'a Run>) -> u32 {
+    let n = runs.filter(|r| !r.work.model.moe_layers.is_empty()).count();
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 impl JointReport {
     /// The runs of `class`, or every run (None).
     fn runs_of(&self, class: Option<&str>) -> Vec<&RunReport> {
@@ -422,6 +428,7 @@ pub fn calibration_files(
                 ),
                 fitted_on,
                 runs: c.runs.clone(),
+                moe_runs: moe_runs(mine.iter().copied()),
                 command: command.to_string(),
                 params: report.fit.params_for(&c.class, EngineGeneration::V1).0,
                 v0_params: report.fit.v0_params(&c.class),
@@ -444,6 +451,7 @@ pub fn calibration_files(
         ),
         fitted_on: sources.to_vec(),
         runs: runs.iter().map(|r| r.id.clone()).collect(),
+        moe_runs: moe_runs(runs.iter()),
         command: command.to_string(),
         params: report.fit.params_for(SHARED, EngineGeneration::V1).0,
         v0_params: report.fit.v0_params(SHARED),

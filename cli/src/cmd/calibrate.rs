@@ -147,6 +147,7 @@ fn calibration_file(
             .measured
             .clone()
             .unwrap_or_else(|| plan.scenario_id.clone())],
+        moe_runs: u32::from(plan.model.model.is_moe()),
         command: command_line(argv),
         params: report.params,
         v0_params: None,

@@ -7,7 +7,7 @@
 /// `presets::DATA_TOML_HASH` of the data/ files this was written from
 /// (checked by the page's build, which alone reads this file's values).
 #[cfg_attr(feature = "toml", allow(dead_code))]
-pub(super) const FROM_DATA_TOML_HASH: u64 = 0xcffba1615ee2fe74;
+pub(super) const FROM_DATA_TOML_HASH: u64 = 0xb2bd7416ca8bf5b4;
 
 extern crate alloc;
 pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
@@ -1692,6 +1692,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             description: "".to_owned(),
             fitted_on: alloc::vec![],
             runs: alloc::vec![],
+            moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
                 host_step_ms: 0.3528235409773354f64,
@@ -1961,6 +1962,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             description: "".to_owned(),
             fitted_on: alloc::vec![],
             runs: alloc::vec![],
+            moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
                 host_step_ms: 0.3528235409773354f64,
@@ -2164,6 +2166,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             description: "".to_owned(),
             fitted_on: alloc::vec![],
             runs: alloc::vec![],
+            moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
                 host_step_ms: 0.3528235409773354f64,
@@ -2289,6 +2292,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             description: "".to_owned(),
             fitted_on: alloc::vec![],
             runs: alloc::vec![],
+            moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
                 host_step_ms: 0.3528235409773354f64,
@@ -2739,6 +2743,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             description: "".to_owned(),
             fitted_on: alloc::vec![],
             runs: alloc::vec![],
+            moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
                 host_step_ms: 0.3528235409773354f64,
@@ -3015,6 +3020,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             description: "".to_owned(),
             fitted_on: alloc::vec![],
             runs: alloc::vec![],
+            moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
                 host_step_ms: 0.3528235409773354f64,

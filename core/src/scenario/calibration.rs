@@ -24,6 +24,12 @@ pub struct CalibrationFile {
     pub fitted_on: Vec<String>,
     /// The runs of its class among them.
     pub runs: Vec<String>,
+    /// How many of those runs served a mixture-of-experts model. With none,
+    /// its error bands are dense models' ([`crate::Warning::BandsFromDenseRuns`]
+    /// says so beside a MoE model's prediction); a file without the field
+    /// counts as none.
+    #[serde(default)]
+    pub moe_runs: u32,
     /// The command that produced it.
     pub command: String,
     /// The parameters a release of the V1 engine (0.8.0 on) uses: the
@@ -348,6 +354,7 @@ mod tests {
                 description: String::new(),
                 fitted_on: Vec::new(),
                 runs: Vec::new(),
+                moe_runs: 0,
                 command: String::new(),
                 params: TimingParams::FIRST_PRINCIPLES,
                 v0_params: None,

@@ -345,6 +345,12 @@ impl Request {
         };
         let calibration =
             self.calibration_for(world, scenario.as_ref().map(|(_, s)| s), &gpu, &engine)?;
+        if model.model.is_moe() && calibration.file.as_ref().is_some_and(|f| f.moe_runs == 0) {
+            warnings.push(crate::Warning::BandsFromDenseRuns {
+                model: model.name.clone(),
+                calibration: calibration.id.clone(),
+            });
+        }
         let scenario_id = match &scenario {
             Some((_, s)) if self.model.is_none() && self.gpu.is_none() => s.id.clone(),
             Some((_, s)) => format!("{} (model/GPU overridden)", s.id),

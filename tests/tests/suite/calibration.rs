@@ -595,3 +595,38 @@ fn a_class_fits_only_the_kernel_parameters_its_runs_pin_down() {
     assert!(free("ampere-datacenter").contains(&"quant_gemm_floor_us"));
     assert!(free("ampere-geforce").contains(&"attn_bw_eff_triton"));
 }
+
+/// The shipped calibrations were fitted on no mixture-of-experts run (their
+/// files say `moe_runs = 0`), so a MoE model's prediction says its error
+/// bands are dense models'; a dense model's does not.
+#[test]
+fn a_moe_model_is_told_its_bands_are_dense_models() {
+    use decodecalc_core::scenario::{NoFiles, Request};
+    use decodecalc_core::Warning;
+    let plan = |model: &str, gpu: &str| {
+        let mut r = Request::default();
+        r.set("model", model).unwrap();
+        r.set("gpu", gpu).unwrap();
+        r.resolve(&NoFiles).unwrap()
+    };
+    let dense_bands = |p: &decodecalc_core::scenario::Plan| {
+        p.warnings
+            .iter()
+            .any(|w| matches!(w, Warning::BandsFromDenseRuns { .. }))
+    };
+    let moe = plan("qwen3-30b-a3b", "l40s");
+    assert_eq!(moe.calibration.file.as_ref().map(|f| f.moe_runs), Some(0));
+    assert!(dense_bands(&moe), "{:?}", moe.warnings);
+    assert!(!dense_bands(&plan("llama-3.1-8b", "rtx3090")));
+    assert!(!dense_bands(&plan("qwen3-8b", "h100")));
+    // Without a calibration file (first principles) no band is shown.
+    let mut r = Request::default();
+    for (k, v) in [
+        ("model", "qwen3-30b-a3b"),
+        ("gpu", "l40s"),
+        ("calibration", "none"),
+    ] {
+        r.set(k, v).unwrap();
+    }
+    assert!(!dense_bands(&r.resolve(&NoFiles).unwrap()));
+}
