@@ -8,7 +8,7 @@
 //!   (the capacity), and the predictor every timed answer starts from;
 //! - [`measured::Run`]: a measured file read as whichever of the two
 //!   formats it is (a harness matrix or a `vllm bench serve` result) and
-//!   checked against a setup ([`Setup::check`]).
+//!   checked against a setup's predictor ([`measured::Run::check`]).
 //!
 //! The rest is the model's vocabulary, named once, module by module as the
 //! crates that own it call them: each module below lists the items the

@@ -36,22 +36,6 @@ impl Setup {
     pub fn predictor(&self) -> Result<Predictor<'_>, Error> {
         Predictor::new(&self.plan, &self.capacity, self.plan.calibration.params)
     }
-
-    /// The setup's predictions beside the measured run's figures.
-    pub fn check(&self, run: &Run) -> Result<Checked, Error> {
-        Ok(match run {
-            Run::Matrix(rows) => Checked::Matrix(Box::new(compare(&self.predictor()?, rows)?)),
-            Run::Serving(result) => {
-                let (_, _, figures) = bench::predict_run(
-                    &self.plan,
-                    &self.capacity,
-                    &result.workload(),
-                    Some(result),
-                )?;
-                Checked::Serving(figures)
-            }
-        })
-    }
 }
 
 /// A measured run, as the format its file is.
@@ -71,6 +55,23 @@ impl Run {
             Run::Serving(Box::new(bench::parse(origin, text)?))
         } else {
             Run::Matrix(parse_measured(origin, text)?)
+        })
+    }
+
+    /// The predictions of `predictor` (a [`Setup::predictor`], whose plan
+    /// and capacity a serving run is simulated on) beside this run's figures.
+    pub fn check(&self, predictor: &Predictor) -> Result<Checked, Error> {
+        Ok(match self {
+            Run::Matrix(rows) => Checked::Matrix(Box::new(compare(predictor, rows)?)),
+            Run::Serving(result) => {
+                let (_, _, figures) = bench::predict_run(
+                    predictor.plan,
+                    predictor.capacity,
+                    &result.workload(),
+                    Some(result),
+                )?;
+                Checked::Serving(figures)
+            }
         })
     }
 }

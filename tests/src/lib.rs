@@ -95,6 +95,18 @@ pub fn scratch_file(name: &str, text: &str) -> PathBuf {
     path
 }
 
+/// The plan a request of these flags (name, value, as `Request::set`
+/// takes them) resolves to from embedded data.
+pub fn plan_of(flags: &[(&str, &str)]) -> Plan {
+    let mut request = Request::default();
+    for (flag, value) in flags {
+        request
+            .set(flag, value)
+            .unwrap_or_else(|e| panic!("{flag}: {e}"));
+    }
+    request.resolve(&NoFiles).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// The reference scenario resolved from embedded data, and its capacity.
 pub fn reference() -> (Plan, Capacity) {
     let plan = Request::default()

@@ -586,7 +586,7 @@ pub fn compute(state: &Inputs) -> Result<Output, FieldError> {
         None => (None, None),
         Some(m) => {
             let serving = m.as_ref().is_ok_and(|(_, text)| is_save_result(text));
-            match m.and_then(|(name, text)| setup.check(&Run::read(name, text)?)) {
+            match m.and_then(|(name, text)| Run::read(name, text)?.check(&predictor)) {
                 Ok(Checked::Matrix(c)) => (Some(Ok(*c)), None),
                 Ok(Checked::Serving(figures)) => (None, Some(Ok(figures))),
                 Err(e) if serving => (None, Some(Err(e))),

@@ -601,15 +601,11 @@ fn a_class_fits_only_the_kernel_parameters_its_runs_pin_down() {
 /// bands are dense models'; a dense model's does not.
 #[test]
 fn a_moe_model_is_told_its_bands_are_dense_models() {
-    use decodecalc_core::scenario::{NoFiles, Request};
+    use decodecalc_core::scenario::Plan;
     use decodecalc_core::Warning;
-    let plan = |model: &str, gpu: &str| {
-        let mut r = Request::default();
-        r.set("model", model).unwrap();
-        r.set("gpu", gpu).unwrap();
-        r.resolve(&NoFiles).unwrap()
-    };
-    let dense_bands = |p: &decodecalc_core::scenario::Plan| {
+    use decodecalc_tests::plan_of;
+    let plan = |model: &str, gpu: &str| plan_of(&[("model", model), ("gpu", gpu)]);
+    let dense_bands = |p: &Plan| {
         p.warnings
             .iter()
             .any(|w| matches!(w, Warning::BandsFromDenseRuns { .. }))
@@ -620,13 +616,9 @@ fn a_moe_model_is_told_its_bands_are_dense_models() {
     assert!(!dense_bands(&plan("llama-3.1-8b", "rtx3090")));
     assert!(!dense_bands(&plan("qwen3-8b", "h100")));
     // Without a calibration file (first principles) no band is shown.
-    let mut r = Request::default();
-    for (k, v) in [
+    assert!(!dense_bands(&plan_of(&[
         ("model", "qwen3-30b-a3b"),
         ("gpu", "l40s"),
         ("calibration", "none"),
-    ] {
-        r.set(k, v).unwrap();
-    }
-    assert!(!dense_bands(&r.resolve(&NoFiles).unwrap()));
+    ])));
 }

@@ -660,15 +660,11 @@ fn bf16_gemm(w: &decodecalc_core::timing::Work) -> decodecalc_core::timing::Gemm
 fn a_full_kv_cache_preempts_rather_than_holding_requests_back() {
     use decodecalc_core::allocator::admit;
     use decodecalc_core::serve::{Arrival, Workload};
-    let mut req = Request::default();
-    for (flag, value) in [
+    let plan = decodecalc_tests::plan_of(&[
         ("model", "Qwen/Qwen3-8B"),
         ("gpu", "l4"),
         ("max-model-len", "8192"),
-    ] {
-        req.set(flag, value).unwrap();
-    }
-    let plan = req.resolve(&NoFiles).unwrap();
+    ]);
     let cap = plan.capacity().unwrap();
     let held_to_the_end = admit(&cap.layout, &cap.pool, &plan.engine, 1024, 5120, 16, false);
     assert_eq!(held_to_the_end.running, 4);
