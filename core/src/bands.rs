@@ -81,6 +81,11 @@ pub enum HoldOut {
     /// Every run of one GPU class: how the shared values do on a class
     /// with no run.
     LeaveClassOut,
+    /// Mixture-of-experts serving runs no fit saw (`calibrate --held-out`),
+    /// predicted with the shipped fit: how a MoE model does where the
+    /// fitted corpus has no MoE run, whose cross-validations would only
+    /// say how dense models do.
+    UnfittedMoeRuns,
 }
 
 impl HoldOut {
@@ -90,6 +95,7 @@ impl HoldOut {
             HoldOut::LeaveFamilyOut => "leave-family-out",
             HoldOut::LeaveGpuOut => "leave-gpu-out",
             HoldOut::LeaveClassOut => "leave-class-out",
+            HoldOut::UnfittedMoeRuns => "unfitted-moe-runs",
         }
     }
 }

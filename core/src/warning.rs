@@ -57,8 +57,13 @@ pub enum Warning {
         source: String,
     },
     /// A mixture-of-experts model timed with a calibration fitted on no MoE
-    /// run: the error bands shown are dense models'.
-    BandsFromDenseRuns { model: String, calibration: String },
+    /// run. `moe_bands`: its bands are those of MoE serving runs no fit saw
+    /// (`bands::HoldOut::UnfittedMoeRuns`); else they are dense models'.
+    MoeFittedOnDenseRuns {
+        model: String,
+        calibration: String,
+        moe_bands: bool,
+    },
     /// Fields of `--speculative-config` read but not modelled.
     SpeculativeFieldsNotModelled { fields: Vec<String> },
 }
@@ -140,7 +145,19 @@ impl fmt::Display for Warning {
                 "speculative decoding: fields not modelled (no figure changes): {}",
                 fields.join(", ")
             ),
-            Warning::BandsFromDenseRuns { model, calibration } => write!(
+            Warning::MoeFittedOnDenseRuns {
+                model,
+                calibration,
+                moe_bands: true,
+            } => write!(
+                f,
+                "{model} is a mixture-of-experts model and calibration {calibration} was fitted on no MoE run: its error bands are those of published MoE serving runs no fit saw, wider than a dense model's (README, \"How close it is on runs it was not fitted on\")"
+            ),
+            Warning::MoeFittedOnDenseRuns {
+                model,
+                calibration,
+                moe_bands: false,
+            } => write!(
                 f,
                 "{model} is a mixture-of-experts model and calibration {calibration} was fitted on no MoE run: its error bands are dense models'; published MoE serving runs no fit saw were predicted further off (README, \"How close it is on runs it was not fitted on\")"
             ),

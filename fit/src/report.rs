@@ -51,7 +51,7 @@ fn unit_of(run: &Run, hold_out: HoldOut) -> &str {
         HoldOut::LeaveFamilyOut => &run.family,
         HoldOut::LeaveGpuOut => &run.gpu,
         HoldOut::LeaveClassOut => &run.class,
-        HoldOut::LeaveCellOut => &run.id,
+        HoldOut::LeaveCellOut | HoldOut::UnfittedMoeRuns => &run.id,
     }
 }
 
@@ -371,12 +371,15 @@ fn joint_report_afresh(runs: &[Run]) -> Result<JointReport> {
 /// are the measured files or presets, `command` the command line that
 /// fitted it. A class's file carries its leave-family-out bands (a new
 /// model on a GPU it was fitted on) and leave-GPU-out bands (a GPU of the
-/// class it never saw); the shared file the leave-class-out bands.
+/// class it never saw); the shared file the leave-class-out bands and
+/// `moe_bands`, those of the MoE runs no fit saw
+/// ([`unfitted_moe_bands`]), which a MoE model carries on any class.
 pub fn calibration_files(
     report: &JointReport,
     runs: &[Run],
     sources: &[String],
     command: &str,
+    moe_bands: &[BandRecord],
 ) -> Vec<decodecalc_core::scenario::CalibrationFile> {
     let in_sample = |g: &GroupReport| {
         g.figures
@@ -459,7 +462,13 @@ pub fn calibration_files(
             runs: u32::try_from(runs.len()).unwrap_or(u32::MAX),
             figures: count(&report.overall),
             in_sample: in_sample(&report.overall),
-            bands: report.bands(None, &[HoldOut::LeaveClassOut]),
+            // The MoE runs no fit saw band a MoE model on any class: one
+            // home, the shared file (`scenario::Calibration::moe_bands`).
+            bands: [
+                report.bands(None, &[HoldOut::LeaveClassOut]),
+                moe_bands.to_vec(),
+            ]
+            .concat(),
         },
     });
     files
@@ -505,6 +514,45 @@ pub struct HeldOutReport {
     pub gpus: Vec<HeldOutGroup>,
     pub families: Vec<HeldOutGroup>,
     pub overall: HeldOutGroup,
+}
+
+/// The bands of the mixture-of-experts runs among `runs`, none of which
+/// `fit` saw, predicted with its parameters for their class (no refit):
+/// each figure over every regime and in each regime it has figures in,
+/// under [`HoldOut::UnfittedMoeRuns`]. What a MoE prediction carries where
+/// the fitted corpus has no MoE run.
+pub fn unfitted_moe_bands(fit: &JointFit, runs: &[Run]) -> Vec<BandRecord> {
+    let errors: Vec<(Figure, Regime, f64)> = runs
+        .iter()
+        .filter(|r| !r.work.model.moe_layers.is_empty())
+        .flat_map(|r| {
+            let (p, _) = fit.params_for(&r.class, r.engine());
+            run_errors(r, &p)
+                .into_iter()
+                .map(|(i, name, e)| (Figure::of(name), r.regime_of(i), e))
+                .filter(|x| x.2.is_finite())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut out = Vec::new();
+    for figure in Figure::ALL {
+        for regime in std::iter::once(None).chain(Regime::ALL.map(Some)) {
+            let v: Vec<f64> = errors
+                .iter()
+                .filter(|e| e.0 == figure && regime.is_none_or(|g| e.1 == g))
+                .map(|e| e.2)
+                .collect();
+            if let Some(stats) = ErrorStats::of(&v) {
+                out.push(BandRecord {
+                    figure,
+                    hold_out: HoldOut::UnfittedMoeRuns,
+                    regime,
+                    stats,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Predict `runs` with `fit` (no refit) and summarise their errors.

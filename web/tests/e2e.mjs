@@ -537,6 +537,23 @@ try {
     await page.waitForSelector("#compare-summary", { timeout: 10000 });
   });
 
+  await check("a mixture-of-experts model carries the bands of MoE runs no fit saw, as the CLI's JSON has them", async () => {
+    const p = await browser.newPage();
+    await p.goto(base);
+    await p.waitForSelector("#matrix td.cell", { timeout: 30000 });
+    await p.selectOption("#model", "qwen3-30b-a3b");
+    await p.selectOption("#gpu", "h100-sxm");
+    await p.waitForFunction(() => document.querySelector("#error-bands")?.innerText.includes("MoE serving runs no fit saw"), null, { timeout: 15000 });
+    const text = await p.locator("#error-bands").innerText();
+    const t = matrixJson("--model", "qwen3-30b-a3b", "--gpu", "h100-sxm").error_bands.tpot;
+    assert(t && t.hold_out === "unfitted-moe-runs" && t.figures > 500, `tpot band: ${JSON.stringify(t)}`);
+    const pct = (x) => [Math.floor(x), Math.ceil(x)].map((v) => `+-${v}%`);
+    assert(pct(t.median_abs_pct).some((m) => text.includes(`time between tokens: ${m} median`)), `median ${t.median_abs_pct}: ${text}`);
+    assert(text.includes(`MoE serving runs no fit saw, ${t.figures} figures`), `bands: ${text}`);
+    assert(text.includes("throughput: time per output token's"), `throughput: ${text}`);
+    await p.close();
+  });
+
   await check("an invalid value shows a message next to its field, not a blank page", async () => {
     await page.fill("#gpu-memory-utilization", "1.5");
     await page.waitForSelector("#error-gpu-memory-utilization", { timeout: 10000 });

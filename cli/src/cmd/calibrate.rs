@@ -74,7 +74,20 @@ fn joint(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Outpu
         runs.append(&mut r);
     }
     let report = decodecalc_fit::joint_report(&runs)?;
-    let files = decodecalc_fit::calibration_files(&report, &runs, &sources, &command_line(argv));
+    let mut held_out = Vec::new();
+    for m in &args.held_out {
+        held_out.push((m, measured_runs(m, &args.common, diag)?.1));
+    }
+    // The MoE runs of every held-out file together band a MoE prediction.
+    let all_held: Vec<Run> = held_out.iter().flat_map(|h| h.1.iter().cloned()).collect();
+    let moe_bands = decodecalc_fit::unfitted_moe_bands(&report.fit, &all_held);
+    let files = decodecalc_fit::calibration_files(
+        &report,
+        &runs,
+        &sources,
+        &command_line(argv),
+        &moe_bands,
+    );
     if let Some(dir) = &args.out_dir {
         for f in &files {
             write_file(&format!("{dir}/{}.toml", f.id), &f.to_toml()?)?;
@@ -82,9 +95,8 @@ fn joint(args: &CalibrateArgs, argv: &[String], diag: &mut Diagnostics) -> Outpu
     }
     let mut out = render::joint(&report, args.common.format())?;
     // One table per held-out file: each is its own evidence.
-    for m in &args.held_out {
-        let (_, held) = measured_runs(m, &args.common, diag)?;
-        let h = decodecalc_fit::held_out_report(&report.fit, &held);
+    for (m, held) in &held_out {
+        let h = decodecalc_fit::held_out_report(&report.fit, held);
         out.push_str(&render::held_out(m, &h, args.common.format())?);
     }
     Ok((out, 0))

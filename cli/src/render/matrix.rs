@@ -245,29 +245,45 @@ pub fn hold_out_words(h: decodecalc_api::bands::HoldOut) -> &'static str {
         HoldOut::LeaveFamilyOut => "leave-model-family-out: a model the fit never saw",
         HoldOut::LeaveGpuOut => "leave-GPU-out: a GPU the fit never saw",
         HoldOut::LeaveClassOut => "leave-class-out: a GPU class the fit never saw",
+        HoldOut::UnfittedMoeRuns => "MoE serving runs no fit saw",
     }
 }
 
 /// The error bands as lines under a table.
 pub(super) fn bands_text(b: &decodecalc_api::scenario::ErrorBands) -> String {
     let mut out = String::from("\n");
+    let moe = b.hold_out == Some(decodecalc_api::bands::HoldOut::UnfittedMoeRuns);
     if let Some(class) = &b.class {
-        out.push_str(&format!(
-            "Error bands: calibration {class} ({} runs); held-out predictions' absolute errors.\n",
-            b.runs
-        ));
+        out.push_str(&if moe {
+            format!("Error bands: MoE serving runs no fit saw (calibration {class} was fitted on no MoE run); held-out predictions' absolute errors.\n")
+        } else {
+            format!(
+                "Error bands: calibration {class} ({} runs); held-out predictions' absolute errors.\n",
+                b.runs
+            )
+        });
     }
-    for (what, band) in [
-        ("time between tokens / TPOT", &b.tpot),
-        ("throughput", &b.throughput),
-        ("TTFT", &b.ttft),
-        ("prefill tok/s", &b.prefill),
+    let none = if moe {
+        "none measured (the MoE runs no fit saw publish no such figure)"
+    } else {
+        "none measured (first-principles or uncross-validated parameters)"
+    };
+    use decodecalc_api::bands::Figure;
+    for (what, figure, band) in [
+        ("time between tokens / TPOT", Figure::Tpot, &b.tpot),
+        ("throughput", Figure::Throughput, &b.throughput),
+        ("TTFT", Figure::Ttft, &b.ttft),
+        ("prefill tok/s", Figure::Prefill, &b.prefill),
     ] {
         out.push_str(&match band {
-            Some(x) => format!("Error band, {what}: {}\n", band_words(x)),
-            None => format!(
-                "Error band, {what}: none measured (first-principles or uncross-validated parameters)\n"
+            // Another figure's errors stand in: say whose.
+            Some(x) if x.measured_as != figure => format!(
+                "Error band, {what}: {}'s, {}\n",
+                x.measured_as.label(),
+                band_words(x)
             ),
+            Some(x) => format!("Error band, {what}: {}\n", band_words(x)),
+            None => format!("Error band, {what}: {none}\n"),
         });
     }
     for x in &b.tpot_by_regime {

@@ -7,7 +7,7 @@
 /// `presets::DATA_TOML_HASH` of the data/ files this was written from
 /// (checked by the page's build, which alone reads this file's values).
 #[cfg_attr(feature = "toml", allow(dead_code))]
-pub(super) const FROM_DATA_TOML_HASH: u64 = 0xb2bd7416ca8bf5b4;
+pub(super) const FROM_DATA_TOML_HASH: u64 = 0xcf9223727b0d1f5b;
 
 extern crate alloc;
 pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
@@ -3271,6 +3271,116 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                             mape_pct: 30.625060490249417f64,
                             median_abs_pct: 30.01990861780175f64,
                             p90_abs_pct: 41.28355641514846f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 581u32,
+                            mape_pct: 32.04261229228734f64,
+                            median_abs_pct: 22.839880720008754f64,
+                            p90_abs_pct: 52.118150335467625f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 24.80213449162006f64,
+                            median_abs_pct: 23.132955193086534f64,
+                            p90_abs_pct: 49.945601679768174f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 2u32,
+                            mape_pct: 19.071384368469417f64,
+                            median_abs_pct: 19.071384368469417f64,
+                            p90_abs_pct: 27.11658826148228f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 382u32,
+                            mape_pct: 30.259706687383296f64,
+                            median_abs_pct: 24.88842481929914f64,
+                            p90_abs_pct: 54.27712350183785f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Tpot,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 192u32,
+                            mape_pct: 35.9135226356432f64,
+                            median_abs_pct: 17.94760157256004f64,
+                            p90_abs_pct: 37.54331290155652f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: None,
+                        stats: crate::bands::ErrorStats {
+                            figures: 581u32,
+                            mape_pct: 56.527790186894926f64,
+                            median_abs_pct: 45.709296244019804f64,
+                            p90_abs_pct: 109.4397221732657f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::Batch1Short),
+                        stats: crate::bands::ErrorStats {
+                            figures: 5u32,
+                            mape_pct: 41.02616573272834f64,
+                            median_abs_pct: 34.96784236758237f64,
+                            p90_abs_pct: 53.66331854309047f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::Batch1Long),
+                        stats: crate::bands::ErrorStats {
+                            figures: 2u32,
+                            mape_pct: 18.21844745006299f64,
+                            median_abs_pct: 18.21844745006299f64,
+                            p90_abs_pct: 32.1011711709233f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::BatchedShort),
+                        stats: crate::bands::ErrorStats {
+                            figures: 382u32,
+                            mape_pct: 44.15169829434863f64,
+                            median_abs_pct: 39.264224717175935f64,
+                            p90_abs_pct: 84.21148898542856f64
+                        }
+                    },
+                    crate::bands::BandRecord {
+                        figure: crate::bands::Figure::Ttft,
+                        hold_out: crate::bands::HoldOut::UnfittedMoeRuns,
+                        regime: Some(crate::bands::Regime::BatchedLong),
+                        stats: crate::bands::ErrorStats {
+                            figures: 192u32,
+                            mape_pct: 81.95380013844252f64,
+                            median_abs_pct: 68.88014850805496f64,
+                            p90_abs_pct: 144.2258445147262f64
                         }
                     },
                 ],

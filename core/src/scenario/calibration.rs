@@ -25,7 +25,7 @@ pub struct CalibrationFile {
     /// The runs of its class among them.
     pub runs: Vec<String>,
     /// How many of those runs served a mixture-of-experts model. With none,
-    /// its error bands are dense models' ([`crate::Warning::BandsFromDenseRuns`]
+    /// its timing is dense models' ([`crate::Warning::MoeFittedOnDenseRuns`]
     /// says so beside a MoE model's prediction); a file without the field
     /// counts as none.
     #[serde(default)]
@@ -95,6 +95,12 @@ pub struct Calibration {
     /// calibration is chosen for a GPU): a prediction there is a new model
     /// on a measured GPU, elsewhere a GPU the fit never saw.
     pub measured_gpu: bool,
+    /// For a mixture-of-experts model timed with a file fitted on no MoE
+    /// run (set where the plan is resolved): the bands of the MoE serving
+    /// runs no fit saw ([`HoldOut::UnfittedMoeRuns`]), which the joint
+    /// fit's shared file holds for every class. Empty otherwise.
+    #[serde(skip)]
+    pub moe_bands: Vec<crate::bands::BandRecord>,
 }
 
 impl Calibration {
@@ -106,6 +112,7 @@ impl Calibration {
             file: None,
             fitted_on_releases: None,
             measured_gpu: false,
+            moe_bands: Vec::new(),
         }
     }
 
@@ -138,6 +145,11 @@ pub struct Band {
     pub figures: u32,
     pub hold_out: HoldOut,
     pub regime: Option<Regime>,
+    /// The figure whose errors these are: the one asked for, but for
+    /// throughput under [`HoldOut::UnfittedMoeRuns`], whose runs publish
+    /// none, time per output token's (a cell's throughput is its running
+    /// requests over its time between tokens, so it is off by as much).
+    pub measured_as: Figure,
 }
 
 /// The bands of one cell's figures, from its regime.
@@ -156,6 +168,8 @@ pub struct CellBands {
 pub struct ErrorBands {
     /// The calibration's class, and its runs.
     pub class: Option<String>,
+    /// What every band here held out ([`Calibration::hold_out`]).
+    pub hold_out: Option<HoldOut>,
     pub runs: u32,
     pub tpot: Option<Band>,
     pub throughput: Option<Band>,
@@ -165,12 +179,19 @@ pub struct ErrorBands {
 }
 
 impl Calibration {
-    /// What the bands of a prediction with this calibration held out: the
-    /// class for borrowed shared values, a model family on a GPU the fit
-    /// measured, the GPU on another GPU of its class; a file without that
-    /// hold-out gives the first it has (a one-run fit's leave-cell-out).
+    /// What the bands of a prediction with this calibration held out: for
+    /// a mixture-of-experts model and a file fitted on no MoE run, the MoE
+    /// serving runs no fit saw (the file's cross-validations held out dense
+    /// models only); else the class for borrowed shared values, a model
+    /// family on a GPU the fit measured, the GPU on another GPU of its
+    /// class; a file without that hold-out gives the first it has (a
+    /// one-run fit's leave-cell-out).
     pub fn hold_out(&self) -> Option<HoldOut> {
         let f = self.file.as_ref()?;
+        if self.moe_bands_stand_in() {
+            return Some(HoldOut::UnfittedMoeRuns);
+        }
+        let have = f.fit.hold_outs();
         let want = if self.transferred.is_some() {
             HoldOut::LeaveClassOut
         } else if self.measured_gpu {
@@ -178,7 +199,6 @@ impl Calibration {
         } else {
             HoldOut::LeaveGpuOut
         };
-        let have = f.fit.hold_outs();
         if have.contains(&want) {
             Some(want)
         } else {
@@ -186,18 +206,72 @@ impl Calibration {
         }
     }
 
+    /// For a mixture-of-experts model named `model`: with a file fitted on
+    /// no MoE run, take the bands of the MoE serving runs no fit saw, which
+    /// band every class from the shared file
+    /// (`decodecalc_fit::calibration_files`), and say so.
+    pub fn band_a_moe_model(&mut self, world: &dyn World, model: &str) -> Option<crate::Warning> {
+        if self.file.as_ref().is_none_or(|f| f.moe_runs != 0) {
+            return None;
+        }
+        self.moe_bands = load_calibration(world, SHARED)
+            .ok()
+            .and_then(|c| c.file)
+            .map(|f| f.fit.bands)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|b| b.hold_out == HoldOut::UnfittedMoeRuns)
+            .collect();
+        Some(crate::Warning::MoeFittedOnDenseRuns {
+            model: model.to_string(),
+            calibration: self.id.clone(),
+            moe_bands: self.moe_bands_stand_in(),
+        })
+    }
+
+    /// Whether this prediction's bands are the MoE serving runs no fit saw
+    /// ([`Calibration::moe_bands`] set, beside a file of its own).
+    pub fn moe_bands_stand_in(&self) -> bool {
+        self.file.is_some() && !self.moe_bands.is_empty()
+    }
+
+    /// The record of `figure` under `hold_out` in `regime`: the MoE bands'
+    /// for [`HoldOut::UnfittedMoeRuns`], else the file's.
+    fn record(
+        &self,
+        figure: Figure,
+        hold_out: HoldOut,
+        regime: Option<Regime>,
+    ) -> Option<&crate::bands::BandRecord> {
+        if hold_out == HoldOut::UnfittedMoeRuns {
+            self.moe_bands
+                .iter()
+                .find(|b| b.figure == figure && b.regime == regime)
+        } else {
+            self.file.as_ref()?.fit.band(figure, hold_out, regime)
+        }
+    }
+
     /// The band of `figure` for a prediction in `regime` (None: over every
     /// regime): the regime's own where it has enough figures, else the
     /// figure's over every regime.
     pub fn band_in(&self, figure: Figure, regime: Option<Regime>) -> Option<Band> {
-        let f = self.file.as_ref()?;
         let hold_out = self.hold_out()?;
+        let figure = match figure {
+            Figure::Throughput
+                if hold_out == HoldOut::UnfittedMoeRuns
+                    && self.record(figure, hold_out, None).is_none() =>
+            {
+                Figure::Tpot
+            }
+            _ => figure,
+        };
         let own = regime
-            .and_then(|r| f.fit.band(figure, hold_out, Some(r)))
+            .and_then(|r| self.record(figure, hold_out, Some(r)))
             .filter(|b| b.stats.figures >= crate::bands::MIN_REGIME_FIGURES);
         let b = match own {
             Some(b) => b,
-            None => f.fit.band(figure, hold_out, None)?,
+            None => self.record(figure, hold_out, None)?,
         };
         Some(Band {
             median_abs_pct: b.stats.median_abs_pct,
@@ -205,6 +279,7 @@ impl Calibration {
             figures: b.stats.figures,
             hold_out,
             regime: b.regime,
+            measured_as: figure,
         })
     }
 
@@ -230,8 +305,7 @@ impl Calibration {
             Some(h) => Regime::ALL
                 .iter()
                 .filter(|r| {
-                    f.fit
-                        .band(Figure::Tpot, h, Some(**r))
+                    self.record(Figure::Tpot, h, Some(**r))
                         .is_some_and(|b| b.stats.figures >= crate::bands::MIN_REGIME_FIGURES)
                 })
                 .filter_map(|r| self.band_in(Figure::Tpot, Some(*r)))
@@ -240,6 +314,7 @@ impl Calibration {
         };
         ErrorBands {
             class: Some(f.class.clone()),
+            hold_out: self.hold_out(),
             runs: f.fit.runs,
             tpot: self.band_in(Figure::Tpot, None),
             throughput: self.band_in(Figure::Throughput, None),
@@ -302,6 +377,7 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
         file: Some(file),
         fitted_on_releases: None,
         measured_gpu: false,
+        moe_bands: Vec::new(),
     })
 }
 
@@ -362,6 +438,7 @@ mod tests {
             }),
             fitted_on_releases: None,
             measured_gpu: false,
+            moe_bands: Vec::new(),
         }
     }
 

@@ -343,13 +343,10 @@ impl Request {
             Some((origin, s)) if unchanged => pinned_non_kv(origin, s, &model, &gpu, &engine)?,
             _ => None,
         };
-        let calibration =
+        let mut calibration =
             self.calibration_for(world, scenario.as_ref().map(|(_, s)| s), &gpu, &engine)?;
-        if model.model.is_moe() && calibration.file.as_ref().is_some_and(|f| f.moe_runs == 0) {
-            warnings.push(crate::Warning::BandsFromDenseRuns {
-                model: model.name.clone(),
-                calibration: calibration.id.clone(),
-            });
+        if model.model.is_moe() {
+            warnings.extend(calibration.band_a_moe_model(world, &model.name));
         }
         let scenario_id = match &scenario {
             Some((_, s)) if self.model.is_none() && self.gpu.is_none() => s.id.clone(),

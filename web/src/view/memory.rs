@@ -49,6 +49,7 @@ pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_api::scenario::ErrorBan
             HoldOut::LeaveFamilyOut => "a model family held out",
             HoldOut::LeaveGpuOut => "the GPU held out",
             HoldOut::LeaveClassOut => "the GPU class held out",
+            HoldOut::UnfittedMoeRuns => "MoE serving runs no fit saw",
         };
         format!(
             "+-{:.0}% median, +-{:.0}% p90 ({held}, {} figures)",
@@ -57,17 +58,28 @@ pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_api::scenario::ErrorBan
     };
     // One line per figure, then one per workload regime: which held-out
     // data each band was measured on.
-    let mut lines = vec![format!(
-        "Error bands, calibration {} ({} runs), measured on data the fit never saw:",
-        b.class.as_deref().unwrap_or("none"),
-        b.runs
-    )];
-    for (what, band) in [
-        ("time between tokens", &b.tpot),
-        ("throughput", &b.throughput),
-        ("TTFT", &b.ttft),
+    let class = b.class.as_deref().unwrap_or("none");
+    let mut lines = vec![if b.hold_out == Some(HoldOut::UnfittedMoeRuns) {
+        format!(
+            "Error bands from MoE serving runs no fit saw (calibration {class} was fitted on no MoE run):"
+        )
+    } else {
+        format!(
+            "Error bands, calibration {class} ({} runs), measured on data the fit never saw:",
+            b.runs
+        )
+    }];
+    use decodecalc_api::bands::Figure;
+    for (what, figure, band) in [
+        ("time between tokens", Figure::Tpot, &b.tpot),
+        ("throughput", Figure::Throughput, &b.throughput),
+        ("TTFT", Figure::Ttft, &b.ttft),
     ] {
         lines.push(match band {
+            // Another figure's errors stand in: say whose.
+            Some(x) if x.measured_as != figure => {
+                format!("{what}: {}'s, {}", x.measured_as.label(), words(x))
+            }
             Some(x) => format!("{what}: {}", words(x)),
             None => format!("{what}: no measured band"),
         });
