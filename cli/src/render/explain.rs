@@ -199,6 +199,26 @@ pub(super) fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, runn
     if s.layers_s > 0.0 {
         line(out, "per-layer small kernels", share(s.layers_s));
     }
+    if s.launch_s > 0.0 {
+        line(
+            out,
+            "eager kernel launches (past CUDA-graph sizes)",
+            share(s.launch_s),
+        );
+    }
+    if let Some(sp) = &plan.engine.speculative {
+        line(
+            out,
+            &format!(
+                "{} drafter, {} pass{} of {} draft tokens",
+                sp.method.name(),
+                sp.drafter_passes(),
+                if sp.drafter_passes() == 1 { "" } else { "es" },
+                sp.num_speculative_tokens
+            ),
+            share(s.draft_s),
+        );
+    }
     line(
         out,
         "step",
@@ -231,6 +251,13 @@ pub(super) fn explain_reported(out: &mut String, t: &DecodeTiming) {
         "per request tok/s",
         format!("{:.1}", t.per_request_tok_s),
     );
+    if t.step.tokens_per_seq != 1.0 {
+        line(
+            out,
+            "tokens per request per step (acceptance)",
+            format!("{:.2}", t.step.tokens_per_seq),
+        );
+    }
     line(out, "time between tokens", format!("{:.1} ms", t.tbt_ms));
     line(
         out,
