@@ -1,6 +1,7 @@
 //! Issue 27's accuracy bar: every published run with speculative decoding
-//! (`data/runs/speculative-decoding.csv`, `speculative-sweeps.csv`)
-//! predicted with the shipped defaults computed without it, leave one run
+//! (`data/runs/speculative-decoding.csv`, `speculative-sweeps.csv`,
+//! `speculative-dflash.csv`) predicted with the shipped defaults computed
+//! without it, leave one run
 //! out: the acceptance from `data/speculative/acceptance_published.csv`
 //! without the rows that run logged (other runs of the same checkpoint
 //! stay), and the drafter's pass overhead refit without it where the
@@ -13,8 +14,12 @@ use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::speculative::{Speculative, SpeculativeConfig, PUBLISHED_ACCEPTANCE};
 use decodecalc_core::timing::{NCCL_HOST_STEP_US, SPEC_PASS_OVERHEAD_S};
 
-/// The runs files with speculative runs.
+/// The runs files with speculative runs, read through the CLI's world.
 const FILES: [&str; 2] = ["speculative-decoding", "speculative-sweeps"];
+
+/// The runs file of DFlash's runs, whose drafter the test world answers from
+/// its fixture (`speculative_methods::WithDrafter`).
+const DFLASH_FILE: &str = "speculative-dflash";
 
 /// One speculative run's row of the README's table.
 struct Scored {
@@ -57,7 +62,7 @@ fn acceptance_without(row: &decodecalc_fit::runs::RunRow, family: &str) -> (f64,
     (spec.mean_acceptance_length(), scope)
 }
 
-/// Both files' runs, each speculative one at the acceptance it logged
+/// Every file's runs, each speculative one at the acceptance it logged
 /// where it logged one (else the shipped one), and their measured rows.
 fn load() -> (Runs, Vec<decodecalc_fit::runs::RunRow>) {
     let mut runs = Runs { runs: Vec::new() };
@@ -66,25 +71,59 @@ fn load() -> (Runs, Vec<decodecalc_fit::runs::RunRow>) {
         runs.runs.extend(Runs::load_file(file).runs);
         all_rows.extend(rows(file));
     }
+    let dflash = rows(DFLASH_FILE);
+    runs.runs.extend(
+        decodecalc_fit::runs::build(&super::speculative_methods::WithDrafter, &dflash).unwrap(),
+    );
+    all_rows.extend(dflash);
     for r in &mut runs.runs {
-        let al = all_rows.iter().find(|row| row.run == r.id).unwrap();
-        if let (Some(al), Some(s)) = (al.mean_acceptance_length, r.work.spec.as_mut()) {
+        if let (Some(al), Some(s)) = (logged_acceptance(&all_rows, &r.id), r.work.spec.as_mut()) {
             s.mean_acceptance_length = al;
         }
     }
     (runs, all_rows)
 }
 
+/// The acceptance run `id` logged (of any of its points: a DFlash run
+/// logged it for its code prompts only).
+fn logged_acceptance(rows: &[decodecalc_fit::runs::RunRow], id: &str) -> Option<f64> {
+    rows.iter()
+        .filter(|row| row.run == id)
+        .find_map(|row| row.mean_acceptance_length)
+}
+
+/// Whether run `id` drafts with DFlash.
+fn is_dflash(rows: &[decodecalc_fit::runs::RunRow], id: &str) -> bool {
+    rows.iter().any(|row| {
+        row.run == id
+            && row
+                .speculative_config
+                .as_deref()
+                .is_some_and(|c| c.contains("dflash"))
+    })
+}
+
+/// The speculative runs the drafter's pass overhead is fitted on: the MTP
+/// runs. DFlash's are predicted with it, not fitted: two of their four
+/// points logged no acceptance, at which the fit would price the narrative
+/// prompts' lower acceptance as drafter time.
+fn overhead_runs(runs: &Runs, rows: &[decodecalc_fit::runs::RunRow]) -> Vec<usize> {
+    runs.spec_runs()
+        .into_iter()
+        .filter(|&i| !is_dflash(rows, &runs.runs[i].id))
+        .collect()
+}
+
 /// The drafter's pass overhead the shipped timing uses is the fit over
-/// every speculative run at its logged acceptance (the shipped one where it
-/// logged none): the least mean absolute log error on a 0.25 ms grid,
+/// every MTP run at its logged acceptance (the shipped one where it logged
+/// none): the least mean absolute log error on a 0.25 ms grid,
 /// `speculative::fit_overhead`. Left out one at a time, the fit moves by at
 /// most 0.5 ms.
 #[test]
-fn the_shipped_pass_overhead_is_the_fit_over_every_speculative_run() {
-    let (mut runs, _) = load();
-    let spec = runs.spec_runs();
-    assert_eq!(spec.len(), 9);
+fn the_shipped_pass_overhead_is_the_fit_over_every_mtp_run() {
+    let (mut runs, rows) = load();
+    let spec = overhead_runs(&runs, &rows);
+    assert_eq!((runs.spec_runs().len(), spec.len()), (11, 9));
     let all = fit_overhead(&mut runs, &spec);
     assert!((all - SPEC_PASS_OVERHEAD_S).abs() < 1e-9, "{all}");
     for &i in &spec {
@@ -99,18 +138,40 @@ fn the_shipped_pass_overhead_is_the_fit_over_every_speculative_run() {
 /// refit on the others, the acceptance from the published rows but its own.
 fn score_all() -> Vec<Scored> {
     let (mut runs, rows) = load();
-    let spec = runs.spec_runs();
+    let fitted = overhead_runs(&runs, &rows);
     let mut out = Vec::new();
-    for &i in &spec {
+    for i in runs.spec_runs() {
         let id = runs.runs[i].id.clone();
         let row = rows.iter().find(|r| r.run == id).unwrap();
-        let others: Vec<usize> = spec.iter().copied().filter(|&j| j != i).collect();
+        let others: Vec<usize> = fitted.iter().copied().filter(|&j| j != i).collect();
         let overhead = fit_overhead(&mut runs, &others);
         let errors =
             |pts: Vec<(f64, f64)>| -> Vec<f64> { pts.iter().map(|(m, p)| pct(*p, *m)).collect() };
-        let logged_mape = row
-            .mean_acceptance_length
-            .map(|_| mape(&errors(runs.points(i, overhead))));
+        // At the acceptance it logged: the points that logged one.
+        let al_logged = logged_acceptance(&rows, &id);
+        let logged_mape = al_logged.map(|_| {
+            let logged: Vec<bool> = runs.runs[i]
+                .points
+                .iter()
+                .map(|p| {
+                    let label = match p {
+                        decodecalc_fit::Observed::Serve { label, .. } => label.as_str(),
+                        _ => "",
+                    };
+                    rows.iter()
+                        .find(|r| r.run == id && r.point == label)
+                        .is_none_or(|r| r.mean_acceptance_length.is_some())
+                })
+                .collect();
+            let e = errors(runs.points(i, overhead));
+            let kept: Vec<f64> = e
+                .iter()
+                .zip(&logged)
+                .filter(|x| *x.1)
+                .map(|x| *x.0)
+                .collect();
+            mape(&kept)
+        });
         let (al_loo, scope) = acceptance_without(row, &runs.runs[i].family);
         let held = runs.runs[i]
             .work
@@ -143,7 +204,7 @@ fn score_all() -> Vec<Scored> {
             logged_mape,
             twin,
             al_loo,
-            al_logged: row.mean_acceptance_length,
+            al_logged,
             scope,
         });
     }
@@ -176,30 +237,43 @@ fn speculative_runs_leave_one_run_out() {
         ));
     }
     let all: Vec<f64> = scored.iter().flat_map(|s| s.loo_errors.clone()).collect();
-    let on_3090 = |s: &&Scored| s.id.contains("rtx3090");
-    let rest: Vec<f64> = scored
-        .iter()
-        .filter(|s| !on_3090(s))
-        .flat_map(|s| s.loo_errors.clone())
-        .collect();
+    let on_3090 = |s: &Scored| s.id.contains("rtx3090");
+    let dflash = |s: &Scored| s.id.contains("dflash");
+    let points = |keep: &dyn Fn(&Scored) -> bool| -> Vec<f64> {
+        scored
+            .iter()
+            .filter(|s| keep(s))
+            .flat_map(|s| s.loo_errors.clone())
+            .collect()
+    };
+    let mtp = points(&|s| !dflash(s));
+    let rest = points(&|s| !dflash(s) && !on_3090(s));
     table.push_str(&format!(
-        "\nOutput tok/s, all {} points of the {} runs: MAPE {:.1}% leave one run out; without the two RTX 3090 runs, {} points, {:.1}%.\n",
+        "\nOutput tok/s, all {} points of the {} runs: MAPE {:.1}% leave one run out; the {} points of the MTP runs, {:.1}%; of those without the RTX 3090 pairs, {} points, {:.1}%.\n",
         all.len(),
         scored.len(),
         mape(&all),
+        mtp.len(),
+        mape(&mtp),
         rest.len(),
         mape(&rest)
     ));
     eprintln!("{table}");
-    assert_eq!((scored.len(), all.len()), (9, 37));
-    // Seven runs of nine are within 15%; the two on RTX 3090 pairs are off
-    // at the acceptance they logged too (the timing's error, not the
-    // acceptance's). NCCL through host memory (`NCCL_HOST_STEP_US`) brings
-    // the MoE run's twin without speculation to within 5%, so what remains
-    // is the speculative step at TP 2 on these rigs, which no term prices.
+    assert_eq!((scored.len(), all.len()), (11, 41));
+    // Seven runs of eleven are within 15%. The two MTP runs on RTX 3090
+    // pairs are off at the acceptance they logged too (the timing's error,
+    // not the acceptance's): NCCL through host memory
+    // (`NCCL_HOST_STEP_US`) brings the MoE run's twin without speculation
+    // to within 5%, so what remains is the speculative step at TP 2 on these
+    // rigs, which no term prices. DFlash's two runs miss on their narrative
+    // prompts, whose acceptance no log gives (the default, 4.40 tokens a
+    // step, is near the 4.28 the code prompts logged), and on the RTX 3090
+    // pair by that pair's unpriced step.
     for s in &scored {
         let m = mape(&s.loo_errors);
-        if on_3090(&s) {
+        if dflash(s) {
+            assert!(m > 40.0, "{}: {m}", s.id);
+        } else if on_3090(s) {
             assert!(m > 60.0 && s.logged_mape.unwrap() > 80.0, "{}: {m}", s.id);
             if let Some((t, twin)) = &s.twin {
                 assert!(*twin < 5.0, "{t}: {twin}");
@@ -208,9 +282,11 @@ fn speculative_runs_leave_one_run_out() {
             assert!(m < 15.0, "{}: {m}", s.id);
         }
     }
-    // Over all 37 points the bar is met (19.3%); without the RTX 3090 runs
-    // by more than half (8.5%).
-    assert!(mape(&all) < 20.0, "{}", mape(&all));
+    // The bar, 20%, is not met over all 41 points (25%); over the 37 MTP
+    // points it is (19.3%), and without the RTX 3090 pairs by more than
+    // half (8.5%).
+    assert!(mape(&all) > 20.0 && mape(&all) < 30.0, "{}", mape(&all));
+    assert!(mape(&mtp) < 20.0, "{}", mape(&mtp));
     assert!(mape(&rest) < 10.0, "{}", mape(&rest));
     let readme =
         std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();

@@ -23,7 +23,7 @@ fn dflash_fixture() -> String {
 
 /// The CLI's world, with the DFlash drafter's repo answered offline from
 /// its fixture (as the Hub cache would hold it).
-struct WithDrafter;
+pub(super) struct WithDrafter;
 
 impl World for WithDrafter {
     fn read(&self, path: &str) -> Result<String, ReadError> {
