@@ -40,16 +40,28 @@ pub(super) fn explain_prefill(p: &Predictor, ctx: u64) -> String {
         "chunks of max_num_batched_tokens",
         format!("{}", t.terms.chunks),
     );
+    let ms = |x: f64| format!("{:.1} ms", x * 1e3);
+    let terms = &t.terms;
     line(
         &mut out,
         "GEMMs (linear layers, Mamba scan)",
-        format!("{:.1} ms", t.terms.gemm_s * 1e3),
+        ms(terms.gemm_s),
     );
-    line(
-        &mut out,
-        "attention (quadratic)",
-        format!("{:.1} ms", t.terms.attention_s * 1e3),
-    );
+    if terms.moe_s > 0.0 {
+        line(&mut out, "fused MoE (measured kernels)", ms(terms.moe_s));
+    }
+    if terms.state_s > 0.0 {
+        line(&mut out, "Mamba state read+write", ms(terms.state_s));
+    }
+    if terms.allreduce_s > 0.0 {
+        line(
+            &mut out,
+            "all-reduces and pipeline sends",
+            ms(terms.allreduce_s),
+        );
+    }
+    line(&mut out, "per-layer small kernels", ms(terms.layers_s));
+    line(&mut out, "attention (quadratic)", ms(terms.attention_s));
     line(
         &mut out,
         "host (scheduler, launch)",

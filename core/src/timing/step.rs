@@ -367,7 +367,11 @@ impl Work {
             );
             out.chunks += count;
             out.host_s += count * s.host_s;
-            out.gemm_s += count * (s.gemm_s() + s.moe_s + s.state_s + s.allreduce_s + s.layers_s);
+            out.gemm_s += count * s.gemm_s();
+            out.moe_s += count * s.moe_s;
+            out.state_s += count * s.state_s;
+            out.allreduce_s += count * s.allreduce_s;
+            out.layers_s += count * s.layers_s;
             out.attention_s += count * s.attention_s;
             out.total += count * s.total_s();
         };
@@ -492,8 +496,16 @@ pub struct PrefillTerms {
     pub chunks: f64,
     /// The host's share over all chunks.
     pub host_s: f64,
-    /// GEMMs (weights or compute), Mamba states and all-reduces.
+    /// GEMMs (weights or compute).
     pub gemm_s: f64,
+    /// Fused-MoE kernels.
+    pub moe_s: f64,
+    /// Mamba / GDN state reads and writes.
+    pub state_s: f64,
+    /// All-reduces across tensor-parallel GPUs and pipeline sends.
+    pub allreduce_s: f64,
+    /// The per-layer chain of small kernels.
+    pub layers_s: f64,
     pub attention_s: f64,
     /// The chunks' step times summed (host overlapped when asynchronous).
     pub total: f64,
@@ -633,5 +645,34 @@ mod tests {
             1_928.0 * (2.0 * 16_616.0 - 1_928.0 + 1.0) / 2.0 * 122_880.0 / (142e12 * 0.15),
             max_relative = 1e-12
         );
+    }
+
+    /// A prefill's terms are its steps' terms, each apart (`matrix
+    /// --explain CONTEXT` lists them): the reference's 8K cold prefill on
+    /// one GPU, four 2,048-token chunks, has GEMMs, Mamba state traffic and
+    /// small kernels and no all-reduce, and with a synchronous host they
+    /// and the attention sum to its time.
+    #[test]
+    fn a_prefill_s_terms_are_its_steps_terms_apart() {
+        let (_, mut w) = reference_work();
+        w.schedule.async_scheduling = false;
+        let p = TimingParams::FIRST_PRINCIPLES;
+        let t = w.prefill(&p, 8_192.0, 8_192.0);
+        let step = w.step(
+            &p,
+            &Batch {
+                prefill_tokens: 2_048.0,
+                prefill_seqs: 1.0,
+                prefill_pairs: 1.0,
+                ..Batch::default()
+            },
+        );
+        assert_relative_eq!(t.gemm_s, 4.0 * step.gemm_s(), max_relative = 1e-12);
+        assert_relative_eq!(t.state_s, 4.0 * step.state_s, max_relative = 1e-12);
+        assert_relative_eq!(t.layers_s, 4.0 * 62.0 * 5e-6, max_relative = 1e-12);
+        assert_eq!((t.allreduce_s, t.moe_s), (0.0, 0.0));
+        let parts =
+            t.gemm_s + t.moe_s + t.state_s + t.allreduce_s + t.layers_s + t.attention_s + t.host_s;
+        assert_relative_eq!(parts, t.total_s(), max_relative = 1e-12);
     }
 }
