@@ -13,6 +13,15 @@ preset's interconnect_gb_s. Fitted on CUDA-graph custom rows up to 8 MiB
 NCCL all_reduce rows up to 64 MiB; least squares on log ratios. Prints
 the constants; they are copied into collective.rs by hand.
 
+NCCL's large messages (a prefill chunk's all-reduce: 4,096 tokens of a
+5,120-wide model are 42 MB) run a protocol of higher latency and higher
+bandwidth than the small ones the line above is fitted to, and NCCL's tuner
+takes whichever is faster. A second line fitted on the rows from 16 MiB,
+      t = L0 + bytes x 2 (n - 1) / n / (link_bw x eL)
+and the call's time the lesser of the two, is kept per system where it is
+that regime (eL above e and L0 above n0): the NVLink systems; on the PCIe
+ones the fit finds no such regime (L0 = 0) and the one line stands.
+
 NCCL all-gather and reduce-scatter (data/kernels/allgather_reducescatter.csv,
 the MoE dispatch and combine of vLLM's default all2all backend):
       t = b0 + hop x (n - 1) + buffer x (n - 1) / n / (link_bw x e)
@@ -54,6 +63,8 @@ def fit_system(system):
 
 
 FITS = {}
+# system -> (large_base_us, large_bw_eff): NCCL's large-message regime.
+LARGE = {}
 
 
 def main(quiet=False):
@@ -88,10 +99,38 @@ def main(quiet=False):
                 continue
             if system:
                 FITS.setdefault(system, {})[impl] = tuple(r.x)
+                if impl == "nccl":
+                    fit_large(system, pid_of(system), rows, r.x, quiet)
             if quiet:
                 continue
             print(f"{kind or system} {impl}: base {r.x[0]:.2f} us, per step {r.x[1]:.3f} us, bw eff {r.x[2]:.3f};"
                   f" {len(t)} rows, median err {np.median(err)*100:.1f}%, p90 {np.percentile(err, 90)*100:.1f}%")
+
+
+def pid_of(system):
+    return SYSTEMS[system]
+
+
+def fit_large(system, pid, rows, small, quiet):
+    """NCCL's large-message line of `system` (rows from 16 MiB, half),
+    kept in LARGE where it is a regime of its own (see the module's doc)."""
+    data = [(int(r["world_size"]), int(r["message_bytes"]), float(r["latency_us"]) * 1e-6)
+            for r in rows if r["system"] == system and r["implementation"] == "nccl"
+            and r["dtype"] == "half" and int(r["message_bytes"]) >= 16 << 20]
+    if len(data) < 5:
+        return
+    n, b, t = (np.array(x, dtype=float) for x in zip(*data))
+    bw = link(pid)[1]
+    f = lambda x: np.log((x[0] * 1e-6 + b * 2 * (n - 1) / n / (bw * x[1])) / t)
+    r = least_squares(f, [50.0, 0.8], bounds=([0, 0.01], [2000, 2.0]))
+    kept = r.x[1] > small[2] and r.x[0] > small[0]
+    if kept:
+        LARGE[system] = tuple(r.x)
+    if not quiet:
+        err = np.abs(np.expm1(r.fun))
+        print(f"{system} nccl large messages: base {r.x[0]:.1f} us, bw eff {r.x[1]:.3f};"
+              f" {len(t)} rows, median err {np.median(err)*100:.1f}%"
+              f" ({'kept' if kept else 'not a regime of its own: not kept'})")
 
 
 def fit_gather_scatter(quiet=False):

@@ -194,9 +194,11 @@ def main():
         if system in rows_cache["gather_scatter"]:
             impls["gather_scatter"] = rows_cache["gather_scatter"][system]
         for impl, (base, step, eff) in sorted(impls.items(), key=lambda kv: kv[0] == "gather_scatter"):
+            large = fit_allreduce.LARGE.get(system) if impl == "nccl" else None
             blocks.append(
                 f'[[kernels.allreduce]]\nimplementation = "{impl}"\nbase_us = {base:.3f}\n'
                 f"per_step_us = {step:.4f}\nbw_eff = {eff:.4f}\n"
+                + (f"large_base_us = {large[0]:.3f}\nlarge_bw_eff = {large[1]:.4f}\n" if large else "")
             )
         data = [r for r in attn if r["system"] == system and r["window"] == "0"]
         for kv in ["bfloat16"]:

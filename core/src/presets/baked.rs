@@ -7,7 +7,7 @@
 /// `presets::DATA_TOML_HASH` of the data/ files this was written from
 /// (checked by the page's build, which alone reads this file's values).
 #[cfg_attr(feature = "toml", allow(dead_code))]
-pub(super) const FROM_DATA_TOML_HASH: u64 = 0xcf9223727b0d1f5b;
+pub(super) const FROM_DATA_TOML_HASH: u64 = 0x8a3b22dd1a592a51;
 
 extern crate alloc;
 pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
@@ -250,19 +250,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 4.042f64,
                         per_step_us: 1.2901f64,
-                        bw_eff: 0.6001f64
+                        bw_eff: 0.6001f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 0.514f64,
                         per_step_us: 2.3358f64,
-                        bw_eff: 0.1635f64
+                        bw_eff: 0.1635f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 2.188f64,
                         per_step_us: 2.7301f64,
-                        bw_eff: 0.1394f64
+                        bw_eff: 0.1394f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -379,19 +385,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 4.481f64,
                         per_step_us: 0.4134f64,
-                        bw_eff: 0.5182f64
+                        bw_eff: 0.5182f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 10.591f64,
                         per_step_us: 0.8972f64,
-                        bw_eff: 0.4741f64
+                        bw_eff: 0.4741f64,
+                        large_base_us: Some(61.238f64),
+                        large_bw_eff: Some(0.7002f64)
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 10.468f64,
                         per_step_us: 0.8287f64,
-                        bw_eff: 0.3928f64
+                        bw_eff: 0.3928f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -501,19 +513,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 4.09f64,
                         per_step_us: 0.1923f64,
-                        bw_eff: 0.5035f64
+                        bw_eff: 0.5035f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 5.553f64,
                         per_step_us: 0.8196f64,
-                        bw_eff: 0.5507f64
+                        bw_eff: 0.5507f64,
+                        large_base_us: Some(40.897f64),
+                        large_bw_eff: Some(0.8201f64)
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 5.458f64,
                         per_step_us: 0.8087f64,
-                        bw_eff: 0.4535f64
+                        bw_eff: 0.4535f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -618,19 +636,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 4.268f64,
                         per_step_us: 0.1526f64,
-                        bw_eff: 0.5355f64
+                        bw_eff: 0.5355f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 5.423f64,
                         per_step_us: 0.871f64,
-                        bw_eff: 0.5699f64
+                        bw_eff: 0.5699f64,
+                        large_base_us: Some(37.876f64),
+                        large_bw_eff: Some(0.8248f64)
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 5.093f64,
                         per_step_us: 0.9804f64,
-                        bw_eff: 0.4647f64
+                        bw_eff: 0.4647f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -778,19 +802,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 5.217f64,
                         per_step_us: 0.0149f64,
-                        bw_eff: 0.2586f64
+                        bw_eff: 0.2586f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 9.124f64,
                         per_step_us: 1.2659f64,
-                        bw_eff: 0.4208f64
+                        bw_eff: 0.4208f64,
+                        large_base_us: Some(35.193f64),
+                        large_bw_eff: Some(0.6714f64)
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 9.206f64,
                         per_step_us: 1.1457f64,
-                        bw_eff: 0.368f64
+                        bw_eff: 0.368f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -888,19 +918,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 6.898f64,
                         per_step_us: 0.1354f64,
-                        bw_eff: 0.187f64
+                        bw_eff: 0.187f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 7.962f64,
                         per_step_us: 1.3419f64,
-                        bw_eff: 0.4244f64
+                        bw_eff: 0.4244f64,
+                        large_base_us: Some(34.66f64),
+                        large_bw_eff: Some(0.6824f64)
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 8.09f64,
                         per_step_us: 1.3761f64,
-                        bw_eff: 0.3708f64
+                        bw_eff: 0.3708f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -1002,19 +1038,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 6.536f64,
                         per_step_us: 0.2725f64,
-                        bw_eff: 0.2095f64
+                        bw_eff: 0.2095f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 8.49f64,
                         per_step_us: 1.2789f64,
-                        bw_eff: 0.4316f64
+                        bw_eff: 0.4316f64,
+                        large_base_us: Some(41.411f64),
+                        large_bw_eff: Some(0.6938f64)
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 8.569f64,
                         per_step_us: 1.3115f64,
-                        bw_eff: 0.364f64
+                        bw_eff: 0.364f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -1297,19 +1339,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 3.618f64,
                         per_step_us: 0.7246f64,
-                        bw_eff: 0.6229f64
+                        bw_eff: 0.6229f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 2.634f64,
                         per_step_us: 1.913f64,
-                        bw_eff: 0.389f64
+                        bw_eff: 0.389f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 4.09f64,
                         per_step_us: 1.9623f64,
-                        bw_eff: 0.3489f64
+                        bw_eff: 0.3489f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -1613,19 +1661,25 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         implementation: crate::timing::AllReduceImpl::Custom,
                         base_us: 6.406f64,
                         per_step_us: 0.2571f64,
-                        bw_eff: 0.1868f64
+                        bw_eff: 0.1868f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::Nccl,
                         base_us: 8.357f64,
                         per_step_us: 1.2453f64,
-                        bw_eff: 0.438f64
+                        bw_eff: 0.438f64,
+                        large_base_us: Some(40.342f64),
+                        large_bw_eff: Some(0.6996f64)
                     },
                     crate::timing::AllReduceKernel {
                         implementation: crate::timing::AllReduceImpl::GatherScatter,
                         base_us: 8.034f64,
                         per_step_us: 1.2612f64,
-                        bw_eff: 0.3634f64
+                        bw_eff: 0.3634f64,
+                        large_base_us: None,
+                        large_bw_eff: None
                     },
                 ],
             }),
@@ -1695,41 +1749,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.3528235409773354f64,
-                host_per_seq_us: 40.705783544263404f64,
+                host_step_ms: 0.5470410659330458f64,
+                host_per_seq_us: 28.470631782956218f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 27.307503372399225f64,
-                layer_us: 8.165874167718705f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 26.690732871445856f64,
+                layer_us: 8.773424397858813f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7124071356455705f64,
-                host_per_seq_us: 34.49106102139779f64,
+                host_step_ms: 0.7483765139661559f64,
+                host_per_seq_us: 26.492691838220367f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 22.779517891876658f64,
-                layer_us: 17.63926028572179f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 22.462961818679467f64,
+                layer_us: 17.172905854491294f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -1739,17 +1793,17 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 6u32,
-                        mape_pct: 6.84835179492219f64
+                        mape_pct: 7.028584401198427f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 6u32,
-                        mape_pct: 6.522475074015811f64
+                        mape_pct: 6.839960650281316f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 6u32,
-                        mape_pct: 32.09014869805177f64
+                        mape_pct: 34.618226856736676f64
                     },
                 ],
                 bands: alloc::vec![
@@ -1858,9 +1912,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 6.349188594539965f64,
-                            median_abs_pct: 5.07008935781052f64,
-                            p90_abs_pct: 11.429725268338242f64
+                            mape_pct: 6.8565374360979305f64,
+                            median_abs_pct: 5.794463828615126f64,
+                            p90_abs_pct: 11.614579385896494f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1869,9 +1923,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 6.922121220208544f64,
-                            median_abs_pct: 6.922121220208544f64,
-                            p90_abs_pct: 6.922121220208544f64
+                            mape_pct: 8.244909336409666f64,
+                            median_abs_pct: 8.244909336409666f64,
+                            p90_abs_pct: 8.244909336409666f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1880,9 +1934,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 6.23460206940625f64,
-                            median_abs_pct: 4.953594221683167f64,
-                            p90_abs_pct: 11.637031387455917f64
+                            mape_pct: 6.578863056035584f64,
+                            median_abs_pct: 5.104993280095127f64,
+                            p90_abs_pct: 11.584123412084045f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1891,9 +1945,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 10.314364026554765f64,
-                            median_abs_pct: 5.9433977908575635f64,
-                            p90_abs_pct: 23.042565545383f64
+                            mape_pct: 9.63480620212117f64,
+                            median_abs_pct: 5.055432647039366f64,
+                            p90_abs_pct: 21.44057903756239f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1902,9 +1956,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 6.717705392918338f64,
-                            median_abs_pct: 6.717705392918338f64,
-                            p90_abs_pct: 6.717705392918338f64
+                            mape_pct: 5.370828163891717f64,
+                            median_abs_pct: 5.370828163891717f64,
+                            p90_abs_pct: 5.370828163891717f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1913,9 +1967,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 11.03369575328205f64,
-                            median_abs_pct: 5.169090188796788f64,
-                            p90_abs_pct: 24.39343981480077f64
+                            mape_pct: 10.487601809767062f64,
+                            median_abs_pct: 4.740037130187014f64,
+                            p90_abs_pct: 22.763329690747202f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1924,9 +1978,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 56.921398585768195f64,
-                            median_abs_pct: 59.46891287725841f64,
-                            p90_abs_pct: 79.96684612654579f64
+                            mape_pct: 52.04422122823477f64,
+                            median_abs_pct: 53.298530469463756f64,
+                            p90_abs_pct: 79.67612330108216f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1935,9 +1989,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 20.705476237809673f64,
-                            median_abs_pct: 20.705476237809673f64,
-                            p90_abs_pct: 20.705476237809673f64
+                            mape_pct: 18.638365644509058f64,
+                            median_abs_pct: 18.638365644509058f64,
+                            p90_abs_pct: 18.638365644509058f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1946,9 +2000,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 64.16458305535988f64,
-                            median_abs_pct: 63.171291156547746f64,
-                            p90_abs_pct: 80.39716438004088f64
+                            mape_pct: 58.72539234497991f64,
+                            median_abs_pct: 62.599007140738614f64,
+                            p90_abs_pct: 80.11330692906569f64
                         }
                     },
                 ],
@@ -1965,41 +2019,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.3528235409773354f64,
-                host_per_seq_us: 40.705783544263404f64,
+                host_step_ms: 0.5470410659330458f64,
+                host_per_seq_us: 28.470631782956218f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 27.307503372399225f64,
-                layer_us: 8.165874167718705f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 26.690732871445856f64,
+                layer_us: 8.773424397858813f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7124071356455705f64,
-                host_per_seq_us: 34.49106102139779f64,
+                host_step_ms: 0.7483765139661559f64,
+                host_per_seq_us: 26.492691838220367f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 22.779517891876658f64,
-                layer_us: 17.63926028572179f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 22.462961818679467f64,
+                layer_us: 17.172905854491294f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2009,17 +2063,17 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 6u32,
-                        mape_pct: 11.124226069049492f64
+                        mape_pct: 11.7066571168972f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 3u32,
-                        mape_pct: 6.221646876558303f64
+                        mape_pct: 6.218596069134249f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 6u32,
-                        mape_pct: 41.90531328201403f64
+                        mape_pct: 41.7991588035063f64
                     },
                 ],
                 bands: alloc::vec![
@@ -2029,8 +2083,8 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 11.915133967964922f64,
-                            median_abs_pct: 13.780606336997014f64,
+                            mape_pct: 10.91034418771124f64,
+                            median_abs_pct: 12.876963391887065f64,
                             p90_abs_pct: 16.201087431332205f64
                         }
                     },
@@ -2040,8 +2094,8 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 11.915133967964922f64,
-                            median_abs_pct: 13.780606336997014f64,
+                            mape_pct: 10.91034418771124f64,
+                            median_abs_pct: 12.876963391887065f64,
                             p90_abs_pct: 16.201087431332205f64
                         }
                     },
@@ -2051,9 +2105,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.225971275154341f64,
+                            mape_pct: 6.27675679297304f64,
                             median_abs_pct: 4.723410864667443f64,
-                            p90_abs_pct: 8.675603660493397f64
+                            p90_abs_pct: 8.807699436546523f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2062,9 +2116,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.225971275154341f64,
+                            mape_pct: 6.27675679297304f64,
                             median_abs_pct: 4.723410864667443f64,
-                            p90_abs_pct: 8.675603660493397f64
+                            p90_abs_pct: 8.807699436546523f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2073,9 +2127,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 35.76394749991117f64,
-                            median_abs_pct: 38.47112735858737f64,
-                            p90_abs_pct: 44.430203678698206f64
+                            mape_pct: 35.57581215177036f64,
+                            median_abs_pct: 36.6306516453231f64,
+                            p90_abs_pct: 46.93439756680324f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2084,9 +2138,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 35.76394749991117f64,
-                            median_abs_pct: 38.47112735858737f64,
-                            p90_abs_pct: 44.430203678698206f64
+                            mape_pct: 35.57581215177036f64,
+                            median_abs_pct: 36.6306516453231f64,
+                            p90_abs_pct: 46.93439756680324f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2095,9 +2149,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 14.763998807894929f64,
-                            median_abs_pct: 15.573248617827618f64,
-                            p90_abs_pct: 17.00228735157765f64
+                            mape_pct: 13.124465521857637f64,
+                            median_abs_pct: 15.29854999562641f64,
+                            p90_abs_pct: 16.952766618223656f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2106,9 +2160,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 14.763998807894929f64,
-                            median_abs_pct: 15.573248617827618f64,
-                            p90_abs_pct: 17.00228735157765f64
+                            mape_pct: 13.124465521857637f64,
+                            median_abs_pct: 15.29854999562641f64,
+                            p90_abs_pct: 16.952766618223656f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2117,9 +2171,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.1374507691583515f64,
-                            median_abs_pct: 4.739567816773538f64,
-                            p90_abs_pct: 8.428687964617762f64
+                            mape_pct: 6.20962770789497f64,
+                            median_abs_pct: 4.7441930863316495f64,
+                            p90_abs_pct: 8.596744275942982f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2128,9 +2182,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.1374507691583515f64,
-                            median_abs_pct: 4.739567816773538f64,
-                            p90_abs_pct: 8.428687964617762f64
+                            mape_pct: 6.20962770789497f64,
+                            median_abs_pct: 4.7441930863316495f64,
+                            p90_abs_pct: 8.596744275942982f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2139,9 +2193,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 48.052908970750906f64,
-                            median_abs_pct: 39.251512111373586f64,
-                            p90_abs_pct: 82.01044550188051f64
+                            mape_pct: 47.93467615704958f64,
+                            median_abs_pct: 38.65740059160506f64,
+                            p90_abs_pct: 82.48561077267748f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2150,9 +2204,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 48.052908970750906f64,
-                            median_abs_pct: 39.251512111373586f64,
-                            p90_abs_pct: 82.01044550188051f64
+                            mape_pct: 47.93467615704958f64,
+                            median_abs_pct: 38.65740059160506f64,
+                            p90_abs_pct: 82.48561077267748f64
                         }
                     },
                 ],
@@ -2169,41 +2223,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.3528235409773354f64,
-                host_per_seq_us: 40.705783544263404f64,
+                host_step_ms: 0.5470410659330458f64,
+                host_per_seq_us: 28.470631782956218f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.6137314884643412f64,
+                quant_weight_bw_eff: 0.6123251143941345f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7902277020033838f64,
-                prefill_attn_eff_flash: 0.3690228384445276f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 27.307503372399225f64,
-                layer_us: 8.165874167718705f64,
-                quant_gemm_floor_us: 17.31712327044193f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7873062447544819f64,
+                prefill_attn_eff_flash: 0.3694111927510852f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 26.690732871445856f64,
+                layer_us: 8.773424397858813f64,
+                quant_gemm_floor_us: 17.343753692988443f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7124071356455705f64,
-                host_per_seq_us: 34.49106102139779f64,
+                host_step_ms: 0.7483765139661559f64,
+                host_per_seq_us: 26.492691838220367f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.6137314884643412f64,
+                quant_weight_bw_eff: 0.6123251143941345f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7902277020033838f64,
-                prefill_attn_eff_flash: 0.3690228384445276f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 22.779517891876658f64,
-                layer_us: 17.63926028572179f64,
-                quant_gemm_floor_us: 17.31712327044193f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7873062447544819f64,
+                prefill_attn_eff_flash: 0.3694111927510852f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 22.462961818679467f64,
+                layer_us: 17.172905854491294f64,
+                quant_gemm_floor_us: 17.343753692988443f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2212,7 +2266,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                 in_sample: alloc::vec![crate::bands::InSample {
                     figure: crate::bands::Figure::Tpot,
                     figures: 147u32,
-                    mape_pct: 6.769625503478674f64
+                    mape_pct: 6.783277880501448f64
                 },],
                 bands: alloc::vec![
                     crate::bands::BandRecord {
@@ -2221,8 +2275,8 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 147u32,
-                            mape_pct: 20.00362807187298f64,
-                            median_abs_pct: 18.43400350693821f64,
+                            mape_pct: 20.008204583559497f64,
+                            median_abs_pct: 18.536939079883442f64,
                             p90_abs_pct: 37.357647716341525f64
                         }
                     },
@@ -2232,7 +2286,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 59u32,
-                            mape_pct: 25.61554238049193f64,
+                            mape_pct: 25.619398092103705f64,
                             median_abs_pct: 26.49777900206133f64,
                             p90_abs_pct: 39.776886979333014f64
                         }
@@ -2243,7 +2297,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 88u32,
-                            mape_pct: 16.241094614958005f64,
+                            mape_pct: 16.246154390330986f64,
                             median_abs_pct: 13.581871519599508f64,
                             p90_abs_pct: 34.50164354977275f64
                         }
@@ -2254,7 +2308,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 147u32,
-                            mape_pct: 23.476832055905856f64,
+                            mape_pct: 23.48865415215503f64,
                             median_abs_pct: 22.038155382554525f64,
                             p90_abs_pct: 40.36744732016305f64
                         }
@@ -2265,7 +2319,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 59u32,
-                            mape_pct: 26.797930191293673f64,
+                            mape_pct: 26.80178590290545f64,
                             median_abs_pct: 27.378496641988026f64,
                             p90_abs_pct: 41.7592857122912f64
                         }
@@ -2276,8 +2330,8 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 88u32,
-                            mape_pct: 21.250186715134472f64,
-                            median_abs_pct: 19.79363258774733f64,
+                            mape_pct: 21.267349910174616f64,
+                            median_abs_pct: 19.84510037421994f64,
                             p90_abs_pct: 38.94763950818091f64
                         }
                     },
@@ -2295,41 +2349,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.3528235409773354f64,
-                host_per_seq_us: 40.705783544263404f64,
+                host_step_ms: 0.5470410659330458f64,
+                host_per_seq_us: 28.470631782956218f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.9263743436970644f64,
+                quant_weight_bw_eff: 0.9328344123308657f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.6982904668889679f64,
+                state_bw_eff: 0.6991918272286941f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.213782431457556f64,
-                attn_half_batch: 1.03216779844186f64,
-                prefill_gemm_eff: 0.6854517231983824f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.08792040808850125f64,
-                serve_request_ms: 27.307503372399225f64,
-                layer_us: 8.165874167718705f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.21346503194546934f64,
+                attn_half_batch: 1.02620215478582f64,
+                prefill_gemm_eff: 0.6858396679034708f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.0878967800025993f64,
+                serve_request_ms: 26.690732871445856f64,
+                layer_us: 8.773424397858813f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7124071356455705f64,
-                host_per_seq_us: 34.49106102139779f64,
+                host_step_ms: 0.7483765139661559f64,
+                host_per_seq_us: 26.492691838220367f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.9263743436970644f64,
+                quant_weight_bw_eff: 0.9328344123308657f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.6982904668889679f64,
+                state_bw_eff: 0.6991918272286941f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.213782431457556f64,
-                attn_half_batch: 1.03216779844186f64,
-                prefill_gemm_eff: 0.6854517231983824f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.08792040808850125f64,
-                serve_request_ms: 22.779517891876658f64,
-                layer_us: 17.63926028572179f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.21346503194546934f64,
+                attn_half_batch: 1.02620215478582f64,
+                prefill_gemm_eff: 0.6858396679034708f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.0878967800025993f64,
+                serve_request_ms: 22.462961818679467f64,
+                layer_us: 17.172905854491294f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2339,22 +2393,22 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 28u32,
-                        mape_pct: 2.4095781735744666f64
+                        mape_pct: 2.4009521847370388f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 28u32,
-                        mape_pct: 2.458171887187457f64
+                        mape_pct: 2.4507311214373524f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 28u32,
-                        mape_pct: 4.827775220635021f64
+                        mape_pct: 4.834301225325833f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Prefill,
                         figures: 5u32,
-                        mape_pct: 1.97749112045136f64
+                        mape_pct: 1.9943557007909951f64
                     },
                 ],
                 bands: alloc::vec![
@@ -2364,9 +2418,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 12.454816126582404f64,
-                            median_abs_pct: 11.575437638177693f64,
-                            p90_abs_pct: 24.409095651925856f64
+                            mape_pct: 12.36735494588124f64,
+                            median_abs_pct: 11.493012606065273f64,
+                            p90_abs_pct: 24.071917554943514f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2375,9 +2429,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 28.135463847782315f64,
-                            median_abs_pct: 28.135463847782315f64,
-                            p90_abs_pct: 28.135463847782315f64
+                            mape_pct: 27.761709466678465f64,
+                            median_abs_pct: 27.761709466678465f64,
+                            p90_abs_pct: 27.761709466678465f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2386,9 +2440,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 21.02083262723404f64,
-                            median_abs_pct: 21.48999870642616f64,
-                            p90_abs_pct: 24.45456324930283f64
+                            mape_pct: 20.73067405974108f64,
+                            median_abs_pct: 21.193471490858972f64,
+                            p90_abs_pct: 24.120122573397268f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2397,9 +2451,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 16.547693768384114f64,
-                            median_abs_pct: 15.82075391547988f64,
-                            p90_abs_pct: 25.039469320065916f64
+                            mape_pct: 16.381747602042843f64,
+                            median_abs_pct: 15.927666342222347f64,
+                            p90_abs_pct: 24.69493995591306f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2408,9 +2462,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 7.542637550556256f64,
-                            median_abs_pct: 6.640088918972093f64,
-                            p90_abs_pct: 13.862075810108287f64
+                            mape_pct: 7.558081222795757f64,
+                            median_abs_pct: 6.599962370909856f64,
+                            p90_abs_pct: 13.857550615776965f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2419,9 +2473,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 10.103230734660633f64,
-                            median_abs_pct: 8.9764883549715f64,
-                            p90_abs_pct: 20.04125977054375f64
+                            mape_pct: 10.010685255739585f64,
+                            median_abs_pct: 8.79670121116828f64,
+                            p90_abs_pct: 19.917177541867318f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2430,9 +2484,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 21.841919202298186f64,
-                            median_abs_pct: 21.841919202298186f64,
-                            p90_abs_pct: 21.841919202298186f64
+                            mape_pct: 21.613275383749187f64,
+                            median_abs_pct: 21.613275383749187f64,
+                            p90_abs_pct: 21.613275383749187f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2441,9 +2495,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 17.163105317485634f64,
-                            median_abs_pct: 17.48225283874413f64,
-                            p90_abs_pct: 19.580794050317504f64
+                            mape_pct: 16.96542778987201f64,
+                            median_abs_pct: 17.28068049849771f64,
+                            p90_abs_pct: 19.364185575833215f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2452,9 +2506,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 14.425441715266727f64,
-                            median_abs_pct: 17.05570219033925f64,
-                            p90_abs_pct: 20.511753571167375f64
+                            mape_pct: 14.320096618920285f64,
+                            median_abs_pct: 16.859527009415142f64,
+                            p90_abs_pct: 20.48147990805043f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2463,9 +2517,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 5.71362675571187f64,
-                            median_abs_pct: 4.579414806401544f64,
-                            p90_abs_pct: 12.590081572110861f64
+                            mape_pct: 5.661470267814324f64,
+                            median_abs_pct: 4.543975018310426f64,
+                            p90_abs_pct: 12.385643035248044f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2474,9 +2528,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 24.28387692084345f64,
-                            median_abs_pct: 25.354059966376425f64,
-                            p90_abs_pct: 37.96114329450919f64
+                            mape_pct: 25.20059883968856f64,
+                            median_abs_pct: 27.019833787743956f64,
+                            p90_abs_pct: 38.47111438990537f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2485,9 +2539,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 6.330466652723111f64,
-                            median_abs_pct: 6.330466652723111f64,
-                            p90_abs_pct: 6.330466652723111f64
+                            mape_pct: 9.654362606887279f64,
+                            median_abs_pct: 9.654362606887279f64,
+                            p90_abs_pct: 9.654362606887279f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2496,9 +2550,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 31.333824296069828f64,
-                            median_abs_pct: 30.929104956123528f64,
-                            p90_abs_pct: 38.23127693714488f64
+                            mape_pct: 32.50165697988862f64,
+                            median_abs_pct: 32.05379191781856f64,
+                            p90_abs_pct: 38.832961835218946f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2507,9 +2561,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 11.405157046866995f64,
-                            median_abs_pct: 12.472731134511761f64,
-                            p90_abs_pct: 16.42466736553921f64
+                            mape_pct: 11.027026284850336f64,
+                            median_abs_pct: 13.990784679591428f64,
+                            p90_abs_pct: 18.258709025278975f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2518,9 +2572,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 29.277918163659077f64,
-                            median_abs_pct: 27.29161199391968f64,
-                            p90_abs_pct: 37.978274358879204f64
+                            mape_pct: 30.54791206193034f64,
+                            median_abs_pct: 28.699478097719695f64,
+                            p90_abs_pct: 38.48810463369735f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2529,9 +2583,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 30.625060490249417f64,
-                            median_abs_pct: 30.01990861780175f64,
-                            p90_abs_pct: 41.28355641514846f64
+                            mape_pct: 33.73830891377608f64,
+                            median_abs_pct: 33.31917502738499f64,
+                            p90_abs_pct: 43.50597741870456f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2540,9 +2594,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 30.625060490249417f64,
-                            median_abs_pct: 30.01990861780175f64,
-                            p90_abs_pct: 41.28355641514846f64
+                            mape_pct: 33.73830891377608f64,
+                            median_abs_pct: 33.31917502738499f64,
+                            p90_abs_pct: 43.50597741870456f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2551,9 +2605,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 12.454816126582404f64,
-                            median_abs_pct: 11.575437638177693f64,
-                            p90_abs_pct: 24.409095651925856f64
+                            mape_pct: 12.36735494588124f64,
+                            median_abs_pct: 11.493012606065273f64,
+                            p90_abs_pct: 24.071917554943514f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2562,9 +2616,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 28.135463847782315f64,
-                            median_abs_pct: 28.135463847782315f64,
-                            p90_abs_pct: 28.135463847782315f64
+                            mape_pct: 27.761709466678465f64,
+                            median_abs_pct: 27.761709466678465f64,
+                            p90_abs_pct: 27.761709466678465f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2573,9 +2627,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 21.02083262723404f64,
-                            median_abs_pct: 21.48999870642616f64,
-                            p90_abs_pct: 24.45456324930283f64
+                            mape_pct: 20.73067405974108f64,
+                            median_abs_pct: 21.193471490858972f64,
+                            p90_abs_pct: 24.120122573397268f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2584,9 +2638,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 16.547693768384114f64,
-                            median_abs_pct: 15.82075391547988f64,
-                            p90_abs_pct: 25.039469320065916f64
+                            mape_pct: 16.381747602042843f64,
+                            median_abs_pct: 15.927666342222347f64,
+                            p90_abs_pct: 24.69493995591306f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2595,9 +2649,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 7.542637550556256f64,
-                            median_abs_pct: 6.640088918972093f64,
-                            p90_abs_pct: 13.862075810108287f64
+                            mape_pct: 7.558081222795757f64,
+                            median_abs_pct: 6.599962370909856f64,
+                            p90_abs_pct: 13.857550615776965f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2606,9 +2660,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 10.103230734660633f64,
-                            median_abs_pct: 8.9764883549715f64,
-                            p90_abs_pct: 20.04125977054375f64
+                            mape_pct: 10.010685255739585f64,
+                            median_abs_pct: 8.79670121116828f64,
+                            p90_abs_pct: 19.917177541867318f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2617,9 +2671,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 21.841919202298186f64,
-                            median_abs_pct: 21.841919202298186f64,
-                            p90_abs_pct: 21.841919202298186f64
+                            mape_pct: 21.613275383749187f64,
+                            median_abs_pct: 21.613275383749187f64,
+                            p90_abs_pct: 21.613275383749187f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2628,9 +2682,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 17.163105317485634f64,
-                            median_abs_pct: 17.48225283874413f64,
-                            p90_abs_pct: 19.580794050317504f64
+                            mape_pct: 16.96542778987201f64,
+                            median_abs_pct: 17.28068049849771f64,
+                            p90_abs_pct: 19.364185575833215f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2639,9 +2693,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 14.425441715266727f64,
-                            median_abs_pct: 17.05570219033925f64,
-                            p90_abs_pct: 20.511753571167375f64
+                            mape_pct: 14.320096618920285f64,
+                            median_abs_pct: 16.859527009415142f64,
+                            p90_abs_pct: 20.48147990805043f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2650,9 +2704,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 5.71362675571187f64,
-                            median_abs_pct: 4.579414806401544f64,
-                            p90_abs_pct: 12.590081572110861f64
+                            mape_pct: 5.661470267814324f64,
+                            median_abs_pct: 4.543975018310426f64,
+                            p90_abs_pct: 12.385643035248044f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2661,9 +2715,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 24.28387692084345f64,
-                            median_abs_pct: 25.354059966376425f64,
-                            p90_abs_pct: 37.96114329450919f64
+                            mape_pct: 25.20059883968856f64,
+                            median_abs_pct: 27.019833787743956f64,
+                            p90_abs_pct: 38.47111438990537f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2672,9 +2726,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 6.330466652723111f64,
-                            median_abs_pct: 6.330466652723111f64,
-                            p90_abs_pct: 6.330466652723111f64
+                            mape_pct: 9.654362606887279f64,
+                            median_abs_pct: 9.654362606887279f64,
+                            p90_abs_pct: 9.654362606887279f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2683,9 +2737,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 31.333824296069828f64,
-                            median_abs_pct: 30.929104956123528f64,
-                            p90_abs_pct: 38.23127693714488f64
+                            mape_pct: 32.50165697988862f64,
+                            median_abs_pct: 32.05379191781856f64,
+                            p90_abs_pct: 38.832961835218946f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2694,9 +2748,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 11.405157046866995f64,
-                            median_abs_pct: 12.472731134511761f64,
-                            p90_abs_pct: 16.42466736553921f64
+                            mape_pct: 11.027026284850336f64,
+                            median_abs_pct: 13.990784679591428f64,
+                            p90_abs_pct: 18.258709025278975f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2705,9 +2759,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 29.277918163659077f64,
-                            median_abs_pct: 27.29161199391968f64,
-                            p90_abs_pct: 37.978274358879204f64
+                            mape_pct: 30.54791206193034f64,
+                            median_abs_pct: 28.699478097719695f64,
+                            p90_abs_pct: 38.48810463369735f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2716,9 +2770,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 30.625060490249417f64,
-                            median_abs_pct: 30.01990861780175f64,
-                            p90_abs_pct: 41.28355641514846f64
+                            mape_pct: 33.73830891377608f64,
+                            median_abs_pct: 33.31917502738499f64,
+                            p90_abs_pct: 43.50597741870456f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2727,9 +2781,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 30.625060490249417f64,
-                            median_abs_pct: 30.01990861780175f64,
-                            p90_abs_pct: 41.28355641514846f64
+                            mape_pct: 33.73830891377608f64,
+                            median_abs_pct: 33.31917502738499f64,
+                            p90_abs_pct: 43.50597741870456f64
                         }
                     },
                 ],
@@ -2746,41 +2800,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.3528235409773354f64,
-                host_per_seq_us: 40.705783544263404f64,
+                host_step_ms: 0.5470410659330458f64,
+                host_per_seq_us: 28.470631782956218f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 27.307503372399225f64,
-                layer_us: 8.165874167718705f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 26.690732871445856f64,
+                layer_us: 8.773424397858813f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7124071356455705f64,
-                host_per_seq_us: 34.49106102139779f64,
+                host_step_ms: 0.7483765139661559f64,
+                host_per_seq_us: 26.492691838220367f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 22.779517891876658f64,
-                layer_us: 17.63926028572179f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 22.462961818679467f64,
+                layer_us: 17.172905854491294f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2790,17 +2844,17 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 20u32,
-                        mape_pct: 5.946969601778685f64
+                        mape_pct: 6.692626693096625f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 12u32,
-                        mape_pct: 4.734127292904786f64
+                        mape_pct: 4.474659724337221f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 20u32,
-                        mape_pct: 57.90660104031389f64
+                        mape_pct: 56.98900953219468f64
                     },
                 ],
                 bands: alloc::vec![
@@ -2810,9 +2864,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 8.249292034201002f64,
-                            median_abs_pct: 6.146821513479334f64,
-                            p90_abs_pct: 14.765566923778248f64
+                            mape_pct: 6.244310925964308f64,
+                            median_abs_pct: 2.6112275455147715f64,
+                            p90_abs_pct: 15.780589637801175f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2821,9 +2875,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 12.123740412474415f64,
-                            median_abs_pct: 12.123740412474415f64,
-                            p90_abs_pct: 12.123740412474415f64
+                            mape_pct: 0.23014219560920646f64,
+                            median_abs_pct: 0.23014219560920646f64,
+                            p90_abs_pct: 0.23014219560920646f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2832,9 +2886,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 8.045373698502399f64,
-                            median_abs_pct: 4.047647656507092f64,
-                            p90_abs_pct: 15.18431839328546f64
+                            mape_pct: 6.560846122298787f64,
+                            median_abs_pct: 3.115276130573963f64,
+                            p90_abs_pct: 16.301911899481134f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2843,9 +2897,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 12u32,
-                            mape_pct: 5.544875549773766f64,
-                            median_abs_pct: 4.060544890463364f64,
-                            p90_abs_pct: 8.505277089970509f64
+                            mape_pct: 5.865890001339715f64,
+                            median_abs_pct: 4.053744748326954f64,
+                            p90_abs_pct: 10.029645167493765f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2854,9 +2908,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 8.735226192642553f64,
-                            median_abs_pct: 8.735226192642553f64,
-                            p90_abs_pct: 8.735226192642553f64
+                            mape_pct: 2.2102909991861486f64,
+                            median_abs_pct: 2.2102909991861486f64,
+                            p90_abs_pct: 2.2102909991861486f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2865,9 +2919,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 11u32,
-                            mape_pct: 5.25484367314933f64,
-                            median_abs_pct: 3.9836315937182287f64,
-                            p90_abs_pct: 6.435735165922097f64
+                            mape_pct: 6.198217183353677f64,
+                            median_abs_pct: 4.123857902935679f64,
+                            p90_abs_pct: 10.314298282127199f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2876,9 +2930,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 55.6541065422115f64,
-                            median_abs_pct: 49.01971482478671f64,
-                            p90_abs_pct: 123.58917669111187f64
+                            mape_pct: 53.906691284975764f64,
+                            median_abs_pct: 44.93889695163783f64,
+                            p90_abs_pct: 121.53046002664291f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2887,9 +2941,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 54.51488025247592f64,
-                            median_abs_pct: 54.51488025247592f64,
-                            p90_abs_pct: 54.51488025247592f64
+                            mape_pct: 49.9745518859889f64,
+                            median_abs_pct: 49.9745518859889f64,
+                            p90_abs_pct: 49.9745518859889f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2898,9 +2952,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 55.714065820618636f64,
-                            median_abs_pct: 48.786135814740696f64,
-                            p90_abs_pct: 123.63063551039865f64
+                            mape_pct: 54.1136459901856f64,
+                            median_abs_pct: 43.26439447849304f64,
+                            p90_abs_pct: 121.59360789063544f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2909,9 +2963,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 7.806671149445127f64,
-                            median_abs_pct: 5.603483843275336f64,
-                            p90_abs_pct: 15.853776465536596f64
+                            mape_pct: 5.691330225867921f64,
+                            median_abs_pct: 1.5815022897312458f64,
+                            p90_abs_pct: 15.231154089713554f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2920,9 +2974,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 12.123740412474415f64,
-                            median_abs_pct: 12.123740412474415f64,
-                            p90_abs_pct: 12.123740412474415f64
+                            mape_pct: 0.23014219560920646f64,
+                            median_abs_pct: 0.23014219560920646f64,
+                            p90_abs_pct: 0.23014219560920646f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2931,9 +2985,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 7.579456977706743f64,
-                            median_abs_pct: 2.27736166962057f64,
-                            p90_abs_pct: 16.32221780283885f64
+                            mape_pct: 5.978761174828906f64,
+                            median_abs_pct: 1.6073119147419823f64,
+                            p90_abs_pct: 15.758791798731975f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2942,9 +2996,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 12u32,
-                            mape_pct: 5.5687270980872725f64,
-                            median_abs_pct: 4.019660721642437f64,
-                            p90_abs_pct: 8.505277089970509f64
+                            mape_pct: 5.859384049067512f64,
+                            median_abs_pct: 4.029829848005062f64,
+                            p90_abs_pct: 10.029645167493765f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2953,9 +3007,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 8.735226192642553f64,
-                            median_abs_pct: 8.735226192642553f64,
-                            p90_abs_pct: 8.735226192642553f64
+                            mape_pct: 2.2102909991861486f64,
+                            median_abs_pct: 2.2102909991861486f64,
+                            p90_abs_pct: 2.2102909991861486f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2964,9 +3018,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 11u32,
-                            mape_pct: 5.2808635440367935f64,
-                            median_abs_pct: 3.9270774028584143f64,
-                            p90_abs_pct: 6.435735165922097f64
+                            mape_pct: 6.191119780874908f64,
+                            median_abs_pct: 4.120107282594143f64,
+                            p90_abs_pct: 10.314298282127199f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2975,9 +3029,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 65.27141306445098f64,
-                            median_abs_pct: 55.48088134989388f64,
-                            p90_abs_pct: 124.7518357108231f64
+                            mape_pct: 67.5012815941831f64,
+                            median_abs_pct: 55.01342635073647f64,
+                            p90_abs_pct: 130.0145374044512f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2986,9 +3040,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 54.51488025247592f64,
-                            median_abs_pct: 54.51488025247592f64,
-                            p90_abs_pct: 54.51488025247592f64
+                            mape_pct: 49.9745518859889f64,
+                            median_abs_pct: 49.9745518859889f64,
+                            p90_abs_pct: 49.9745518859889f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2997,9 +3051,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 65.83754637034443f64,
-                            median_abs_pct: 56.44688244731184f64,
-                            p90_abs_pct: 124.78417824047153f64
+                            mape_pct: 68.4237410525091f64,
+                            median_abs_pct: 59.204179908776865f64,
+                            p90_abs_pct: 130.020908642895f64
                         }
                     },
                 ],
@@ -3023,41 +3077,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.3528235409773354f64,
-                host_per_seq_us: 40.705783544263404f64,
+                host_step_ms: 0.5470410659330458f64,
+                host_per_seq_us: 28.470631782956218f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 27.307503372399225f64,
-                layer_us: 8.165874167718705f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 26.690732871445856f64,
+                layer_us: 8.773424397858813f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7124071356455705f64,
-                host_per_seq_us: 34.49106102139779f64,
+                host_step_ms: 0.7483765139661559f64,
+                host_per_seq_us: 26.492691838220367f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8092692974194943f64,
+                quant_weight_bw_eff: 0.8146220884063867f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.7325468337700611f64,
+                state_bw_eff: 0.733434355715364f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.22442450602993066f64,
-                attn_half_batch: 1.021990985121206f64,
-                prefill_gemm_eff: 0.7180771366278246f64,
-                prefill_attn_eff_flash: 0.3784600745001647f64,
-                prefill_attn_eff_triton: 0.10369905962315681f64,
-                serve_request_ms: 22.779517891876658f64,
-                layer_us: 17.63926028572179f64,
-                quant_gemm_floor_us: 11.919648820566094f64,
+                attn_bw_eff_triton: 0.2242373893318837f64,
+                attn_half_batch: 1.0163216926038097f64,
+                prefill_gemm_eff: 0.7168721175069739f64,
+                prefill_attn_eff_flash: 0.5284943521594436f64,
+                prefill_attn_eff_triton: 0.10367732234746153f64,
+                serve_request_ms: 22.462961818679467f64,
+                layer_us: 17.172905854491294f64,
+                quant_gemm_floor_us: 11.926956300558293f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -3067,22 +3121,22 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 207u32,
-                        mape_pct: 6.228879212999291f64
+                        mape_pct: 6.331557935153892f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 49u32,
-                        mape_pct: 3.7436353353035923f64
+                        mape_pct: 3.714529391864962f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 60u32,
-                        mape_pct: 28.95470831440756f64
+                        mape_pct: 28.89408231524124f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Prefill,
                         figures: 5u32,
-                        mape_pct: 1.97749112045136f64
+                        mape_pct: 1.9943557007909951f64
                     },
                 ],
                 bands: alloc::vec![
@@ -3092,7 +3146,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 207u32,
-                            mape_pct: 19.767102843460084f64,
+                            mape_pct: 19.485427923548695f64,
                             median_abs_pct: 18.116254210016724f64,
                             p90_abs_pct: 39.22399562305022f64
                         }
@@ -3103,7 +3157,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 62u32,
-                            mape_pct: 26.130728839061103f64,
+                            mape_pct: 26.100471174584396f64,
                             median_abs_pct: 27.140293572592647f64,
                             p90_abs_pct: 41.725409256544744f64
                         }
@@ -3114,8 +3168,8 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 92u32,
-                            mape_pct: 21.240214798269232f64,
-                            median_abs_pct: 19.89085584894556f64,
+                            mape_pct: 21.244016177547074f64,
+                            median_abs_pct: 19.84510037421994f64,
                             p90_abs_pct: 38.866958694094656f64
                         }
                     },
@@ -3125,9 +3179,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 37u32,
-                            mape_pct: 10.727111846615642f64,
-                            median_abs_pct: 8.53562449969254f64,
-                            p90_abs_pct: 21.832238567615f64
+                            mape_pct: 9.185826471656293f64,
+                            median_abs_pct: 6.483934377135125f64,
+                            p90_abs_pct: 20.271107538505262f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3136,9 +3190,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 7.542637550556256f64,
-                            median_abs_pct: 6.640088918972093f64,
-                            p90_abs_pct: 13.862075810108287f64
+                            mape_pct: 7.558081222795757f64,
+                            median_abs_pct: 6.599962370909856f64,
+                            p90_abs_pct: 13.857550615776965f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3147,9 +3201,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 49u32,
-                            mape_pct: 9.142021996062745f64,
-                            median_abs_pct: 6.653678917727435f64,
-                            p90_abs_pct: 20.017051245833457f64
+                            mape_pct: 8.56010931041454f64,
+                            median_abs_pct: 5.370828163891717f64,
+                            p90_abs_pct: 19.861167647391223f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3158,9 +3212,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 11.430325526686827f64,
-                            median_abs_pct: 6.717705392918338f64,
-                            p90_abs_pct: 18.81707644042222f64
+                            mape_pct: 9.21087897802474f64,
+                            median_abs_pct: 5.370828163891717f64,
+                            p90_abs_pct: 18.364785939777693f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3169,9 +3223,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 17.163105317485634f64,
-                            median_abs_pct: 17.48225283874413f64,
-                            p90_abs_pct: 19.580794050317504f64
+                            mape_pct: 16.96542778987201f64,
+                            median_abs_pct: 17.28068049849771f64,
+                            p90_abs_pct: 19.364185575833215f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3180,9 +3234,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 26u32,
-                            mape_pct: 9.753755840987756f64,
-                            median_abs_pct: 6.203259548950808f64,
-                            p90_abs_pct: 20.58701210308027f64
+                            mape_pct: 8.975672455066192f64,
+                            median_abs_pct: 4.742115108259332f64,
+                            p90_abs_pct: 20.524538184263044f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3191,9 +3245,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 5.71362675571187f64,
-                            median_abs_pct: 4.579414806401544f64,
-                            p90_abs_pct: 12.590081572110861f64
+                            mape_pct: 5.661470267814324f64,
+                            median_abs_pct: 4.543975018310426f64,
+                            p90_abs_pct: 12.385643035248044f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3202,9 +3256,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 60u32,
-                            mape_pct: 41.3534951120938f64,
-                            median_abs_pct: 32.24115507259259f64,
-                            p90_abs_pct: 85.47768863112167f64
+                            mape_pct: 42.44522866800399f64,
+                            median_abs_pct: 32.68716719333608f64,
+                            p90_abs_pct: 86.03200564534872f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3213,9 +3267,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 22.45242499042203f64,
-                            median_abs_pct: 20.705476237809673f64,
-                            p90_abs_pct: 36.39816091214858f64
+                            mape_pct: 22.20469104631115f64,
+                            median_abs_pct: 18.638365644509058f64,
+                            p90_abs_pct: 34.3847490389315f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3224,9 +3278,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 31.333824296069828f64,
-                            median_abs_pct: 30.929104956123528f64,
-                            p90_abs_pct: 38.23127693714488f64
+                            mape_pct: 32.50165697988862f64,
+                            median_abs_pct: 32.05379191781856f64,
+                            p90_abs_pct: 38.832961835218946f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3235,9 +3289,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 37u32,
-                            mape_pct: 49.19109307977127f64,
-                            median_abs_pct: 41.95139726919103f64,
-                            p90_abs_pct: 111.9998337827008f64
+                            mape_pct: 50.30611962245583f64,
+                            median_abs_pct: 43.998053798188906f64,
+                            p90_abs_pct: 119.4266121492537f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3246,9 +3300,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 29.277918163659077f64,
-                            median_abs_pct: 27.29161199391968f64,
-                            p90_abs_pct: 37.978274358879204f64
+                            mape_pct: 30.54791206193034f64,
+                            median_abs_pct: 28.699478097719695f64,
+                            p90_abs_pct: 38.48810463369735f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3257,9 +3311,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 30.625060490249417f64,
-                            median_abs_pct: 30.01990861780175f64,
-                            p90_abs_pct: 41.28355641514846f64
+                            mape_pct: 33.73830891377608f64,
+                            median_abs_pct: 33.31917502738499f64,
+                            p90_abs_pct: 43.50597741870456f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3268,9 +3322,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 30.625060490249417f64,
-                            median_abs_pct: 30.01990861780175f64,
-                            p90_abs_pct: 41.28355641514846f64
+                            mape_pct: 33.73830891377608f64,
+                            median_abs_pct: 33.31917502738499f64,
+                            p90_abs_pct: 43.50597741870456f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3279,9 +3333,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 581u32,
-                            mape_pct: 32.04261229228734f64,
-                            median_abs_pct: 22.839880720008754f64,
-                            p90_abs_pct: 52.118150335467625f64
+                            mape_pct: 30.973586945956434f64,
+                            median_abs_pct: 22.38625348693177f64,
+                            p90_abs_pct: 52.02434749422218f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3290,9 +3344,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 24.80213449162006f64,
-                            median_abs_pct: 23.132955193086534f64,
-                            p90_abs_pct: 49.945601679768174f64
+                            mape_pct: 24.721473817077815f64,
+                            median_abs_pct: 22.38625348693177f64,
+                            p90_abs_pct: 49.24557445815175f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3301,9 +3355,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 2u32,
-                            mape_pct: 19.071384368469417f64,
-                            median_abs_pct: 19.071384368469417f64,
-                            p90_abs_pct: 27.11658826148228f64
+                            mape_pct: 18.35059816535255f64,
+                            median_abs_pct: 18.35059816535255f64,
+                            p90_abs_pct: 26.426798033996235f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3312,9 +3366,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 382u32,
-                            mape_pct: 30.259706687383296f64,
-                            median_abs_pct: 24.88842481929914f64,
-                            p90_abs_pct: 54.27712350183785f64
+                            mape_pct: 29.348486565992303f64,
+                            median_abs_pct: 24.812325600127682f64,
+                            p90_abs_pct: 54.49117135153671f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3323,9 +3377,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 192u32,
-                            mape_pct: 35.9135226356432f64,
-                            median_abs_pct: 17.94760157256004f64,
-                            p90_abs_pct: 37.54331290155652f64
+                            mape_pct: 34.501164489455924f64,
+                            median_abs_pct: 19.83621090769519f64,
+                            p90_abs_pct: 38.09829746416092f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3334,9 +3388,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 581u32,
-                            mape_pct: 56.527790186894926f64,
-                            median_abs_pct: 45.709296244019804f64,
-                            p90_abs_pct: 109.4397221732657f64
+                            mape_pct: 50.77393266420886f64,
+                            median_abs_pct: 41.50887490487012f64,
+                            p90_abs_pct: 96.39596465625462f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3345,9 +3399,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 41.02616573272834f64,
-                            median_abs_pct: 34.96784236758237f64,
-                            p90_abs_pct: 53.66331854309047f64
+                            mape_pct: 41.969335707796546f64,
+                            median_abs_pct: 37.28343539891566f64,
+                            p90_abs_pct: 54.07391007214877f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3356,9 +3410,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 2u32,
-                            mape_pct: 18.21844745006299f64,
-                            median_abs_pct: 18.21844745006299f64,
-                            p90_abs_pct: 32.1011711709233f64
+                            mape_pct: 17.658762254820065f64,
+                            median_abs_pct: 17.65876225482007f64,
+                            p90_abs_pct: 26.7750293642236f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3367,9 +3421,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 382u32,
-                            mape_pct: 44.15169829434863f64,
-                            median_abs_pct: 39.264224717175935f64,
-                            p90_abs_pct: 84.21148898542856f64
+                            mape_pct: 42.035352032764656f64,
+                            median_abs_pct: 36.94220212147623f64,
+                            p90_abs_pct: 80.17436744600397f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3378,9 +3432,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 192u32,
-                            mape_pct: 81.95380013844252f64,
-                            median_abs_pct: 68.88014850805496f64,
-                            p90_abs_pct: 144.2258445147262f64
+                            mape_pct: 68.73430311635745f64,
+                            median_abs_pct: 57.86554488776809f64,
+                            p90_abs_pct: 119.40082125150472f64
                         }
                     },
                 ],

@@ -66,6 +66,8 @@ impl LinkKind {
             base_us,
             per_step_us,
             bw_eff,
+            large_base_us: None,
+            large_bw_eff: None,
         }
     }
 }
@@ -142,6 +144,17 @@ pub struct AllReduceKernel {
     pub per_step_us: f64,
     /// Fraction of the link's bandwidth the transfer reaches.
     pub bw_eff: f64,
+    /// NCCL's large-message regime, where the GPU's table shows one: a
+    /// protocol of higher fixed latency (microseconds) and higher
+    /// bandwidth (fraction of the link's), which NCCL's tuner takes once it
+    /// is the faster (`fit_allreduce.py`, rows from 16 MiB: a prefill
+    /// chunk's all-reduce, 42.6 MB for 4,160 tokens of a 5,120-wide model,
+    /// takes 318 us on 8 H100s by the small-message line and about 230 us
+    /// in the table). Absent: the one line holds at every size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_base_us: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub large_bw_eff: Option<f64>,
 }
 
 impl AllReduceKernel {
@@ -152,8 +165,12 @@ impl AllReduceKernel {
     pub fn through_host(self) -> AllReduceKernel {
         match self.implementation {
             AllReduceImpl::Custom => self,
+            // Through host memory no transfer reaches the link's
+            // large-message bandwidth: the one line, with its slower steps.
             AllReduceImpl::Nccl | AllReduceImpl::GatherScatter => AllReduceKernel {
                 per_step_us: self.per_step_us.max(NCCL_HOST_STEP_US),
+                large_base_us: None,
+                large_bw_eff: None,
                 ..self
             },
         }
@@ -172,8 +189,12 @@ impl AllReduceKernel {
             AllReduceImpl::Nccl => (2.0 * (n - 1.0), 2.0),
             AllReduceImpl::GatherScatter => (n - 1.0, 1.0),
         };
-        (self.base_us + self.per_step_us * steps) * 1e-6
-            + bytes * moved * (n - 1.0) / n / (link_bytes_s * self.bw_eff)
+        let transfer = |eff: f64| bytes * moved * (n - 1.0) / n / (link_bytes_s * eff);
+        let small = (self.base_us + self.per_step_us * steps) * 1e-6 + transfer(self.bw_eff);
+        match (self.large_base_us, self.large_bw_eff) {
+            (Some(base_us), Some(eff)) if eff > 0.0 => small.min(base_us * 1e-6 + transfer(eff)),
+            _ => small,
+        }
     }
 }
 

@@ -322,8 +322,12 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // and -44.9% -> -46.1% on average), while their KV pools, twice as
     // large, stop the queueing their measured TTFT never showed (below). The
     // bar follows the corrected inputs; the MoE steps' gap is the model's.
+    // 17.3% and 34.9% since NCCL's large-message line prices the prefills'
+    // all-reduces as its tables do (TTFT below): the refit's V1 host cost
+    // per sequence fell from 40.7 to 28.5 us, and the batched steps, already
+    // too fast, got faster (Qwen3-32B 6.7% -> 10.6%).
     assert!(
-        tpot.stats.median_abs_pct <= 15.9,
+        tpot.stats.median_abs_pct <= 17.5,
         "{}",
         tpot.stats.median_abs_pct
     );
@@ -372,19 +376,22 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
     // generator writes for fp8 and NVFP4 checkpoints: 44.2%, 112.5% and
     // +31.4% (MiniMax-M2.5 +73.5% -> +16.9% on average: at 512 requests of
     // 1,024 + 1,024 tokens on two B200s a bf16 pool holds about 300 of them
-    // and the rest wait 36 s for their first token; measured, 1.3 s).
+    // and the rest wait 36 s for their first token; measured, 1.3 s). With
+    // NCCL's large-message line (a prefill chunk's all-reduce is tens of
+    // megabytes, where the one line was 30% to 54% slow): 40.1%, 95.5% and
+    // +23.6%.
     let ttft = overall(Figure::Ttft);
     assert!(
-        ttft.stats.median_abs_pct <= 44.4,
+        ttft.stats.median_abs_pct <= 40.5,
         "{}",
         ttft.stats.median_abs_pct
     );
     assert!(
-        ttft.stats.p90_abs_pct <= 113.0,
+        ttft.stats.p90_abs_pct <= 96.0,
         "{}",
         ttft.stats.p90_abs_pct
     );
-    assert!(ttft.mean_signed_pct <= 32.0, "{}", ttft.mean_signed_pct);
+    assert!(ttft.mean_signed_pct <= 24.0, "{}", ttft.mean_signed_pct);
 }
 
 /// Doc sync, not evidence in itself: the README's accuracy tables are the

@@ -61,7 +61,7 @@ fn matrix_table_csv_and_markdown_agree() {
         .unwrap();
     assert!(row.ends_with("65 of 128"), "{row}");
     // Thousands separators in the text, plain numbers in CSV.
-    assert!(table.contains("1,442.3"));
+    assert!(table.contains("1,442.8"));
     let csv = run(&["matrix", "--format", "csv"]).stdout;
     let mut lines = csv.lines();
     assert!(lines.next().unwrap().starts_with(

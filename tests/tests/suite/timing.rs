@@ -516,6 +516,51 @@ fn all_reduce_latencies_are_within_15_percent_of_the_tables() {
     }
 }
 
+/// A prefill chunk's all-reduce is tens of megabytes (4,160 tokens of a
+/// 5,120-wide model: 42.6 MB), where NCCL runs its large-message protocol:
+/// on the NVLink systems the presets' second line (`large_base_us`,
+/// `large_bw_eff`, `fit_allreduce.py`) holds NCCL's rows from 16 MiB to
+/// 1 GiB within 15% median, where the small-message line alone was 30% to
+/// 54% slow from 64 MiB. The PCIe systems have no such regime in their
+/// tables and keep the one line.
+#[test]
+fn large_nccl_all_reduces_follow_the_tables() {
+    use decodecalc_core::timing::AllReduceImpl;
+    let table = kernel_table("allreduce.csv");
+    for (system, id) in KERNEL_SYSTEMS {
+        let g = presets::gpu(id).unwrap();
+        let kernel = g.allreduce_kernel(AllReduceImpl::Nccl);
+        if g.link() == decodecalc_core::timing::LinkKind::Pcie {
+            assert_eq!(kernel.large_base_us, None, "{id}");
+            continue;
+        }
+        assert!(kernel.large_bw_eff > Some(kernel.bw_eff), "{id}");
+        let link = g.interconnect_gb_s.unwrap() * 1e9;
+        let errors: Vec<f64> = table
+            .iter()
+            .filter(|r| r["system"] == system && r["op"] == "all_reduce")
+            .filter(|r| r["implementation"] == "nccl" && r["dtype"] == "half")
+            .filter(|r| num(r, "message_bytes") >= 16.0 * 1024.0 * 1024.0)
+            .map(|r| {
+                let world: u64 = r["world_size"].parse().unwrap();
+                let t = kernel.latency_s(world, num(r, "message_bytes"), link);
+                (t / (num(r, "latency_us") * 1e-6) - 1.0).abs() * 100.0
+            })
+            .collect();
+        assert!(errors.len() >= 12, "{id}: {} rows", errors.len());
+        let median = median_abs_error_pct(errors);
+        eprintln!("{id} NCCL all-reduce from 16 MiB: median {median:.1}%");
+        assert!(median <= 15.0, "{id}: median {median:.1}%");
+    }
+    // The prefill message on 8 H100s: 42.6 MB between the table's 32 MiB
+    // (199.8 us) and 64 MiB (324.5 us) rows.
+    let h100 = presets::gpu("h100-sxm").unwrap();
+    let t = h100
+        .allreduce_kernel(AllReduceImpl::Nccl)
+        .latency_s(8, 4_160.0 * 5_120.0 * 2.0, 450e9);
+    assert!((199.8e-6..324.5e-6).contains(&t), "{t}");
+}
+
 /// `--disable-custom-all-reduce` leaves NCCL: Llama-3.1-8B on two H100s
 /// takes longer per decode step, by NCCL's larger latency on every layer's
 /// two all-reduces.
