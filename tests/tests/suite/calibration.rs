@@ -386,11 +386,7 @@ fn runs_no_fit_saw_are_predicted_within_the_bars() {
         "{}",
         ttft.stats.median_abs_pct
     );
-    assert!(
-        ttft.stats.p90_abs_pct <= 96.0,
-        "{}",
-        ttft.stats.p90_abs_pct
-    );
+    assert!(ttft.stats.p90_abs_pct <= 96.0, "{}", ttft.stats.p90_abs_pct);
     assert!(ttft.mean_signed_pct <= 24.0, "{}", ttft.mean_signed_pct);
 }
 

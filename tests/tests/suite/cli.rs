@@ -79,7 +79,7 @@ fn matrix_table_csv_and_markdown_agree() {
         .lines()
         .find(|l| l.starts_with("Sustained decode,16K,32,valid,"))
         .unwrap();
-    assert!(cell.contains(",84957,12157,"), "{cell}");
+    assert!(cell.contains(",84933,12154,"), "{cell}");
     let md = run(&["matrix", "--format", "markdown"]).stdout;
     assert!(md.starts_with("| Phase | Context |"));
     assert_eq!(md.lines().count(), 47);
