@@ -272,13 +272,24 @@ impl FitSummary {
         hold_out: HoldOut,
         regime: Option<Regime>,
     ) -> Option<&BandRecord> {
-        self.bands
-            .iter()
-            .find(|b| b.figure == figure && b.hold_out == hold_out && b.regime == regime)
+        find(&self.bands, figure, hold_out, regime)
     }
 
     /// The hold-outs this summary has bands for, in [`HoldOut`] order.
     pub fn hold_outs(&self) -> Vec<HoldOut> {
         crate::units::sorted_set(self.bands.iter().map(|b| b.hold_out))
     }
+}
+
+/// The record of `figure` under `hold_out` in `regime` (None: over every
+/// regime) among `records`.
+pub fn find(
+    records: &[BandRecord],
+    figure: Figure,
+    hold_out: HoldOut,
+    regime: Option<Regime>,
+) -> Option<&BandRecord> {
+    records
+        .iter()
+        .find(|b| b.figure == figure && b.hold_out == hold_out && b.regime == regime)
 }

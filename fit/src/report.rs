@@ -202,10 +202,37 @@ pub struct JointReport {
     pub overall: GroupReport,
 }
 
+/// Whether `run` served a mixture-of-experts model.
+fn serves_moe(run: &Run) -> bool {
+    !run.work.model.moe_layers.is_empty()
+}
+
 /// How many of `runs` served a mixture-of-experts model.
 fn moe_runs<'a>(runs: impl Iterator<Item = &'a Run>) -> u32 {
-    let n = runs.filter(|r| !r.work.model.moe_layers.is_empty()).count();
+    let n = runs.filter(|r| serves_moe(r)).count();
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The band records under `hold_out` of each figure over every regime and
+/// in each regime, where `stats` has figures for them.
+fn band_records(
+    hold_out: HoldOut,
+    stats: impl Fn(Figure, Option<Regime>) -> Option<ErrorStats>,
+) -> Vec<BandRecord> {
+    let mut out = Vec::new();
+    for figure in Figure::ALL {
+        for regime in std::iter::once(None).chain(Regime::ALL.map(Some)) {
+            if let Some(stats) = stats(figure, regime) {
+                out.push(BandRecord {
+                    figure,
+                    hold_out,
+                    regime,
+                    stats,
+                });
+            }
+        }
+    }
+    out
 }
 
 impl JointReport {
@@ -227,18 +254,9 @@ impl JointReport {
             let Some(k) = CV_HOLD_OUTS.iter().position(|x| *x == h) else {
                 continue;
             };
-            for figure in Figure::ALL {
-                for regime in std::iter::once(None).chain(Regime::ALL.map(Some)) {
-                    if let Some(stats) = held_out_stats(&runs, figure, regime, k) {
-                        out.push(BandRecord {
-                            figure,
-                            hold_out: h,
-                            regime,
-                            stats,
-                        });
-                    }
-                }
-            }
+            out.extend(band_records(h, |figure, regime| {
+                held_out_stats(&runs, figure, regime, k)
+            }));
         }
         out
     }
@@ -524,7 +542,7 @@ pub struct HeldOutReport {
 pub fn unfitted_moe_bands(fit: &JointFit, runs: &[Run]) -> Vec<BandRecord> {
     let errors: Vec<(Figure, Regime, f64)> = runs
         .iter()
-        .filter(|r| !r.work.model.moe_layers.is_empty())
+        .filter(|r| serves_moe(r))
         .flat_map(|r| {
             let (p, _) = fit.params_for(&r.class, r.engine());
             run_errors(r, &p)
@@ -534,25 +552,14 @@ pub fn unfitted_moe_bands(fit: &JointFit, runs: &[Run]) -> Vec<BandRecord> {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let mut out = Vec::new();
-    for figure in Figure::ALL {
-        for regime in std::iter::once(None).chain(Regime::ALL.map(Some)) {
-            let v: Vec<f64> = errors
-                .iter()
-                .filter(|e| e.0 == figure && regime.is_none_or(|g| e.1 == g))
-                .map(|e| e.2)
-                .collect();
-            if let Some(stats) = ErrorStats::of(&v) {
-                out.push(BandRecord {
-                    figure,
-                    hold_out: HoldOut::UnfittedMoeRuns,
-                    regime,
-                    stats,
-                });
-            }
-        }
-    }
-    out
+    band_records(HoldOut::UnfittedMoeRuns, |figure, regime| {
+        let v: Vec<f64> = errors
+            .iter()
+            .filter(|e| e.0 == figure && regime.is_none_or(|g| e.1 == g))
+            .map(|e| e.2)
+            .collect();
+        ErrorStats::of(&v)
+    })
 }
 
 /// Predict `runs` with `fit` (no refit) and summarise their errors.

@@ -100,15 +100,11 @@ def main(quiet=False):
             if system:
                 FITS.setdefault(system, {})[impl] = tuple(r.x)
                 if impl == "nccl":
-                    fit_large(system, pid_of(system), rows, r.x, quiet)
+                    fit_large(system, SYSTEMS[system], rows, r.x, quiet)
             if quiet:
                 continue
             print(f"{kind or system} {impl}: base {r.x[0]:.2f} us, per step {r.x[1]:.3f} us, bw eff {r.x[2]:.3f};"
                   f" {len(t)} rows, median err {np.median(err)*100:.1f}%, p90 {np.percentile(err, 90)*100:.1f}%")
-
-
-def pid_of(system):
-    return SYSTEMS[system]
 
 
 def fit_large(system, pid, rows, small, quiet):

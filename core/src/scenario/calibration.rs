@@ -243,13 +243,12 @@ impl Calibration {
         hold_out: HoldOut,
         regime: Option<Regime>,
     ) -> Option<&crate::bands::BandRecord> {
-        if hold_out == HoldOut::UnfittedMoeRuns {
-            self.moe_bands
-                .iter()
-                .find(|b| b.figure == figure && b.regime == regime)
+        let records = if hold_out == HoldOut::UnfittedMoeRuns {
+            &self.moe_bands
         } else {
-            self.file.as_ref()?.fit.band(figure, hold_out, regime)
-        }
+            &self.file.as_ref()?.fit.bands
+        };
+        crate::bands::find(records, figure, hold_out, regime)
     }
 
     /// The band of `figure` for a prediction in `regime` (None: over every

@@ -154,12 +154,8 @@ fn score_all() -> Vec<Scored> {
                 .points
                 .iter()
                 .map(|p| {
-                    let label = match p {
-                        decodecalc_fit::Observed::Serve { label, .. } => label.as_str(),
-                        _ => "",
-                    };
                     rows.iter()
-                        .find(|r| r.run == id && r.point == label)
+                        .find(|r| r.run == id && r.point == p.label())
                         .is_none_or(|r| r.mean_acceptance_length.is_some())
                 })
                 .collect();
