@@ -340,6 +340,18 @@ KERNEL_NOTE = ("the source's kernel_source (the kernel vLLM dispatched) is a fun
                "listed below per system")
 
 
+# The columns and subsampling gemm.csv and gemm_weight_only.csv share.
+GEMM_SHAPE_COLUMNS = [
+    "m: rows of the activation = tokens in the batch",
+    "n: output features (weight rows)",
+    "k: input features (reduction dimension); y[m,n] = x[m,k] * W[n,k]^T",
+]
+GEMM_SELECTION = [
+    "m in " + " ".join(map(str, GEMM_M)) + " (those present)",
+    "(n,k) in " + " ".join(f"{n}x{k}" for n, k in GEMM_SHAPES) + " (those present)",
+]
+
+
 def conv_gemm(res):
     rows, kerns = [], []
     for s in SYSTEMS:
@@ -361,16 +373,11 @@ def conv_gemm(res):
             "vllm_version: vLLM release the row was measured with",
             "dtype: GEMM quantisation as the source names it (bfloat16; fp8 = per-tensor FP8 "
             "W8A8; fp8_block = 128x128 block-scaled FP8; nvfp4 = NVFP4 W4A4)",
-            "m: rows of the activation = tokens in the batch",
-            "n: output features (weight rows)",
-            "k: input features (reduction dimension); y[m,n] = x[m,k] * W[n,k]^T",
+        ] + GEMM_SHAPE_COLUMNS + [
             "latency_us: measured latency of the linear layer (kernel incl. any activation "
             "quantisation vLLM runs with it), microseconds",
         ],
-        selection=[
-            "m in " + " ".join(map(str, GEMM_M)) + " (those present)",
-            "(n,k) in " + " ".join(f"{n}x{k}" for n, k in GEMM_SHAPES) + " (those present)",
-        ],
+        selection=GEMM_SELECTION,
         extra_notes=[
             "fp8_block rows were timed without a CUDA graph (eager launches), so at small m "
             "and small shapes they are dominated by host-side overhead (tens to hundreds of "
@@ -379,6 +386,51 @@ def conv_gemm(res):
             "count; fp8_block and nvfp4 rows reuse one weight, so small weights can stay in "
             "L2 and look faster than DRAM allows",
         ] + [KERNEL_NOTE] + kernel_notes(kerns),
+        rows=rows)
+
+
+# Weight-only GEMMs (int4 / int8 weights, 16-bit activations: what vLLM runs
+# GPTQ and AWQ checkpoints through, with its Marlin kernels). The source has no
+# vLLM table of them; its TensorRT-LLM tables time that engine's weight-only
+# kernels (WeightOnlyQuantMatmul: a dequantizing GEMV/GEMM of the same data
+# movement) on three GPUs, at the folders below, the only ones with int4_wo
+# and int8_wo rows.
+WEIGHT_ONLY = {"a100_sxm": "1.0.0", "l40s": "1.0.0", "h200_sxm": "1.2.0rc5"}
+WEIGHT_ONLY_DTYPES = ["int4_wo", "int8_wo"]
+
+
+def conv_gemm_weight_only(res):
+    rows, kerns = [], []
+    for s in SYSTEMS:
+        v = WEIGHT_ONLY.get(s)
+        if v is None:
+            continue
+        path = f"{DATA_ROOT}/{s}/gemm/trtllm/{v}/gemm_perf.parquet"
+        res.read_paths.setdefault("gemm_weight_only", []).append(path)
+        df = pd.read_parquet(io.BytesIO(res.src.read(path)))
+        df = df[df.gemm_dtype.isin(WEIGHT_ONLY_DTYPES)]
+        check_unique(df, ["gemm_dtype", "m", "n", "k"], f"{s} weight-only gemm")
+        nk = pd.Series(list(zip(df.n, df.k)), index=df.index)
+        d = df[df.m.isin(GEMM_M) & nk.isin(GEMM_SHAPES)]
+        for r in d.sort_values(["gemm_dtype", "n", "k", "m"]).itertuples():
+            rows.append((s, "trtllm " + v, r.gemm_dtype, r.m, r.n, r.k, fmt_us(r.latency)))
+            kerns.append((s, r.gemm_dtype, r.kernel_source.split("/")[-1]))
+    return dict(
+        name="gemm_weight_only.csv",
+        header=["system", "engine_version", "dtype", "m", "n", "k", "latency_us"],
+        columns=[
+            "system: aiconfigurator system name (GPU)",
+            "engine_version: the engine and release the row was measured with (TensorRT-LLM)",
+            "dtype: int4_wo = 4-bit weights, int8_wo = 8-bit weights, 16-bit activations",
+        ] + GEMM_SHAPE_COLUMNS + [
+            "latency_us: measured latency of the linear layer, microseconds",
+        ],
+        selection=["dtype in " + " ".join(WEIGHT_ONLY_DTYPES)] + GEMM_SELECTION,
+        extra_notes=[
+            "TensorRT-LLM's weight-only kernels, not vLLM's: the source times no vLLM "
+            "weight-only GEMM; these stand in for vLLM's Marlin kernels (same bytes moved, "
+            "dequantized in registers, 16-bit tensor cores)",
+        ] + kernel_notes(kerns),
         rows=rows)
 
 
@@ -720,8 +772,9 @@ def main():
     keys = {"gemm.csv": "gemm", "allreduce.csv": "allreduce",
             "generation_attention.csv": "generation_attention",
             "context_attention.csv": "context_attention", "moe.csv": "moe", "gdn.csv": "gdn",
-            "allgather_reducescatter.csv": "gather_scatter"}
-    for conv in (conv_gemm, conv_allreduce, conv_gather_scatter, conv_gen_attn, conv_ctx_attn,
+            "allgather_reducescatter.csv": "gather_scatter",
+            "gemm_weight_only.csv": "gemm_weight_only"}
+    for conv in (conv_gemm, conv_gemm_weight_only, conv_allreduce, conv_gather_scatter, conv_gen_attn, conv_ctx_attn,
                  conv_moe, conv_gdn):
         spec = conv(res)
         key = keys[spec["name"]]

@@ -14,6 +14,9 @@ kernel model (core/src/timing/kernels.rs, which states the same formulas):
   out: the tables time one layer over and over, so such a set stays in
   L2, which a real step (every layer's weights and KV in turn) does not
   see (kernels.rs L2_RESIDENT_FACTOR).
+  prefill attention, one layer, batch b of causal prompts of L tokens, h query
+  heads of head_dim hd:
+    t = floor + b L h row + (b L (L+1)/2 x 4 h hd) / (peak e_c)
   decode attention, one layer, batch b at kv_len L:
     bytes = b L kv_heads head_dim 2 kv_bytes  (L capped at the window)
     t = floor + b x per_seq + bytes / (BW e_bw)
@@ -87,6 +90,13 @@ FORMATS = {
     "fp8": ("fp8", 1.0, 2.0),
     "nvfp4": ("nvfp4", 0.5625, 4.0),
 }
+# Weight-only formats (int4 / int8 weights dequantized to 16-bit tensor cores),
+# from data/kernels/gemm_weight_only.csv: TensorRT-LLM's kernels standing in
+# for vLLM's Marlin (that file's notes), fitted with the same GEMM model.
+WEIGHT_ONLY_FORMATS = {
+    "int4": ("int4_wo", 0.5, 1.0),
+    "int8": ("int8_wo", 1.0, 1.0),
+}
 
 
 def rows(name):
@@ -118,6 +128,12 @@ def attn_model(x, b, L, kvh, hd, kvb, bw):
     return floor * 1e-6 + b * per_seq * 1e-6 + by / (bw * e_bw)
 
 
+def prefill_attn_model(x, floor, b, L, h, hd, peak):
+    e_c, row_ns = x
+    flops = b * L * (L + 1) / 2 * 4 * h * hd
+    return floor * 1e-6 + b * L * h * row_ns * 1e-9 + flops / (peak * e_c)
+
+
 def moe_model(x, T, h, i, k, tch, w, bw, peak):
     e_bw, e_c, floor, per_expert, row_bytes = x
     b = tch * 3 * h * i * w + T * k * (3 * h + 6 * i) * 2 + T * k * h * row_bytes
@@ -134,14 +150,17 @@ def fit(fun, x0, lo, hi):
 
 def main():
     gemm = rows("gemm.csv")
+    weight_only = rows("gemm_weight_only.csv")
     attn = rows("generation_attention.csv")
     out = {}
     rows_cache = {}
     for system, pid in SYSTEMS.items():
         bw, peak, l2 = preset(pid)
         blocks = []
-        for fmt, (dtype, w, mult) in FORMATS.items():
-            every = [r for r in gemm if r["system"] == system and r["dtype"] == dtype]
+        formats = [(f, spec, gemm) for f, spec in FORMATS.items()]
+        formats += [(f, spec, weight_only) for f, spec in WEIGHT_ONLY_FORMATS.items()]
+        for fmt, (dtype, w, mult), table in formats:
+            every = [r for r in table if r["system"] == system and r["dtype"] == dtype]
             if not every:
                 continue
             # The floor: the fastest one-row GEMM of the table (the smallest
@@ -218,6 +237,26 @@ def main():
             blocks.append(
                 f"[kernels.decode_attention]\nbw_eff = {x[0]:.4f}\nfloor_us = {x[1]:.3f}\n"
                 f"per_seq_us = {x[2]:.4f}\n"
+            )
+        # Prefill attention: causal over seq_len, no cached prefix; every row
+        # (compute-bound from the start, so no L2 cut). The floor is the
+        # table's fastest call.
+        ctx = rows_cache.setdefault("ctx", rows("context_attention.csv"))
+        d = [r for r in ctx if r["system"] == system and r["kv_dtype"] == "bfloat16"
+             and r["window"] == "0"]
+        if d:
+            b, L, h, hd = (np.array([float(r[c]) for r in d])
+                           for c in ("batch", "seq_len", "num_heads", "head_dim"))
+            t = np.array([float(r["latency_us"]) * 1e-6 for r in d])
+            floor = min(float(r["latency_us"]) for r in d)
+            fun = lambda x: np.log(prefill_attn_model(x, floor, b, L, h, hd, peak) / t)
+            x, err = fit(fun, [0.5, 0.1], [0.01, 0.0], [1.0, 1000.0])
+            print(f"{pid} prefill attention: e_c {x[0]:.3f} floor {floor:.2f} us row {x[1]:.3f} ns;"
+                  f" median err {np.median(err)*100:.1f}% p90 {np.percentile(err, 90)*100:.1f}%",
+                  file=sys.stderr)
+            blocks.append(
+                f"[kernels.prefill_attention]\ncompute_eff = {x[0]:.4f}\nfloor_us = {floor:.3f}\n"
+                f"row_ns = {x[1]:.4f}\n"
             )
         out[pid] = (system, blocks)
     for pid, (system, blocks) in out.items():

@@ -7,7 +7,7 @@
 /// `presets::DATA_TOML_HASH` of the data/ files this was written from
 /// (checked by the page's build, which alone reads this file's values).
 #[cfg_attr(feature = "toml", allow(dead_code))]
-pub(super) const FROM_DATA_TOML_HASH: u64 = 0x8a3b22dd1a592a51;
+pub(super) const FROM_DATA_TOML_HASH: u64 = 0x33e0f8b6cce221e0;
 
 extern crate alloc;
 pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
@@ -205,11 +205,28 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         compute_eff: 0.5397f64,
                         floor_us: 5.092f64
                     },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Int4,
+                        bw_eff: 0.8356f64,
+                        compute_eff: 0.6955f64,
+                        floor_us: 5.12f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Int8,
+                        bw_eff: 0.8341f64,
+                        compute_eff: 0.667f64,
+                        floor_us: 5.184f64
+                    },
                 ],
                 decode_attention: Some(crate::timing::DecodeAttentionKernel {
                     bw_eff: 0.7935f64,
                     floor_us: 21.025f64,
                     per_seq_us: 0.0065f64,
+                }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.5801f64,
+                    floor_us: 8.021f64,
+                    row_ns: 0.8724f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -271,6 +288,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -361,16 +379,35 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
             source: "".to_owned(),
             kernels: Some(crate::timing::KernelFigures {
                 source: "aiconfigurator a100_sxm kernel tables (data/kernels)".to_owned(),
-                gemm: alloc::vec![crate::timing::GemmKernel {
-                    format: crate::timing::GemmFormat::Bf16,
-                    bw_eff: 0.7242f64,
-                    compute_eff: 0.8359f64,
-                    floor_us: 4.804f64
-                },],
+                gemm: alloc::vec![
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Bf16,
+                        bw_eff: 0.7242f64,
+                        compute_eff: 0.8359f64,
+                        floor_us: 4.804f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Int4,
+                        bw_eff: 0.7173f64,
+                        compute_eff: 0.7774f64,
+                        floor_us: 11.26f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Int8,
+                        bw_eff: 0.7346f64,
+                        compute_eff: 0.8087f64,
+                        floor_us: 10.24f64
+                    },
+                ],
                 decode_attention: Some(crate::timing::DecodeAttentionKernel {
                     bw_eff: 0.7741f64,
                     floor_us: 27.383f64,
                     per_seq_us: 0.0013f64,
+                }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.6401f64,
+                    floor_us: 11.29f64,
+                    row_ns: 1.0341f64,
                 }),
                 moe: alloc::vec![crate::timing::MoeKernel {
                     format: crate::timing::MoeFormat::Bf16,
@@ -406,6 +443,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -474,6 +512,11 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     floor_us: 17.456f64,
                     per_seq_us: 0.0263f64,
                 }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.6747f64,
+                    floor_us: 12.37f64,
+                    row_ns: 0.3606f64,
+                }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
@@ -534,6 +577,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -591,11 +635,28 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         compute_eff: 0.7354f64,
                         floor_us: 7.14f64
                     },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Int4,
+                        bw_eff: 0.4951f64,
+                        compute_eff: 0.8627f64,
+                        floor_us: 7.584f64
+                    },
+                    crate::timing::GemmKernel {
+                        format: crate::timing::GemmFormat::Int8,
+                        bw_eff: 0.7258f64,
+                        compute_eff: 0.8644f64,
+                        floor_us: 7.648f64
+                    },
                 ],
                 decode_attention: Some(crate::timing::DecodeAttentionKernel {
                     bw_eff: 0.9071f64,
                     floor_us: 16.994f64,
                     per_seq_us: 0.0369f64,
+                }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.6605f64,
+                    floor_us: 12.19f64,
+                    row_ns: 0.3496f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -657,6 +718,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -755,6 +817,11 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     floor_us: 13.944f64,
                     per_seq_us: 0.0024f64,
                 }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.5952f64,
+                    floor_us: 10.85f64,
+                    row_ns: 0.3127f64,
+                }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
@@ -823,6 +890,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -870,6 +938,11 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     bw_eff: 0.9298f64,
                     floor_us: 13.265f64,
                     per_seq_us: 0.0024f64,
+                }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.8069f64,
+                    floor_us: 10.83f64,
+                    row_ns: 0.2645f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -939,6 +1012,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -990,6 +1064,11 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     bw_eff: 0.9287f64,
                     floor_us: 13.904f64,
                     per_seq_us: 0.0006f64,
+                }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.635f64,
+                    floor_us: 10.94f64,
+                    row_ns: 0.3273f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -1059,6 +1138,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -1300,6 +1380,11 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     floor_us: 0f64,
                     per_seq_us: 0.0038f64,
                 }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.6498f64,
+                    floor_us: 8.565f64,
+                    row_ns: 0.5882f64,
+                }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
@@ -1360,6 +1445,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -1614,6 +1700,11 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     floor_us: 13.116f64,
                     per_seq_us: 0.0022f64,
                 }),
+                prefill_attention: Some(crate::timing::PrefillAttentionKernel {
+                    compute_eff: 0.804f64,
+                    floor_us: 9.883f64,
+                    row_ns: 0.2803f64,
+                }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
@@ -1682,6 +1773,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                         large_bw_eff: None
                     },
                 ],
+                weight_only_floor_only: false,
             }),
             kernels_from: None,
         },
@@ -1749,41 +1841,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.5470410659330458f64,
-                host_per_seq_us: 28.470631782956218f64,
+                host_step_ms: 0.43876558622466094f64,
+                host_per_seq_us: 34.95179743856402f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 26.690732871445856f64,
-                layer_us: 8.773424397858813f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 18.622937549193246f64,
+                layer_us: 11.289107850272343f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7483765139661559f64,
-                host_per_seq_us: 26.492691838220367f64,
+                host_step_ms: 1.1839246199563316f64,
+                host_per_seq_us: 28.725463496897426f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 22.462961818679467f64,
-                layer_us: 17.172905854491294f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 17.636246985990837f64,
+                layer_us: 11.390714515180472f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -1793,17 +1885,17 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 6u32,
-                        mape_pct: 7.028584401198427f64
+                        mape_pct: 7.821536251031893f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 6u32,
-                        mape_pct: 6.839960650281316f64
+                        mape_pct: 8.203058164537984f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 6u32,
-                        mape_pct: 34.618226856736676f64
+                        mape_pct: 46.52472467343849f64
                     },
                 ],
                 bands: alloc::vec![
@@ -1813,9 +1905,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 8.398647138353153f64,
-                            median_abs_pct: 9.699434180031762f64,
-                            p90_abs_pct: 12.182224871143703f64
+                            mape_pct: 7.565327401023804f64,
+                            median_abs_pct: 7.588184864742542f64,
+                            p90_abs_pct: 11.875854804651087f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1824,9 +1916,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 12.264868400127348f64,
-                            median_abs_pct: 12.264868400127348f64,
-                            p90_abs_pct: 12.264868400127348f64
+                            mape_pct: 10.092221898414099f64,
+                            median_abs_pct: 10.092221898414099f64,
+                            p90_abs_pct: 10.092221898414099f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1835,9 +1927,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 7.625402885998315f64,
-                            median_abs_pct: 8.972281824282202f64,
-                            p90_abs_pct: 11.430383419608566f64
+                            mape_pct: 7.059948501545745f64,
+                            median_abs_pct: 6.8806480319225205f64,
+                            p90_abs_pct: 11.51398130555787f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1846,9 +1938,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 8.09957038553523f64,
-                            median_abs_pct: 5.582311102035076f64,
-                            p90_abs_pct: 17.698563399526446f64
+                            mape_pct: 8.842415603614603f64,
+                            median_abs_pct: 4.97964220312368f64,
+                            p90_abs_pct: 19.502513113108918f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1857,9 +1949,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 1.7093353975913272f64,
-                            median_abs_pct: 1.7093353975913272f64,
-                            p90_abs_pct: 1.7093353975913272f64
+                            mape_pct: 3.5975934966098855f64,
+                            median_abs_pct: 3.5975934966098855f64,
+                            p90_abs_pct: 3.5975934966098855f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1868,9 +1960,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 9.37761738312401f64,
-                            median_abs_pct: 7.431396735072715f64,
-                            p90_abs_pct: 19.03236989578193f64
+                            mape_pct: 9.891380025015545f64,
+                            median_abs_pct: 6.361690909637474f64,
+                            p90_abs_pct: 20.815875440639395f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1879,9 +1971,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 55.2761579612038f64,
-                            median_abs_pct: 57.39877698854973f64,
-                            p90_abs_pct: 78.99670903913525f64
+                            mape_pct: 52.95625697887115f64,
+                            median_abs_pct: 58.075445721140724f64,
+                            p90_abs_pct: 79.31708348027584f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1890,9 +1982,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 18.66453473492119f64,
-                            median_abs_pct: 18.66453473492119f64,
-                            p90_abs_pct: 18.66453473492119f64
+                            mape_pct: 17.1145586781279f64,
+                            median_abs_pct: 17.1145586781279f64,
+                            p90_abs_pct: 17.1145586781279f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1901,9 +1993,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 62.59848260646032f64,
-                            median_abs_pct: 61.28998463882252f64,
-                            p90_abs_pct: 79.4524075519707f64
+                            mape_pct: 60.1245966390198f64,
+                            median_abs_pct: 61.91047330674033f64,
+                            p90_abs_pct: 79.76325242057288f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1912,9 +2004,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 6.8565374360979305f64,
-                            median_abs_pct: 5.794463828615126f64,
-                            p90_abs_pct: 11.614579385896494f64
+                            mape_pct: 5.9761194742218215f64,
+                            median_abs_pct: 5.006544963855292f64,
+                            p90_abs_pct: 11.291753670012163f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1923,9 +2015,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 8.244909336409666f64,
-                            median_abs_pct: 8.244909336409666f64,
-                            p90_abs_pct: 8.244909336409666f64
+                            mape_pct: 5.9502657832464445f64,
+                            median_abs_pct: 5.9502657832464445f64,
+                            p90_abs_pct: 5.9502657832464445f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1934,9 +2026,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 6.578863056035584f64,
-                            median_abs_pct: 5.104993280095127f64,
-                            p90_abs_pct: 11.584123412084045f64
+                            mape_pct: 5.981290212416897f64,
+                            median_abs_pct: 4.233418584609638f64,
+                            p90_abs_pct: 12.291813471307107f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1945,9 +2037,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 9.63480620212117f64,
-                            median_abs_pct: 5.055432647039366f64,
-                            p90_abs_pct: 21.44057903756239f64
+                            mape_pct: 10.988718500858653f64,
+                            median_abs_pct: 6.836468695510933f64,
+                            p90_abs_pct: 23.854940054702155f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1956,9 +2048,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 5.370828163891717f64,
-                            median_abs_pct: 5.370828163891717f64,
-                            p90_abs_pct: 5.370828163891717f64
+                            mape_pct: 7.637455169514484f64,
+                            median_abs_pct: 7.637455169514484f64,
+                            p90_abs_pct: 7.637455169514484f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1967,9 +2059,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 10.487601809767062f64,
-                            median_abs_pct: 4.740037130187014f64,
-                            p90_abs_pct: 22.763329690747202f64
+                            mape_pct: 11.658971167127484f64,
+                            median_abs_pct: 6.035482221507382f64,
+                            p90_abs_pct: 25.19630800994622f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1978,9 +2070,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 52.04422122823477f64,
-                            median_abs_pct: 53.298530469463756f64,
-                            p90_abs_pct: 79.67612330108216f64
+                            mape_pct: 54.64963717945394f64,
+                            median_abs_pct: 59.601300874062254f64,
+                            p90_abs_pct: 80.03833430120818f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -1989,9 +2081,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 18.638365644509058f64,
-                            median_abs_pct: 18.638365644509058f64,
-                            p90_abs_pct: 18.638365644509058f64
+                            mape_pct: 19.98645118955714f64,
+                            median_abs_pct: 19.98645118955714f64,
+                            p90_abs_pct: 19.98645118955714f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2000,9 +2092,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 58.72539234497991f64,
-                            median_abs_pct: 62.599007140738614f64,
-                            p90_abs_pct: 80.11330692906569f64
+                            mape_pct: 61.58227437743329f64,
+                            median_abs_pct: 63.29792658669863f64,
+                            p90_abs_pct: 80.46594819422847f64
                         }
                     },
                 ],
@@ -2019,41 +2111,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.5470410659330458f64,
-                host_per_seq_us: 28.470631782956218f64,
+                host_step_ms: 0.43876558622466094f64,
+                host_per_seq_us: 34.95179743856402f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 26.690732871445856f64,
-                layer_us: 8.773424397858813f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 18.622937549193246f64,
+                layer_us: 11.289107850272343f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7483765139661559f64,
-                host_per_seq_us: 26.492691838220367f64,
+                host_step_ms: 1.1839246199563316f64,
+                host_per_seq_us: 28.725463496897426f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 22.462961818679467f64,
-                layer_us: 17.172905854491294f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 17.636246985990837f64,
+                layer_us: 11.390714515180472f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2063,17 +2155,17 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 6u32,
-                        mape_pct: 11.7066571168972f64
+                        mape_pct: 12.30904650597473f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 3u32,
-                        mape_pct: 6.218596069134249f64
+                        mape_pct: 6.221796868614308f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 6u32,
-                        mape_pct: 41.7991588035063f64
+                        mape_pct: 24.531858782751637f64
                     },
                 ],
                 bands: alloc::vec![
@@ -2083,9 +2175,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 10.91034418771124f64,
-                            median_abs_pct: 12.876963391887065f64,
-                            p90_abs_pct: 16.201087431332205f64
+                            mape_pct: 11.534311273064304f64,
+                            median_abs_pct: 13.78346556331218f64,
+                            p90_abs_pct: 16.550179539451428f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2094,9 +2186,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 10.91034418771124f64,
-                            median_abs_pct: 12.876963391887065f64,
-                            p90_abs_pct: 16.201087431332205f64
+                            mape_pct: 11.534311273064304f64,
+                            median_abs_pct: 13.78346556331218f64,
+                            p90_abs_pct: 16.550179539451428f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2105,9 +2197,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.27675679297304f64,
-                            median_abs_pct: 4.723410864667443f64,
-                            p90_abs_pct: 8.807699436546523f64
+                            mape_pct: 6.25733743157035f64,
+                            median_abs_pct: 4.724393210725431f64,
+                            p90_abs_pct: 8.751219775472359f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2116,9 +2208,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.27675679297304f64,
-                            median_abs_pct: 4.723410864667443f64,
-                            p90_abs_pct: 8.807699436546523f64
+                            mape_pct: 6.25733743157035f64,
+                            median_abs_pct: 4.724393210725431f64,
+                            p90_abs_pct: 8.751219775472359f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2127,9 +2219,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 35.57581215177036f64,
-                            median_abs_pct: 36.6306516453231f64,
-                            p90_abs_pct: 46.93439756680324f64
+                            mape_pct: 36.751180259315284f64,
+                            median_abs_pct: 37.97600623090898f64,
+                            p90_abs_pct: 48.297381948508246f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2138,9 +2230,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 35.57581215177036f64,
-                            median_abs_pct: 36.6306516453231f64,
-                            p90_abs_pct: 46.93439756680324f64
+                            mape_pct: 36.751180259315284f64,
+                            median_abs_pct: 37.97600623090898f64,
+                            p90_abs_pct: 48.297381948508246f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2149,9 +2241,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 13.124465521857637f64,
-                            median_abs_pct: 15.29854999562641f64,
-                            p90_abs_pct: 16.952766618223656f64
+                            mape_pct: 10.469923913184786f64,
+                            median_abs_pct: 12.908534158364859f64,
+                            p90_abs_pct: 14.36541707099539f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2160,9 +2252,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 13.124465521857637f64,
-                            median_abs_pct: 15.29854999562641f64,
-                            p90_abs_pct: 16.952766618223656f64
+                            mape_pct: 10.469923913184786f64,
+                            median_abs_pct: 12.908534158364859f64,
+                            p90_abs_pct: 14.36541707099539f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2171,9 +2263,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.20962770789497f64,
-                            median_abs_pct: 4.7441930863316495f64,
-                            p90_abs_pct: 8.596744275942982f64
+                            mape_pct: 6.2639121045020305f64,
+                            median_abs_pct: 4.697119281183326f64,
+                            p90_abs_pct: 8.791271158331355f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2182,9 +2274,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 6.20962770789497f64,
-                            median_abs_pct: 4.7441930863316495f64,
-                            p90_abs_pct: 8.596744275942982f64
+                            mape_pct: 6.2639121045020305f64,
+                            median_abs_pct: 4.697119281183326f64,
+                            p90_abs_pct: 8.791271158331355f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2193,9 +2285,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 47.93467615704958f64,
-                            median_abs_pct: 38.65740059160506f64,
-                            p90_abs_pct: 82.48561077267748f64
+                            mape_pct: 46.43835060329693f64,
+                            median_abs_pct: 36.76767845170736f64,
+                            p90_abs_pct: 82.38256765728036f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2204,9 +2296,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 6u32,
-                            mape_pct: 47.93467615704958f64,
-                            median_abs_pct: 38.65740059160506f64,
-                            p90_abs_pct: 82.48561077267748f64
+                            mape_pct: 46.43835060329693f64,
+                            median_abs_pct: 36.76767845170736f64,
+                            p90_abs_pct: 82.38256765728036f64
                         }
                     },
                 ],
@@ -2223,41 +2315,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.5470410659330458f64,
-                host_per_seq_us: 28.470631782956218f64,
+                host_step_ms: 0.43876558622466094f64,
+                host_per_seq_us: 34.95179743856402f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.6123251143941345f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7873062447544819f64,
-                prefill_attn_eff_flash: 0.3694111927510852f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 26.690732871445856f64,
-                layer_us: 8.773424397858813f64,
-                quant_gemm_floor_us: 17.343753692988443f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 18.622937549193246f64,
+                layer_us: 11.289107850272343f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7483765139661559f64,
-                host_per_seq_us: 26.492691838220367f64,
+                host_step_ms: 1.1839246199563316f64,
+                host_per_seq_us: 28.725463496897426f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.6123251143941345f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7873062447544819f64,
-                prefill_attn_eff_flash: 0.3694111927510852f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 22.462961818679467f64,
-                layer_us: 17.172905854491294f64,
-                quant_gemm_floor_us: 17.343753692988443f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 17.636246985990837f64,
+                layer_us: 11.390714515180472f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2266,7 +2358,7 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                 in_sample: alloc::vec![crate::bands::InSample {
                     figure: crate::bands::Figure::Tpot,
                     figures: 147u32,
-                    mape_pct: 6.783277880501448f64
+                    mape_pct: 6.609674569521273f64
                 },],
                 bands: alloc::vec![
                     crate::bands::BandRecord {
@@ -2275,9 +2367,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 147u32,
-                            mape_pct: 20.008204583559497f64,
-                            median_abs_pct: 18.536939079883442f64,
-                            p90_abs_pct: 37.357647716341525f64
+                            mape_pct: 9.419086854525755f64,
+                            median_abs_pct: 7.779967989162884f64,
+                            p90_abs_pct: 17.030959783694033f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2286,9 +2378,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 59u32,
-                            mape_pct: 25.619398092103705f64,
-                            median_abs_pct: 26.49777900206133f64,
-                            p90_abs_pct: 39.776886979333014f64
+                            mape_pct: 8.468902692468095f64,
+                            median_abs_pct: 6.528890573359147f64,
+                            p90_abs_pct: 15.432088961558932f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2297,9 +2389,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 88u32,
-                            mape_pct: 16.246154390330986f64,
-                            median_abs_pct: 13.581871519599508f64,
-                            p90_abs_pct: 34.50164354977275f64
+                            mape_pct: 10.056142144996222f64,
+                            median_abs_pct: 9.112477296638938f64,
+                            p90_abs_pct: 17.850568175096832f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2308,9 +2400,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 147u32,
-                            mape_pct: 23.48865415215503f64,
-                            median_abs_pct: 22.038155382554525f64,
-                            p90_abs_pct: 40.36744732016305f64
+                            mape_pct: 9.643974816022002f64,
+                            median_abs_pct: 8.38926859833955f64,
+                            p90_abs_pct: 17.472332218001856f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2319,9 +2411,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 59u32,
-                            mape_pct: 26.80178590290545f64,
-                            median_abs_pct: 27.378496641988026f64,
-                            p90_abs_pct: 41.7592857122912f64
+                            mape_pct: 8.702083861736995f64,
+                            median_abs_pct: 6.385480019775603f64,
+                            p90_abs_pct: 16.0528317950328f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2330,9 +2422,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 88u32,
-                            mape_pct: 21.267349910174616f64,
-                            median_abs_pct: 19.84510037421994f64,
-                            p90_abs_pct: 38.94763950818091f64
+                            mape_pct: 10.275469887644904f64,
+                            median_abs_pct: 9.344852837715173f64,
+                            p90_abs_pct: 17.96617697653537f64
                         }
                     },
                 ],
@@ -2349,41 +2441,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.5470410659330458f64,
-                host_per_seq_us: 28.470631782956218f64,
+                host_step_ms: 0.43876558622466094f64,
+                host_per_seq_us: 34.95179743856402f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.9328344123308657f64,
+                quant_weight_bw_eff: 0.9577619390320687f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.6991918272286941f64,
+                state_bw_eff: 0.6988400596215966f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.21346503194546934f64,
-                attn_half_batch: 1.02620215478582f64,
-                prefill_gemm_eff: 0.6858396679034708f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.0878967800025993f64,
-                serve_request_ms: 26.690732871445856f64,
-                layer_us: 8.773424397858813f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.21378822684692647f64,
+                attn_half_batch: 1.041702997720535f64,
+                prefill_gemm_eff: 0.6860848634061798f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.08789361473727994f64,
+                serve_request_ms: 18.622937549193246f64,
+                layer_us: 11.289107850272343f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7483765139661559f64,
-                host_per_seq_us: 26.492691838220367f64,
+                host_step_ms: 1.1839246199563316f64,
+                host_per_seq_us: 28.725463496897426f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.9328344123308657f64,
+                quant_weight_bw_eff: 0.9577619390320687f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.6991918272286941f64,
+                state_bw_eff: 0.6988400596215966f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.21346503194546934f64,
-                attn_half_batch: 1.02620215478582f64,
-                prefill_gemm_eff: 0.6858396679034708f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.0878967800025993f64,
-                serve_request_ms: 22.462961818679467f64,
-                layer_us: 17.172905854491294f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.21378822684692647f64,
+                attn_half_batch: 1.041702997720535f64,
+                prefill_gemm_eff: 0.6860848634061798f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.08789361473727994f64,
+                serve_request_ms: 17.636246985990837f64,
+                layer_us: 11.390714515180472f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2393,22 +2485,22 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 28u32,
-                        mape_pct: 2.4009521847370388f64
+                        mape_pct: 2.400232739684349f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 28u32,
-                        mape_pct: 2.4507311214373524f64
+                        mape_pct: 2.4432370918908837f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 28u32,
-                        mape_pct: 4.834301225325833f64
+                        mape_pct: 4.872642284266489f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Prefill,
                         figures: 5u32,
-                        mape_pct: 1.9943557007909951f64
+                        mape_pct: 1.9934074582599925f64
                     },
                 ],
                 bands: alloc::vec![
@@ -2418,9 +2510,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 12.36735494588124f64,
-                            median_abs_pct: 11.493012606065273f64,
-                            p90_abs_pct: 24.071917554943514f64
+                            mape_pct: 7.716906373686732f64,
+                            median_abs_pct: 7.173657366687075f64,
+                            p90_abs_pct: 12.563750581414935f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2429,9 +2521,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 27.761709466678465f64,
-                            median_abs_pct: 27.761709466678465f64,
-                            p90_abs_pct: 27.761709466678465f64
+                            mape_pct: 12.68443087353559f64,
+                            median_abs_pct: 12.68443087353559f64,
+                            p90_abs_pct: 12.68443087353559f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2440,9 +2532,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 20.73067405974108f64,
-                            median_abs_pct: 21.193471490858972f64,
-                            p90_abs_pct: 24.120122573397268f64
+                            mape_pct: 9.021993540195222f64,
+                            median_abs_pct: 9.227706137595426f64,
+                            p90_abs_pct: 10.626441563063963f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2451,9 +2543,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 16.381747602042843f64,
-                            median_abs_pct: 15.927666342222347f64,
-                            p90_abs_pct: 24.69493995591306f64
+                            mape_pct: 9.20163531014413f64,
+                            median_abs_pct: 9.70960861958099f64,
+                            p90_abs_pct: 13.95929176816702f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2462,9 +2554,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 7.558081222795757f64,
-                            median_abs_pct: 6.599962370909856f64,
-                            p90_abs_pct: 13.857550615776965f64
+                            mape_pct: 6.430595391118943f64,
+                            median_abs_pct: 5.994711088301452f64,
+                            p90_abs_pct: 11.45725562843533f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2473,9 +2565,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 10.010685255739585f64,
-                            median_abs_pct: 8.79670121116828f64,
-                            p90_abs_pct: 19.917177541867318f64
+                            mape_pct: 6.474955075264758f64,
+                            median_abs_pct: 6.191016033671904f64,
+                            p90_abs_pct: 9.996892144861542f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2484,9 +2576,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 21.613275383749187f64,
-                            median_abs_pct: 21.613275383749187f64,
-                            p90_abs_pct: 21.613275383749187f64
+                            mape_pct: 11.12506085507513f64,
+                            median_abs_pct: 11.12506085507513f64,
+                            p90_abs_pct: 11.12506085507513f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2495,9 +2587,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 16.96542778987201f64,
-                            median_abs_pct: 17.28068049849771f64,
-                            p90_abs_pct: 19.364185575833215f64
+                            mape_pct: 8.100457067421422f64,
+                            median_abs_pct: 8.231607859535732f64,
+                            p90_abs_pct: 9.531667236853202f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2506,9 +2598,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 14.320096618920285f64,
-                            median_abs_pct: 16.859527009415142f64,
-                            p90_abs_pct: 20.48147990805043f64
+                            mape_pct: 9.139616574435108f64,
+                            median_abs_pct: 8.102434986758954f64,
+                            p90_abs_pct: 15.516318230383227f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2517,9 +2609,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 5.661470267814324f64,
-                            median_abs_pct: 4.543975018310426f64,
-                            p90_abs_pct: 12.385643035248044f64
+                            mape_pct: 4.612158560100417f64,
+                            median_abs_pct: 4.4378136210674155f64,
+                            p90_abs_pct: 8.491928070349752f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2528,9 +2620,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 25.20059883968856f64,
-                            median_abs_pct: 27.019833787743956f64,
-                            p90_abs_pct: 38.47111438990537f64
+                            mape_pct: 20.89069502009071f64,
+                            median_abs_pct: 18.30362407558892f64,
+                            p90_abs_pct: 35.954905693340216f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2539,9 +2631,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 9.654362606887279f64,
-                            median_abs_pct: 9.654362606887279f64,
-                            p90_abs_pct: 9.654362606887279f64
+                            mape_pct: 14.215801472238777f64,
+                            median_abs_pct: 14.215801472238777f64,
+                            p90_abs_pct: 14.215801472238777f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2550,9 +2642,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 32.50165697988862f64,
-                            median_abs_pct: 32.05379191781856f64,
-                            p90_abs_pct: 38.832961835218946f64
+                            mape_pct: 23.431232094431387f64,
+                            median_abs_pct: 23.323253909476136f64,
+                            p90_abs_pct: 34.17593920499592f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2561,9 +2653,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 11.027026284850336f64,
-                            median_abs_pct: 13.990784679591428f64,
-                            p90_abs_pct: 18.258709025278975f64
+                            mape_pct: 20.869682433919696f64,
+                            median_abs_pct: 24.060259294823982f64,
+                            p90_abs_pct: 39.624851473371905f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2572,9 +2664,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 30.54791206193034f64,
-                            median_abs_pct: 28.699478097719695f64,
-                            p90_abs_pct: 38.48810463369735f64
+                            mape_pct: 20.681934604696117f64,
+                            median_abs_pct: 17.7516119762654f64,
+                            p90_abs_pct: 34.5422837958477f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2583,9 +2675,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 33.73830891377608f64,
-                            median_abs_pct: 33.31917502738499f64,
-                            p90_abs_pct: 43.50597741870456f64
+                            mape_pct: 13.85936168688591f64,
+                            median_abs_pct: 11.340387667825524f64,
+                            p90_abs_pct: 27.896874441233056f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2594,9 +2686,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 33.73830891377608f64,
-                            median_abs_pct: 33.31917502738499f64,
-                            p90_abs_pct: 43.50597741870456f64
+                            mape_pct: 13.85936168688591f64,
+                            median_abs_pct: 11.340387667825524f64,
+                            p90_abs_pct: 27.896874441233056f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2605,9 +2697,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 12.36735494588124f64,
-                            median_abs_pct: 11.493012606065273f64,
-                            p90_abs_pct: 24.071917554943514f64
+                            mape_pct: 7.716906373686732f64,
+                            median_abs_pct: 7.173657366687075f64,
+                            p90_abs_pct: 12.563750581414935f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2616,9 +2708,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 27.761709466678465f64,
-                            median_abs_pct: 27.761709466678465f64,
-                            p90_abs_pct: 27.761709466678465f64
+                            mape_pct: 12.68443087353559f64,
+                            median_abs_pct: 12.68443087353559f64,
+                            p90_abs_pct: 12.68443087353559f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2627,9 +2719,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 20.73067405974108f64,
-                            median_abs_pct: 21.193471490858972f64,
-                            p90_abs_pct: 24.120122573397268f64
+                            mape_pct: 9.021993540195222f64,
+                            median_abs_pct: 9.227706137595426f64,
+                            p90_abs_pct: 10.626441563063963f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2638,9 +2730,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 16.381747602042843f64,
-                            median_abs_pct: 15.927666342222347f64,
-                            p90_abs_pct: 24.69493995591306f64
+                            mape_pct: 9.20163531014413f64,
+                            median_abs_pct: 9.70960861958099f64,
+                            p90_abs_pct: 13.95929176816702f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2649,9 +2741,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 7.558081222795757f64,
-                            median_abs_pct: 6.599962370909856f64,
-                            p90_abs_pct: 13.857550615776965f64
+                            mape_pct: 6.430595391118943f64,
+                            median_abs_pct: 5.994711088301452f64,
+                            p90_abs_pct: 11.45725562843533f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2660,9 +2752,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 10.010685255739585f64,
-                            median_abs_pct: 8.79670121116828f64,
-                            p90_abs_pct: 19.917177541867318f64
+                            mape_pct: 6.474955075264758f64,
+                            median_abs_pct: 6.191016033671904f64,
+                            p90_abs_pct: 9.996892144861542f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2671,9 +2763,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 21.613275383749187f64,
-                            median_abs_pct: 21.613275383749187f64,
-                            p90_abs_pct: 21.613275383749187f64
+                            mape_pct: 11.12506085507513f64,
+                            median_abs_pct: 11.12506085507513f64,
+                            p90_abs_pct: 11.12506085507513f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2682,9 +2774,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 16.96542778987201f64,
-                            median_abs_pct: 17.28068049849771f64,
-                            p90_abs_pct: 19.364185575833215f64
+                            mape_pct: 8.100457067421422f64,
+                            median_abs_pct: 8.231607859535732f64,
+                            p90_abs_pct: 9.531667236853202f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2693,9 +2785,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 14.320096618920285f64,
-                            median_abs_pct: 16.859527009415142f64,
-                            p90_abs_pct: 20.48147990805043f64
+                            mape_pct: 9.139616574435108f64,
+                            median_abs_pct: 8.102434986758954f64,
+                            p90_abs_pct: 15.516318230383227f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2704,9 +2796,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 5.661470267814324f64,
-                            median_abs_pct: 4.543975018310426f64,
-                            p90_abs_pct: 12.385643035248044f64
+                            mape_pct: 4.612158560100417f64,
+                            median_abs_pct: 4.4378136210674155f64,
+                            p90_abs_pct: 8.491928070349752f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2715,9 +2807,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 28u32,
-                            mape_pct: 25.20059883968856f64,
-                            median_abs_pct: 27.019833787743956f64,
-                            p90_abs_pct: 38.47111438990537f64
+                            mape_pct: 20.89069502009071f64,
+                            median_abs_pct: 18.30362407558892f64,
+                            p90_abs_pct: 35.954905693340216f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2726,9 +2818,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 9.654362606887279f64,
-                            median_abs_pct: 9.654362606887279f64,
-                            p90_abs_pct: 9.654362606887279f64
+                            mape_pct: 14.215801472238777f64,
+                            median_abs_pct: 14.215801472238777f64,
+                            p90_abs_pct: 14.215801472238777f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2737,9 +2829,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 32.50165697988862f64,
-                            median_abs_pct: 32.05379191781856f64,
-                            p90_abs_pct: 38.832961835218946f64
+                            mape_pct: 23.431232094431387f64,
+                            median_abs_pct: 23.323253909476136f64,
+                            p90_abs_pct: 34.17593920499592f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2748,9 +2840,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 7u32,
-                            mape_pct: 11.027026284850336f64,
-                            median_abs_pct: 13.990784679591428f64,
-                            p90_abs_pct: 18.258709025278975f64
+                            mape_pct: 20.869682433919696f64,
+                            median_abs_pct: 24.060259294823982f64,
+                            p90_abs_pct: 39.624851473371905f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2759,9 +2851,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 30.54791206193034f64,
-                            median_abs_pct: 28.699478097719695f64,
-                            p90_abs_pct: 38.48810463369735f64
+                            mape_pct: 20.681934604696117f64,
+                            median_abs_pct: 17.7516119762654f64,
+                            p90_abs_pct: 34.5422837958477f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2770,9 +2862,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 33.73830891377608f64,
-                            median_abs_pct: 33.31917502738499f64,
-                            p90_abs_pct: 43.50597741870456f64
+                            mape_pct: 13.85936168688591f64,
+                            median_abs_pct: 11.340387667825524f64,
+                            p90_abs_pct: 27.896874441233056f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2781,9 +2873,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 33.73830891377608f64,
-                            median_abs_pct: 33.31917502738499f64,
-                            p90_abs_pct: 43.50597741870456f64
+                            mape_pct: 13.85936168688591f64,
+                            median_abs_pct: 11.340387667825524f64,
+                            p90_abs_pct: 27.896874441233056f64
                         }
                     },
                 ],
@@ -2800,41 +2892,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.5470410659330458f64,
-                host_per_seq_us: 28.470631782956218f64,
+                host_step_ms: 0.43876558622466094f64,
+                host_per_seq_us: 34.95179743856402f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 26.690732871445856f64,
-                layer_us: 8.773424397858813f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 18.622937549193246f64,
+                layer_us: 11.289107850272343f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7483765139661559f64,
-                host_per_seq_us: 26.492691838220367f64,
+                host_step_ms: 1.1839246199563316f64,
+                host_per_seq_us: 28.725463496897426f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 22.462961818679467f64,
-                layer_us: 17.172905854491294f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 17.636246985990837f64,
+                layer_us: 11.390714515180472f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -2844,17 +2936,17 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 20u32,
-                        mape_pct: 6.692626693096625f64
+                        mape_pct: 6.884985600362432f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 12u32,
-                        mape_pct: 4.474659724337221f64
+                        mape_pct: 4.408145218588124f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 20u32,
-                        mape_pct: 56.98900953219468f64
+                        mape_pct: 43.687982519216334f64
                     },
                 ],
                 bands: alloc::vec![
@@ -2864,9 +2956,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 6.244310925964308f64,
-                            median_abs_pct: 2.6112275455147715f64,
-                            p90_abs_pct: 15.780589637801175f64
+                            mape_pct: 7.639206352128129f64,
+                            median_abs_pct: 4.711077787481988f64,
+                            p90_abs_pct: 15.169980350917387f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2875,9 +2967,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 0.23014219560920646f64,
-                            median_abs_pct: 0.23014219560920646f64,
-                            p90_abs_pct: 0.23014219560920646f64
+                            mape_pct: 8.251756152435696f64,
+                            median_abs_pct: 8.251756152435696f64,
+                            p90_abs_pct: 8.251756152435696f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2886,9 +2978,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 6.560846122298787f64,
-                            median_abs_pct: 3.115276130573963f64,
-                            p90_abs_pct: 16.301911899481134f64
+                            mape_pct: 7.606966888954045f64,
+                            median_abs_pct: 3.9429534409253897f64,
+                            p90_abs_pct: 15.711755764385101f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2897,9 +2989,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 12u32,
-                            mape_pct: 5.865890001339715f64,
-                            median_abs_pct: 4.053744748326954f64,
-                            p90_abs_pct: 10.029645167493765f64
+                            mape_pct: 4.646398653876421f64,
+                            median_abs_pct: 3.183124506449703f64,
+                            p90_abs_pct: 5.102861434808387f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2908,9 +3000,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 2.2102909991861486f64,
-                            median_abs_pct: 2.2102909991861486f64,
-                            p90_abs_pct: 2.2102909991861486f64
+                            mape_pct: 5.177870500029613f64,
+                            median_abs_pct: 5.177870500029613f64,
+                            p90_abs_pct: 5.177870500029613f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2919,9 +3011,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 11u32,
-                            mape_pct: 6.198217183353677f64,
-                            median_abs_pct: 4.123857902935679f64,
-                            p90_abs_pct: 10.314298282127199f64
+                            mape_pct: 4.5980830314988586f64,
+                            median_abs_pct: 2.6878760795174927f64,
+                            p90_abs_pct: 4.427779847817359f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2930,9 +3022,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 53.906691284975764f64,
-                            median_abs_pct: 44.93889695163783f64,
-                            p90_abs_pct: 121.53046002664291f64
+                            mape_pct: 58.013858809353884f64,
+                            median_abs_pct: 59.11040546719504f64,
+                            p90_abs_pct: 122.51160410683424f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2941,9 +3033,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 49.9745518859889f64,
-                            median_abs_pct: 49.9745518859889f64,
-                            p90_abs_pct: 49.9745518859889f64
+                            mape_pct: 65.2989442178244f64,
+                            median_abs_pct: 65.2989442178244f64,
+                            p90_abs_pct: 65.2989442178244f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2952,9 +3044,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 54.1136459901856f64,
-                            median_abs_pct: 43.26439447849304f64,
-                            p90_abs_pct: 121.59360789063544f64
+                            mape_pct: 57.63043326153965f64,
+                            median_abs_pct: 57.95066296909614f64,
+                            p90_abs_pct: 122.53443257674283f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2963,9 +3055,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 5.691330225867921f64,
-                            median_abs_pct: 1.5815022897312458f64,
-                            p90_abs_pct: 15.231154089713554f64
+                            mape_pct: 7.363291672498859f64,
+                            median_abs_pct: 4.00843583969766f64,
+                            p90_abs_pct: 16.910666947998198f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2974,9 +3066,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 0.23014219560920646f64,
-                            median_abs_pct: 0.23014219560920646f64,
-                            p90_abs_pct: 0.23014219560920646f64
+                            mape_pct: 8.251756152435696f64,
+                            median_abs_pct: 8.251756152435696f64,
+                            p90_abs_pct: 8.251756152435696f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2985,9 +3077,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 5.978761174828906f64,
-                            median_abs_pct: 1.6073119147419823f64,
-                            p90_abs_pct: 15.758791798731975f64
+                            mape_pct: 7.316530384081131f64,
+                            median_abs_pct: 2.5376695453567355f64,
+                            p90_abs_pct: 17.444268861413526f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -2996,9 +3088,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 12u32,
-                            mape_pct: 5.859384049067512f64,
-                            median_abs_pct: 4.029829848005062f64,
-                            p90_abs_pct: 10.029645167493765f64
+                            mape_pct: 4.676087670585362f64,
+                            median_abs_pct: 3.20862140763904f64,
+                            p90_abs_pct: 5.099260052999694f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3007,9 +3099,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 2.2102909991861486f64,
-                            median_abs_pct: 2.2102909991861486f64,
-                            p90_abs_pct: 2.2102909991861486f64
+                            mape_pct: 5.177870500029613f64,
+                            median_abs_pct: 5.177870500029613f64,
+                            p90_abs_pct: 5.177870500029613f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3018,9 +3110,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 11u32,
-                            mape_pct: 6.191119780874908f64,
-                            median_abs_pct: 4.120107282594143f64,
-                            p90_abs_pct: 10.314298282127199f64
+                            mape_pct: 4.630471049726794f64,
+                            median_abs_pct: 2.6878760795174927f64,
+                            p90_abs_pct: 4.391766029730415f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3029,9 +3121,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 20u32,
-                            mape_pct: 67.5012815941831f64,
-                            median_abs_pct: 55.01342635073647f64,
-                            p90_abs_pct: 130.0145374044512f64
+                            mape_pct: 66.10728664571823f64,
+                            median_abs_pct: 61.85585505484552f64,
+                            p90_abs_pct: 119.36982757289726f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3040,9 +3132,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 1u32,
-                            mape_pct: 49.9745518859889f64,
-                            median_abs_pct: 49.9745518859889f64,
-                            p90_abs_pct: 49.9745518859889f64
+                            mape_pct: 65.2989442178244f64,
+                            median_abs_pct: 65.2989442178244f64,
+                            p90_abs_pct: 65.2989442178244f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3051,9 +3143,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 19u32,
-                            mape_pct: 68.4237410525091f64,
-                            median_abs_pct: 59.204179908776865f64,
-                            p90_abs_pct: 130.020908642895f64
+                            mape_pct: 66.14983098402844f64,
+                            median_abs_pct: 61.652363906235365f64,
+                            p90_abs_pct: 119.39947777459636f64
                         }
                     },
                 ],
@@ -3077,41 +3169,41 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
             moe_runs: 0u32,
             command: "".to_owned(),
             params: crate::timing::TimingParams {
-                host_step_ms: 0.5470410659330458f64,
-                host_per_seq_us: 28.470631782956218f64,
+                host_step_ms: 0.43876558622466094f64,
+                host_per_seq_us: 34.95179743856402f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 26.690732871445856f64,
-                layer_us: 8.773424397858813f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 18.622937549193246f64,
+                layer_us: 11.289107850272343f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             },
             v0_params: Some(crate::timing::TimingParams {
-                host_step_ms: 0.7483765139661559f64,
-                host_per_seq_us: 26.492691838220367f64,
+                host_step_ms: 1.1839246199563316f64,
+                host_per_seq_us: 28.725463496897426f64,
                 weight_bw_eff: 0.8f64,
-                quant_weight_bw_eff: 0.8146220884063867f64,
+                quant_weight_bw_eff: 0.9206022200553632f64,
                 fp8_weight_bw_eff: 0.8f64,
                 gemm_compute_eff: 0.5f64,
-                state_bw_eff: 0.733434355715364f64,
+                state_bw_eff: 0.7326398482119132f64,
                 attn_bw_eff_flash: 0.6f64,
-                attn_bw_eff_triton: 0.2242373893318837f64,
-                attn_half_batch: 1.0163216926038097f64,
-                prefill_gemm_eff: 0.7168721175069739f64,
-                prefill_attn_eff_flash: 0.5284943521594436f64,
-                prefill_attn_eff_triton: 0.10367732234746153f64,
-                serve_request_ms: 22.462961818679467f64,
-                layer_us: 17.172905854491294f64,
-                quant_gemm_floor_us: 11.926956300558293f64,
+                attn_bw_eff_triton: 0.22446343574850708f64,
+                attn_half_batch: 1.0301166187691957f64,
+                prefill_gemm_eff: 0.6605566204392714f64,
+                prefill_attn_eff_flash: 0.4f64,
+                prefill_attn_eff_triton: 0.10369236783567248f64,
+                serve_request_ms: 17.636246985990837f64,
+                layer_us: 11.390714515180472f64,
+                quant_gemm_floor_us: 7.6000000000000005f64,
                 eager_layer_us: 30.000000000000004f64,
             }),
             fit: crate::bands::FitSummary {
@@ -3121,22 +3213,22 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Tpot,
                         figures: 207u32,
-                        mape_pct: 6.331557935153892f64
+                        mape_pct: 6.267207183478636f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Throughput,
                         figures: 49u32,
-                        mape_pct: 3.714529391864962f64
+                        mape_pct: 3.861063689572919f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Ttft,
                         figures: 60u32,
-                        mape_pct: 28.89408231524124f64
+                        mape_pct: 23.942218918015485f64
                     },
                     crate::bands::InSample {
                         figure: crate::bands::Figure::Prefill,
                         figures: 5u32,
-                        mape_pct: 1.9943557007909951f64
+                        mape_pct: 1.9934074582599925f64
                     },
                 ],
                 bands: alloc::vec![
@@ -3146,9 +3238,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 207u32,
-                            mape_pct: 19.485427923548695f64,
-                            median_abs_pct: 18.116254210016724f64,
-                            p90_abs_pct: 39.22399562305022f64
+                            mape_pct: 9.259566845369454f64,
+                            median_abs_pct: 7.015600573764047f64,
+                            p90_abs_pct: 17.308479833993236f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3157,9 +3249,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 62u32,
-                            mape_pct: 26.100471174584396f64,
-                            median_abs_pct: 27.140293572592647f64,
-                            p90_abs_pct: 41.725409256544744f64
+                            mape_pct: 8.663579444609786f64,
+                            median_abs_pct: 6.167872901511023f64,
+                            p90_abs_pct: 16.020458055508747f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3168,9 +3260,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 92u32,
-                            mape_pct: 21.244016177547074f64,
-                            median_abs_pct: 19.84510037421994f64,
-                            p90_abs_pct: 38.866958694094656f64
+                            mape_pct: 10.220970916016658f64,
+                            median_abs_pct: 9.344852837715173f64,
+                            p90_abs_pct: 17.869430401446127f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3179,9 +3271,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 37u32,
-                            mape_pct: 9.185826471656293f64,
-                            median_abs_pct: 6.483934377135125f64,
-                            p90_abs_pct: 20.271107538505262f64
+                            mape_pct: 9.091069213357695f64,
+                            median_abs_pct: 5.973577987633039f64,
+                            p90_abs_pct: 17.772906039177798f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3190,9 +3282,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 7.558081222795757f64,
-                            median_abs_pct: 6.599962370909856f64,
-                            p90_abs_pct: 13.857550615776965f64
+                            mape_pct: 6.430595391118943f64,
+                            median_abs_pct: 5.994711088301452f64,
+                            p90_abs_pct: 11.45725562843533f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3201,9 +3293,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 49u32,
-                            mape_pct: 8.56010931041454f64,
-                            median_abs_pct: 5.370828163891717f64,
-                            p90_abs_pct: 19.861167647391223f64
+                            mape_pct: 7.293122121604123f64,
+                            median_abs_pct: 6.0371758581882595f64,
+                            p90_abs_pct: 13.259254198629172f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3212,9 +3304,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 9.21087897802474f64,
-                            median_abs_pct: 5.370828163891717f64,
-                            p90_abs_pct: 18.364785939777693f64
+                            mape_pct: 8.56276137519076f64,
+                            median_abs_pct: 7.637455169514484f64,
+                            p90_abs_pct: 10.427539717963f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3223,9 +3315,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 16.96542778987201f64,
-                            median_abs_pct: 17.28068049849771f64,
-                            p90_abs_pct: 19.364185575833215f64
+                            mape_pct: 8.100457067421422f64,
+                            median_abs_pct: 8.231607859535732f64,
+                            p90_abs_pct: 9.531667236853202f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3234,9 +3326,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 26u32,
-                            mape_pct: 8.975672455066192f64,
-                            median_abs_pct: 4.742115108259332f64,
-                            p90_abs_pct: 20.524538184263044f64
+                            mape_pct: 8.67224363852836f64,
+                            median_abs_pct: 5.536516748673225f64,
+                            p90_abs_pct: 20.06555165084697f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3245,9 +3337,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 5.661470267814324f64,
-                            median_abs_pct: 4.543975018310426f64,
-                            p90_abs_pct: 12.385643035248044f64
+                            mape_pct: 4.612158560100417f64,
+                            median_abs_pct: 4.4378136210674155f64,
+                            p90_abs_pct: 8.491928070349752f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3256,9 +3348,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 60u32,
-                            mape_pct: 42.44522866800399f64,
-                            median_abs_pct: 32.68716719333608f64,
-                            p90_abs_pct: 86.03200564534872f64
+                            mape_pct: 38.9794869854547f64,
+                            median_abs_pct: 28.45957020499953f64,
+                            p90_abs_pct: 84.98230980257402f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3267,9 +3359,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 3u32,
-                            mape_pct: 22.20469104631115f64,
-                            median_abs_pct: 18.638365644509058f64,
-                            p90_abs_pct: 34.3847490389315f64
+                            mape_pct: 24.684775649147173f64,
+                            median_abs_pct: 19.98645118955714f64,
+                            p90_abs_pct: 35.87894966642791f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3278,9 +3370,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 4u32,
-                            mape_pct: 32.50165697988862f64,
-                            median_abs_pct: 32.05379191781856f64,
-                            p90_abs_pct: 38.832961835218946f64
+                            mape_pct: 23.431232094431387f64,
+                            median_abs_pct: 23.323253909476136f64,
+                            p90_abs_pct: 34.17593920499592f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3289,9 +3381,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 37u32,
-                            mape_pct: 50.30611962245583f64,
-                            median_abs_pct: 43.998053798188906f64,
-                            p90_abs_pct: 119.4266121492537f64
+                            mape_pct: 49.731865138566945f64,
+                            median_abs_pct: 42.19690661961175f64,
+                            p90_abs_pct: 111.32659278565832f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3300,9 +3392,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 16u32,
-                            mape_pct: 30.54791206193034f64,
-                            median_abs_pct: 28.699478097719695f64,
-                            p90_abs_pct: 38.48810463369735f64
+                            mape_pct: 20.681934604696117f64,
+                            median_abs_pct: 17.7516119762654f64,
+                            p90_abs_pct: 34.5422837958477f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3311,9 +3403,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 33.73830891377608f64,
-                            median_abs_pct: 33.31917502738499f64,
-                            p90_abs_pct: 43.50597741870456f64
+                            mape_pct: 13.85936168688591f64,
+                            median_abs_pct: 11.340387667825524f64,
+                            p90_abs_pct: 27.896874441233056f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3322,9 +3414,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 33.73830891377608f64,
-                            median_abs_pct: 33.31917502738499f64,
-                            p90_abs_pct: 43.50597741870456f64
+                            mape_pct: 13.85936168688591f64,
+                            median_abs_pct: 11.340387667825524f64,
+                            p90_abs_pct: 27.896874441233056f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3333,9 +3425,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 581u32,
-                            mape_pct: 30.973586945956434f64,
-                            median_abs_pct: 22.38625348693177f64,
-                            p90_abs_pct: 52.02434749422218f64
+                            mape_pct: 30.34612605716373f64,
+                            median_abs_pct: 20.594667971822588f64,
+                            p90_abs_pct: 51.00153764775113f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3344,9 +3436,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 24.721473817077815f64,
-                            median_abs_pct: 22.38625348693177f64,
-                            p90_abs_pct: 49.24557445815175f64
+                            mape_pct: 24.77840022812446f64,
+                            median_abs_pct: 19.29438546866188f64,
+                            p90_abs_pct: 47.519725778281426f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3355,9 +3447,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 2u32,
-                            mape_pct: 18.35059816535255f64,
-                            median_abs_pct: 18.35059816535255f64,
-                            p90_abs_pct: 26.426798033996235f64
+                            mape_pct: 15.366038479660315f64,
+                            median_abs_pct: 15.366038479660315f64,
+                            p90_abs_pct: 23.570583395540275f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3366,9 +3458,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 382u32,
-                            mape_pct: 29.348486565992303f64,
-                            median_abs_pct: 24.812325600127682f64,
-                            p90_abs_pct: 54.49117135153671f64
+                            mape_pct: 28.809637730294124f64,
+                            median_abs_pct: 22.956592308861616f64,
+                            p90_abs_pct: 53.63296258673465f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3377,9 +3469,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 192u32,
-                            mape_pct: 34.501164489455924f64,
-                            median_abs_pct: 19.83621090769519f64,
-                            p90_abs_pct: 38.09829746416092f64
+                            mape_pct: 33.70413306322834f64,
+                            median_abs_pct: 18.16003899232726f64,
+                            p90_abs_pct: 37.297118249801024f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3388,9 +3480,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: None,
                         stats: crate::bands::ErrorStats {
                             figures: 581u32,
-                            mape_pct: 50.77393266420886f64,
-                            median_abs_pct: 41.50887490487012f64,
-                            p90_abs_pct: 96.39596465625462f64
+                            mape_pct: 45.1232114271074f64,
+                            median_abs_pct: 37.373868733957295f64,
+                            p90_abs_pct: 88.12938016634587f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3399,9 +3491,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Short),
                         stats: crate::bands::ErrorStats {
                             figures: 5u32,
-                            mape_pct: 41.969335707796546f64,
-                            median_abs_pct: 37.28343539891566f64,
-                            p90_abs_pct: 54.07391007214877f64
+                            mape_pct: 46.96911043643607f64,
+                            median_abs_pct: 42.62333795406208f64,
+                            p90_abs_pct: 58.364545212354386f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3410,9 +3502,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::Batch1Long),
                         stats: crate::bands::ErrorStats {
                             figures: 2u32,
-                            mape_pct: 17.658762254820065f64,
-                            median_abs_pct: 17.65876225482007f64,
-                            p90_abs_pct: 26.7750293642236f64
+                            mape_pct: 18.104360398335245f64,
+                            median_abs_pct: 18.104360398335245f64,
+                            p90_abs_pct: 24.52812210479386f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3421,9 +3513,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedShort),
                         stats: crate::bands::ErrorStats {
                             figures: 382u32,
-                            mape_pct: 42.035352032764656f64,
-                            median_abs_pct: 36.94220212147623f64,
-                            p90_abs_pct: 80.17436744600397f64
+                            mape_pct: 38.99374192723011f64,
+                            median_abs_pct: 33.67759685193464f64,
+                            p90_abs_pct: 81.7089715376577f64
                         }
                     },
                     crate::bands::BandRecord {
@@ -3432,9 +3524,9 @@ pub(super) fn calibration(id: &str) -> Option<crate::scenario::CalibrationFile> 
                         regime: Some(crate::bands::Regime::BatchedLong),
                         stats: crate::bands::ErrorStats {
                             figures: 192u32,
-                            mape_pct: 68.73430311635745f64,
-                            median_abs_pct: 57.86554488776809f64,
-                            p90_abs_pct: 119.40082125150472f64
+                            mape_pct: 57.55167786441999f64,
+                            median_abs_pct: 49.71047655465393f64,
+                            p90_abs_pct: 98.03089616953605f64
                         }
                     },
                 ],

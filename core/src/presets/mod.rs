@@ -335,6 +335,8 @@ pub static FILES: &[Embedded] = &[
     #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "gemm", csv),
     #[cfg(feature = "corpus")]
+    embed!(Kind::Kernels, "kernels", "gemm_weight_only", csv),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "generation_attention", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "moe", csv),

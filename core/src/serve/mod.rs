@@ -94,6 +94,7 @@ mod tests {
                 sliding_kv: Vec::new(),
                 routings: Vec::new(),
                 attn_flops_per_pair: 0.0,
+                attn_query_heads: 0,
                 allreduce_layers: 0,
                 hidden_size: 1024,
                 norm_allreduces: 0,
@@ -102,6 +103,7 @@ mod tests {
                 gemms: 0,
                 attention_layers: 0,
                 low_precision_format: crate::timing::GemmFormat::Fp8,
+                quant_format: None,
                 expert_flops_per_token: 0.0,
             },
             machine: Machine {

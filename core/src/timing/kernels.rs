@@ -1,10 +1,10 @@
 //! Kernel latencies from measured kernel tables: a GEMM per weight format,
-//! fused MoE per expert format and decode attention, each a few figures per GPU fitted to
+//! fused MoE per expert format, decode and prefill attention, each a few figures per GPU fitted to
 //! aiconfigurator's published tables (`data/kernels/`, fitted by
 //! `scripts/aiconfigurator/fit_kernels.py`, which states the same
 //! formulas; written into the GPU presets' `[kernels]` tables). A GPU
 //! without tables borrows a measured GPU's figures (`kernels_from`), which
-//! its bands say. `tests/tests/suite/timing.rs` checks the shipped figures
+//! its bands say. `tests/tests/suite/kernel_tables.rs` checks the shipped figures
 //! reproduce the tables.
 
 use serde::{Deserialize, Serialize};
@@ -41,6 +41,12 @@ pub enum GemmFormat {
     Fp8,
     /// NVFP4 weights and activations (4-bit values, an fp8 scale per 16).
     Nvfp4,
+    /// 4-bit integer weights dequantized to 16-bit tensor cores, 16-bit
+    /// activations (vLLM's Marlin for GPTQ and AWQ; measured as
+    /// TensorRT-LLM's weight-only kernel, `data/kernels/gemm_weight_only.csv`).
+    Int4,
+    /// 8-bit integer weights, otherwise as [`GemmFormat::Int4`].
+    Int8,
 }
 
 impl GemmFormat {
@@ -50,6 +56,9 @@ impl GemmFormat {
             GemmFormat::Bf16 => 2.0,
             GemmFormat::Fp8 => 1.0,
             GemmFormat::Nvfp4 => 0.5625,
+            // The tables' per-channel scales are a rounding error of these.
+            GemmFormat::Int4 => 0.5,
+            GemmFormat::Int8 => 1.0,
         }
     }
 
@@ -59,6 +68,8 @@ impl GemmFormat {
             GemmFormat::Bf16 => 1.0,
             GemmFormat::Fp8 => 2.0,
             GemmFormat::Nvfp4 => 4.0,
+            // Dequantized to 16-bit before the tensor cores.
+            GemmFormat::Int4 | GemmFormat::Int8 => 1.0,
         }
     }
 
@@ -68,7 +79,23 @@ impl GemmFormat {
             GemmFormat::Bf16 => "bfloat16",
             GemmFormat::Fp8 => "fp8",
             GemmFormat::Nvfp4 => "nvfp4",
+            GemmFormat::Int4 => "int4_wo",
+            GemmFormat::Int8 => "int8_wo",
         }
+    }
+
+    /// The dequantizing weight-only format of `bits`-bit integer weights.
+    pub fn weight_only(bits: u64) -> Option<GemmFormat> {
+        match bits {
+            4 => Some(GemmFormat::Int4),
+            8 => Some(GemmFormat::Int8),
+            _ => None,
+        }
+    }
+
+    /// Whether the format dequantizes integer weights (weight-only).
+    pub fn is_weight_only(self) -> bool {
+        matches!(self, GemmFormat::Int4 | GemmFormat::Int8)
     }
 }
 
@@ -129,6 +156,31 @@ impl DecodeAttentionKernel {
     }
 }
 
+/// The prefill (context) attention kernel (FlashAttention family) on one
+/// GPU: one layer's causal attention over a step's prompt chunks.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
+#[serde(deny_unknown_fields)]
+pub struct PrefillAttentionKernel {
+    /// Fraction of the 16-bit tensor peak on the (query, key) pairs' FLOPs.
+    pub compute_eff: f64,
+    /// One call's fixed time, microseconds.
+    pub floor_us: f64,
+    /// What each query row (a prompt token in one query head) costs besides
+    /// its pairs' FLOPs (loading it, the softmax rescaling and writing its
+    /// output), nanoseconds: a short prompt's attention is mostly this.
+    pub row_ns: f64,
+}
+
+impl PrefillAttentionKernel {
+    /// One layer's prefill attention over `rows` query rows and `flops`
+    /// FLOPs of (query, key) pairs, seconds, on a GPU of 16-bit tensor peak
+    /// `peak_flops`.
+    pub fn latency_s(&self, rows: f64, flops: f64, peak_flops: f64) -> f64 {
+        self.floor_us * 1e-6 + rows * self.row_ns * 1e-9 + flops / (peak_flops * self.compute_eff)
+    }
+}
+
 /// How skewed real routing is, for the experts a batch touches: expert
 /// `r` (by popularity) takes a share proportional to `r^-alpha`.
 /// aiconfigurator measures fused MoE under uniform routing and power laws
@@ -145,8 +197,9 @@ impl DecodeAttentionKernel {
 /// Hopper runs 78-109, median 93; the B200's 39-74, median 48), against
 /// 74.2 here and 110.8 uniform; at 16 tokens 20-48 against 32.9 and 50.5.
 /// The split follows the GPU, which routing does not, so 1.01 stays: over
-/// the three GPUs' points it has the lowest TPOT MAPE of the exponents
-/// tried (13.2%; 0.8: 14.9%, 1.3: 14.0%).
+/// the three GPUs' points its TPOT MAPE is 14.3% (0.8: 17.3%, 1.3: 13.6%;
+/// 13.2%, 14.9% and 14.0% with the engine's costs of the fit before the
+/// weight-only and prefill attention tables).
 pub const ROUTING_POWER_LAW_ALPHA: f64 = 1.01;
 
 /// Expected distinct experts `tokens` tokens touch, each routed to
@@ -328,9 +381,18 @@ pub struct KernelFigures {
     #[serde(default)]
     pub decode_attention: Option<DecodeAttentionKernel>,
     #[serde(default)]
+    pub prefill_attention: Option<PrefillAttentionKernel>,
+    #[serde(default)]
     pub moe: Vec<MoeKernel>,
     #[serde(default)]
     pub allreduce: Vec<super::AllReduceKernel>,
+    /// Set on figures borrowed by a GPU of another memory kind than the
+    /// lender's (`Gpu::kernel_figures`): their weight-only GEMMs lend their
+    /// floor (a cache-resident call: launch and tail) to the fitted
+    /// dequantizing model (`Work::weights_s`) but not their bandwidth
+    /// efficiency or their compute efficiency.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub weight_only_floor_only: bool,
 }
 
 impl KernelFigures {
@@ -383,6 +445,11 @@ impl KernelFigures {
             check("decode_attention.bw_eff", a.bw_eff, 0.01, 1.0)?;
             check("decode_attention.floor_us", a.floor_us, 0.0, 1000.0)?;
             check("decode_attention.per_seq_us", a.per_seq_us, 0.0, 100.0)?;
+        }
+        if let Some(a) = &self.prefill_attention {
+            check("prefill_attention.compute_eff", a.compute_eff, 0.01, 1.0)?;
+            check("prefill_attention.floor_us", a.floor_us, 0.0, 1000.0)?;
+            check("prefill_attention.row_ns", a.row_ns, 0.0, 1000.0)?;
         }
         Ok(())
     }

@@ -47,7 +47,8 @@ pub use collective::{
 };
 pub use kernels::{
     touched_experts, DecodeAttentionKernel, GemmFormat, GemmKernel, KernelFigures, MoeFormat,
-    MoeKernel, MoeShape, Routing, GEMM_SMOOTH_P, L2_RESIDENT_FACTOR, ROUTING_POWER_LAW_ALPHA,
+    MoeKernel, MoeShape, PrefillAttentionKernel, Routing, GEMM_SMOOTH_P, L2_RESIDENT_FACTOR,
+    ROUTING_POWER_LAW_ALPHA,
 };
 pub use machine::{
     AttnKernel, Machine, NativeLowPrecision, WeightKernel, ALLREDUCE_LATENCY_NVLINK_S,

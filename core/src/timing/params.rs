@@ -119,8 +119,11 @@ timing_params! {
     /// reach streaming their weights once per step.
     weight_bw_eff: (0.01, 1.0), 0.8, Gpu;
     /// Fraction of peak DRAM bandwidth the dequantizing weight-only GEMMs
-    /// (Marlin, AWQ, GPTQ, bitsandbytes) reach streaming theirs.
-    quant_weight_bw_eff: (0.01, 1.0), 0.7, Gpu;
+    /// (Marlin, AWQ, GPTQ, bitsandbytes) reach streaming theirs, on a GPU
+    /// without a measured weight-only table of its memory kind. Starts at
+    /// the median of the measured ones (int4 and int8 on the A100, L40S
+    /// and H200: 0.50 to 0.84, `data/gpus/*.toml`).
+    quant_weight_bw_eff: (0.01, 1.0), 0.73, Gpu;
     /// Fraction of peak DRAM bandwidth the low-precision W x A GEMMs reach:
     /// fp8 (CUTLASS `scaled_mm`, which also quantizes the activations to
     /// fp8 every step) and NVFP4 (`vllm/model_executor/layers/quantization/
@@ -169,8 +172,10 @@ timing_params! {
     /// between GPUs.
     layer_us: (0.001, 200.0), 5.0, Engine;
     /// The shortest a dequantizing GEMM takes however few bytes it reads
-    /// (Marlin-class kernels' fixed cost), microseconds.
-    quant_gemm_floor_us: (0.001, 200.0), 5.0, Gpu;
+    /// (Marlin-class kernels' fixed cost), microseconds, on a GPU without a
+    /// measured weight-only table of its architecture. Starts at the median
+    /// of the measured floors (5.1 to 11.3 us on the L40S, H200 and A100).
+    quant_gemm_floor_us: (0.001, 200.0), 7.6, Gpu;
     /// What launching one layer's kernels costs the host when a decode step
     /// runs eagerly rather than as a CUDA graph (`--enforce-eager`, or V0
     /// past `max_seq_len_to_capture`): the step takes at least that times

@@ -137,9 +137,25 @@ impl Work {
             (self.model.quant_gemms, self.model.gemms)
         };
         let bw = self.machine.bandwidth_bytes_s;
-        let quant = ((self.model.quant_weight_bytes as f64 + moe_quant)
-            / (bw * p.quant_weight_bw_eff))
-            .max(quant_gemms as f64 * p.quant_gemm_floor_us / 1e6);
+        let quant_bytes = self.model.quant_weight_bytes as f64 + moe_quant;
+        // The dequantizing GEMMs: the measured weight-only kernel of their
+        // width where the GPU has one (its bandwidth and a floor per call),
+        // else the fitted efficiency and floor.
+        let floor_only = self
+            .machine
+            .kernels
+            .as_ref()
+            .is_some_and(|k| k.weight_only_floor_only);
+        // Borrowed across memory kinds, only the kernel's floor is the
+        // table's, in the fitted model's form.
+        let fitted = |floor_us: f64| {
+            (quant_bytes / (bw * p.quant_weight_bw_eff)).max(quant_gemms as f64 * floor_us / 1e6)
+        };
+        let quant = match self.quant_kernel() {
+            Some(g) if floor_only => fitted(g.floor_us),
+            Some(g) => quant_bytes / (bw * g.bw_eff) + quant_gemms as f64 * g.floor_us / 1e6,
+            None => fitted(p.quant_gemm_floor_us),
+        };
         let (dense_eff, lowp_eff, floors_s) = match &self.machine.kernels {
             Some(k) => {
                 let dense = k.gemm(super::GemmFormat::Bf16);
@@ -158,6 +174,13 @@ impl Work {
             + floors_s
     }
 
+    /// The measured weight-only GEMM kernel the dequantizing layers run
+    /// through, if the GPU has figures for their width.
+    fn quant_kernel(&self) -> Option<&super::GemmKernel> {
+        let format = self.model.quant_format?;
+        self.machine.kernels.as_ref()?.gemm(format)
+    }
+
     /// The decode GEMMs' compute efficiency: the 16-bit kernel's from the
     /// tables where the GPU has them, else the fitted one.
     fn gemm_compute_eff(&self, p: &TimingParams) -> f64 {
@@ -171,15 +194,22 @@ impl Work {
     /// The prefill GEMMs' compute efficiency: a prefill chunk's GEMMs are
     /// the same kernels over more rows, so where the GPU has measured
     /// kernel figures their compute-bound efficiency is the 16-bit
-    /// kernel's, as for decode. The fitted one stands in where no table
-    /// measured the kernel: a GPU without figures, and the dequantizing
-    /// weight-only GEMMs (Marlin, AWQ, GPTQ), which the tables do not time
-    /// at prefill sizes. (Fitted per class for every model, it absorbed what
-    /// serving runs' TTFT carries besides the GEMMs: 0.33 to 0.90 across
-    /// classes whose measured bf16 GEMMs reach 0.65 to 0.84.)
+    /// kernel's, as for decode, and a dequantizing model's the weight-only
+    /// kernel's of its width. The fitted one stands in where no table
+    /// measured the kernel: a GPU without figures, or without the
+    /// weight-only kernel of a dequantizing model. (Fitted per class for
+    /// every model, it absorbed what serving runs' TTFT carries besides the
+    /// GEMMs: 0.33 to 0.90 across classes whose measured bf16 GEMMs reach
+    /// 0.65 to 0.84.)
     fn prefill_gemm_eff(&self, p: &TimingParams) -> f64 {
         if self.model.quant_weight_bytes > 0 {
-            return p.prefill_gemm_eff;
+            let measured = self
+                .machine
+                .kernels
+                .as_ref()
+                .filter(|k| !k.weight_only_floor_only)
+                .and(self.quant_kernel());
+            return measured.map_or(p.prefill_gemm_eff, |g| g.compute_eff);
         }
         self.machine
             .kernels
@@ -197,13 +227,7 @@ impl Work {
             return 0.0;
         }
         let kernel = self.machine.attention_kernel;
-        let measured = self
-            .machine
-            .kernels
-            .as_ref()
-            .and_then(|k| k.decode_attention)
-            .filter(|_| kernel == super::AttnKernel::Flash);
-        match measured {
+        match self.flash_kernels().and_then(|k| k.decode_attention) {
             Some(a) => {
                 let layers = self.model.attention_layers as f64;
                 layers * (a.floor_us + seqs * a.per_seq_us) * 1e-6
@@ -214,6 +238,43 @@ impl Work {
                 (kv_bytes + p.attn_half_batch * mean)
                     / (self.machine.bandwidth_bytes_s * p.attn_bw_eff(kernel))
             }
+        }
+    }
+
+    /// The GPU's measured kernel figures where its attention runs the
+    /// FlashAttention family they time (the Triton kernel has no table).
+    fn flash_kernels(&self) -> Option<&super::KernelFigures> {
+        self.machine
+            .kernels
+            .as_ref()
+            .filter(|_| self.machine.attention_kernel == super::AttnKernel::Flash)
+    }
+
+    /// Prefill attention over the step's prompt chunks: with the GPU's
+    /// measured FlashAttention-family kernel, one call per attention layer
+    /// (its floor only where no decode call of the step pays one: vLLM runs
+    /// a mixed step's attention as one varlen call), a cost per query row
+    /// and the pairs' FLOPs; else the pairs' FLOPs at the fitted efficiency.
+    fn prefill_attention_s(&self, p: &TimingParams, b: &Batch) -> f64 {
+        if b.prefill_tokens <= 0.0 {
+            return 0.0;
+        }
+        let kernel = self.machine.attention_kernel;
+        let peak = self.machine.peak_flops;
+        let flops = b.prefill_pairs * self.model.attn_flops_per_pair;
+        match self.flash_kernels().and_then(|k| k.prefill_attention) {
+            Some(a) => {
+                let layers = self.model.attention_layers as f64;
+                let floors = if b.decode_seqs > 0.0 {
+                    0.0
+                } else {
+                    layers * a.floor_us * 1e-6
+                };
+                floors
+                    + b.prefill_tokens * self.model.attn_query_heads as f64 * a.row_ns * 1e-9
+                    + flops / (peak * a.compute_eff)
+            }
+            None => flops / (peak * p.prefill_attn_eff(kernel)),
         }
     }
 
@@ -238,10 +299,8 @@ impl Work {
             / (peak * self.gemm_compute_eff(p))
             + b.prefill_tokens * (self.model.prefill_flops_per_token - experts)
                 / (peak * self.prefill_gemm_eff(p));
-        let kernel = self.machine.attention_kernel;
         let decode_attention_s = self.decode_attention_s(p, b.decode_seqs, b.decode_kv_bytes);
-        let prefill_attention_s =
-            b.prefill_pairs * self.model.attn_flops_per_pair / (peak * p.prefill_attn_eff(kernel));
+        let prefill_attention_s = self.prefill_attention_s(p, b);
         let eager = b.prefill_tokens == 0.0
             && b.decode_seqs > 0.0
             && self
@@ -530,7 +589,7 @@ mod tests {
         w.machine.kernels = None;
         let p = TimingParams::FIRST_PRINCIPLES;
         let s = w.decode_step(&p, 1.0, 0.0);
-        let weights = 2_101_832_704.0 / (936e9 * 0.8) + 5_500_794_880.0 / (936e9 * 0.7);
+        let weights = 2_101_832_704.0 / (936e9 * 0.8) + 5_500_794_880.0 / (936e9 * 0.73);
         assert_relative_eq!(s.weights_s, weights, max_relative = 1e-12);
         assert_relative_eq!(
             s.compute_s,
@@ -582,8 +641,13 @@ mod tests {
         let s = w.decode_step(&p, 1.0, 0.0);
         // 62 layers x 2 GEMMs + lm_head, less the 112 dequantizing ones.
         assert_eq!(w.model.gemms, 62 * 2 + 1 - 112);
+        // Its AWQ GEMMs: the A100's weight-only table lends its floor only
+        // (HBM2e against GDDR6X), under the fitted efficiency's bytes.
+        assert!(k.weight_only_floor_only);
+        let int4 = *k.gemm(crate::timing::GemmFormat::Int4).unwrap();
+        assert!(112.0 * int4.floor_us / 1e6 < 5_500_794_880.0 / (936e9 * 0.73));
         let weights = 2_101_832_704.0 / (936e9 * bf16.bw_eff)
-            + 5_500_794_880.0 / (936e9 * 0.7)
+            + 5_500_794_880.0 / (936e9 * 0.73)
             + 13.0 * bf16.floor_us / 1e6;
         assert_relative_eq!(s.weights_s, weights, max_relative = 1e-12);
         assert_relative_eq!(

@@ -66,6 +66,9 @@ pub struct ModelCost {
     pub sliding_kv: Vec<(u64, u64)>,
     /// Attention FLOPs per (query, key) pair summed over attention layers.
     pub attn_flops_per_pair: f64,
+    /// Query heads summed over attention layers: a prompt token's query
+    /// rows in prefill attention.
+    pub attn_query_heads: u64,
     /// Layers that end in an all-reduce under tensor parallelism, and the
     /// hidden size reduced (also what a pipeline boundary sends).
     pub allreduce_layers: u64,
@@ -89,6 +92,9 @@ pub struct ModelCost {
     pub attention_layers: u64,
     /// The format of the low-precision weights (`fp8_weight_bytes`).
     pub low_precision_format: super::GemmFormat,
+    /// The weight-only format the dequantizing GEMMs (`quant_weight_bytes`)
+    /// run as, by the checkpoint's bits: None for another width.
+    pub quant_format: Option<super::GemmFormat>,
     /// FLOPs per token in routed experts (part of both FLOP counts above;
     /// the fused-MoE kernel's own when the GPU has MoE figures).
     pub expert_flops_per_token: f64,
@@ -161,7 +167,7 @@ pub struct SpecWork {
 /// disagree on how much slower (leave one run out, 1.75 to 7 ms), so this
 /// is an average over few setups, and the README's table gives the
 /// leave-one-run-out errors (`tests/tests/suite/speculative.rs`).
-pub const SPEC_PASS_OVERHEAD_S: f64 = 2.25e-3;
+pub const SPEC_PASS_OVERHEAD_S: f64 = 2.0e-3;
 
 impl Work {
     /// `model` is what one GPU holds (`Plan::per_gpu`).
@@ -320,6 +326,7 @@ impl ModelCost {
             state_bytes_per_seq,
             scan_flops,
             attn_flops_per_pair,
+            attn_query_heads,
         } = layer_costs(model, layout);
         let (kv_bytes_per_token, sliding_kv) = kv_reads(model, engine, layout);
         let (norm_allreduces, norm_allreduce_token_bytes) = norm_allreduces(model, engine);
@@ -337,6 +344,7 @@ impl ModelCost {
             kv_bytes_per_token,
             sliding_kv,
             attn_flops_per_pair,
+            attn_query_heads,
             // Each mixer and each feed-forward block ends in a row-parallel
             // projection, reduced across the GPUs.
             allreduce_layers: model.layers.len() as u64,
@@ -358,6 +366,7 @@ impl ModelCost {
             } else {
                 super::GemmFormat::Fp8
             },
+            quant_format: super::GemmFormat::weight_only(quant.bits),
         }
     }
 
@@ -441,12 +450,14 @@ struct LayerCosts {
     state_bytes_per_seq: u64,
     scan_flops: f64,
     attn_flops_per_pair: f64,
+    attn_query_heads: u64,
 }
 
 fn layer_costs(model: &Model, layout: &KvLayout) -> LayerCosts {
     let mut state_bytes_per_seq = 0;
     let mut scan_flops = 0.0;
     let mut attn_flops_per_pair = 0.0;
+    let mut attn_query_heads = 0;
     for l in &model.layers {
         if let Some(state) = l.state() {
             state_bytes_per_seq += 2 * layout.mamba_state_bytes_per_layer;
@@ -455,12 +466,14 @@ fn layer_costs(model: &Model, layout: &KvLayout) -> LayerCosts {
         }
         if let Layer::Attention(a) = l {
             attn_flops_per_pair += a.flops_per_pair() as f64;
+            attn_query_heads += a.num_heads;
         }
     }
     LayerCosts {
         state_bytes_per_seq,
         scan_flops,
         attn_flops_per_pair,
+        attn_query_heads,
     }
 }
 

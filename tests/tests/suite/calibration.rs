@@ -438,14 +438,12 @@ fn the_readme_accuracy_tables_are_the_reports() {
 #[test]
 fn the_fit_recovers_known_parameters_from_synthetic_runs() {
     // The A100 runs' setups, "measured" under known parameters. The A100's
-    // 16-bit GEMM and FlashAttention efficiencies come from its measured
-    // kernel tables, so the fit has none of those to find.
+    // GEMMs (16-bit and dequantizing) and FlashAttention come from its
+    // measured kernel tables, so the fit has none of those to find: what
+    // is left are the host's costs.
     let truth = TimingParams {
         host_step_ms: 3.0,
-        quant_weight_bw_eff: 0.6,
-        prefill_gemm_eff: 0.65,
         layer_us: 15.0,
-        quant_gemm_floor_us: 8.0,
         ..TimingParams::FIRST_PRINCIPLES
     };
     let mut runs: Vec<_> = corpus_runs()
@@ -476,25 +474,7 @@ fn the_fit_recovers_known_parameters_from_synthetic_runs() {
     // What batch-1 decode and prefill determine, within 3%.
     for (name, want, have, tol) in [
         ("host_step_ms", truth.host_step_ms, got.host_step_ms, 0.03),
-        (
-            "quant_weight_bw_eff",
-            truth.quant_weight_bw_eff,
-            got.quant_weight_bw_eff,
-            0.03,
-        ),
-        (
-            "prefill_gemm_eff",
-            truth.prefill_gemm_eff,
-            got.prefill_gemm_eff,
-            0.03,
-        ),
         ("layer_us", truth.layer_us, got.layer_us, 0.03),
-        (
-            "quant_gemm_floor_us",
-            truth.quant_gemm_floor_us,
-            got.quant_gemm_floor_us,
-            0.03,
-        ),
     ] {
         assert!(
             (have / want - 1.0).abs() < tol,
@@ -512,9 +492,13 @@ fn the_fit_recovers_known_parameters_from_synthetic_runs() {
 /// The host's costs are the engine generation's, not the GPU class's
 /// (issue 24, cause 1): every shipped class file carries the same
 /// engine-scope values for a V1 release and the same for a V0 one, and the
-/// V0 engine's per-layer small kernels, unfused before torch.compile, cost
-/// more than V1's (17.1 against 8.9 us per layer in the shipped fit, from the
-/// A100 vLLM 0.6 runs against the others).
+/// V0 engine's fixed cost of a step (its host's, and its per-layer chain of
+/// small kernels, unfused before torch.compile) is more than V1's: 1.45
+/// against 0.71 ms for 24 layers, 2.10 against 1.34 ms for 80 in the
+/// shipped fit, from the A100 vLLM 0.6 runs against the others. (How the
+/// fit splits it between the two terms moves between refits: 17.1 against
+/// 8.9 us per layer once, 11.4 against 11.3 us now, with the host's step
+/// 1.18 against 0.44 ms.)
 #[test]
 fn engine_scope_parameters_belong_to_the_engine_generation() {
     let files: Vec<CalibrationFile> = presets::ids(Kind::Calibration)
@@ -548,19 +532,19 @@ fn engine_scope_parameters_belong_to_the_engine_generation() {
             f.id
         );
     }
-    assert!(
-        v0.layer_us > 1.5 * first.params.layer_us,
-        "V0 {} us, V1 {} us",
-        v0.layer_us,
-        first.params.layer_us
-    );
+    let fixed_ms = |p: &TimingParams, layers: f64| p.host_step_ms + layers * p.layer_us / 1e3;
+    for layers in [24.0, 48.0, 80.0] {
+        let (old, new) = (fixed_ms(&v0, layers), fixed_ms(&first.params, layers));
+        assert!(old > 1.3 * new, "{layers} layers: V0 {old} ms, V1 {new} ms");
+    }
 }
 
 /// A class deviates from the shared values only on the kernel (GPU-scope)
 /// parameters its own runs pin down, at most `MAX_CLASS_PARAMS` of them
 /// (issue 24: a class fitted on one run had absorbed that run's quirks in
-/// 17 parameters). The classes whose kernels the measured tables cover and
-/// whose runs use no dequantizing kernel (L4, RTX 4090, Hopper) pin none.
+/// 17 parameters). The classes whose kernels the measured tables cover
+/// (L4, RTX 4090, Hopper; the A100, whose GPTQ and AWQ runs dequantize
+/// through the weight-only tables) pin none.
 #[test]
 fn a_class_fits_only_the_kernel_parameters_its_runs_pin_down() {
     let fit = &report().fit;
@@ -592,10 +576,14 @@ fn a_class_fits_only_the_kernel_parameters_its_runs_pin_down() {
             .free
             .clone()
     };
-    for class in ["ada-datacenter", "ada-geforce", "hopper"] {
+    for class in [
+        "ada-datacenter",
+        "ada-geforce",
+        "ampere-datacenter",
+        "hopper",
+    ] {
         assert!(free(class).is_empty(), "{class}: {:?}", free(class));
     }
-    assert!(free("ampere-datacenter").contains(&"quant_gemm_floor_us"));
     assert!(free("ampere-geforce").contains(&"attn_bw_eff_triton"));
 }
 

@@ -39,11 +39,11 @@ fn percentile(mut v: Vec<f64>, q: usize) -> f64 {
 /// (`data/kernels/allgather_reducescatter.csv`, buffers up to 64 MiB, 2 to
 /// 8 GPUs): within 15% median of each op on every system but the L40S
 /// server, whose 4- and 8-GPU rows cross a host bridge (as its NCCL
-/// all-reduce's do, `timing::all_reduce_latencies_are_within_15_percent_of_the_tables`).
+/// all-reduce's do, `kernel_tables::all_reduce_latencies_are_within_15_percent_of_the_tables`).
 #[test]
 fn all_gather_and_reduce_scatter_latencies_are_within_15_percent_of_the_tables() {
     let rows = table("allgather_reducescatter");
-    for (system, id) in crate::timing::KERNEL_SYSTEMS {
+    for (system, id) in crate::kernel_tables::KERNEL_SYSTEMS {
         let g = presets::gpu(id).unwrap();
         let link = g.interconnect_gb_s.unwrap() * 1e9;
         let kernel = g.allreduce_kernel(AllReduceImpl::GatherScatter);

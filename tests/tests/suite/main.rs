@@ -25,6 +25,7 @@ mod gpus;
 mod held_out;
 mod hybrid_blocks;
 mod invariants;
+mod kernel_tables;
 mod minimax;
 mod numbers;
 mod planning;
