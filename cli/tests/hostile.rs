@@ -127,6 +127,25 @@ fn gpu_file(field: &str, value: &str) -> File {
     File::Text(out.join("\n"))
 }
 
+/// The A10 preset as a GPU file of its own kernel figures, `kernels`
+/// (TOML tables) in place of the ones it borrows.
+fn gpu_file_with_kernels(kernels: &str) -> File {
+    let a10 = std::fs::read_to_string(repo().join("data/gpus/a10.toml")).unwrap();
+    let mut out: Vec<String> = a10
+        .lines()
+        .filter(|l| !l.starts_with("kernels_from ="))
+        .map(|l| {
+            if l.starts_with("id =") {
+                "id = \"my-gpu\"".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    out.push(format!("\n[kernels]\nsource = \"mine\"\n{kernels}"));
+    File::Text(out.join("\n"))
+}
+
 /// A runs file (`data/runs` format) of `n` one-point runs.
 fn many_runs(n: u64) -> String {
     let mut t = decodecalc_fit::runs::COLUMNS.join(",");
@@ -256,6 +275,8 @@ fn data_file_cases() -> Vec<Case> {
         // GPU and scenario files.
         case("a GPU file with a bandwidth of 1e-300", &["capacity", "--model", "qwen3-8b", "--gpu", "gpu.toml"], "bandwidth_gb_s")
             .file("gpu.toml", gpu_file("bandwidth_gb_s", "1e-300")),
+        case("a GPU file whose prefill attention runs at 3x the tensor peak", &["capacity", "--model", "qwen3-8b", "--gpu", "k.toml"], "kernels.prefill_attention.compute_eff")
+            .file("k.toml", gpu_file_with_kernels("[kernels.prefill_attention]\ncompute_eff = 3.0\nfloor_us = 10.0\nrow_ns = 0.5\n")),
         case("a scenario file that is not TOML", &["capacity", "--scenario", "s.toml"], "s.toml:2:")
             .file("s.toml", text("id = \"x\"\nmodel = \n")),
         case("a scenario file with an unknown field", &["capacity", "--scenario", "s.toml"], "frobnicate")
