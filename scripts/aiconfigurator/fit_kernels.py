@@ -17,6 +17,9 @@ kernel model (core/src/timing/kernels.rs, which states the same formulas):
   prefill attention, one layer, batch b of causal prompts of L tokens, h query
   heads of head_dim hd:
     t = floor + b L h row + (b L (L+1)/2 x 4 h hd) / (peak e_c)
+  GDN decode, one layer (conv update + recurrent delta rule), batch b of
+  sequences whose state is S bytes (fp32 recurrent, bf16 conv):
+    t = floor + b 2 S / (BW e_bw)
   decode attention, one layer, batch b at kv_len L:
     bytes = b L kv_heads head_dim 2 kv_bytes  (L capped at the window)
     t = floor + b x per_seq + bytes / (BW e_bw)
@@ -257,6 +260,41 @@ def main():
             blocks.append(
                 f"[kernels.prefill_attention]\ncompute_eff = {x[0]:.4f}\nfloor_us = {floor:.3f}\n"
                 f"row_ns = {x[1]:.4f}\n"
+            )
+        # GDN decode: one layer's causal_conv1d_update + fused recurrent
+        # delta rule over a batch, reading and writing each sequence's fp32
+        # recurrent state (Hv x dk x dv) and bf16 conv state (conv_dim x 3).
+        # Only groups with both kernels (the source lacks some) and states of
+        # at least two L2s (smaller ones stay partly cache-resident in the table's
+        # repeated timing); the floor is the fastest whole layer.
+        gdn = rows_cache.setdefault("gdn", rows("gdn.csv"))
+        groups = {}
+        for r in gdn:
+            if r["system"] == system and r["phase"] == "generation":
+                key = (r["model"], r["num_k_heads"], r["batch"])
+                groups.setdefault(key, []).append(r)
+        layers = []
+        for (_, _, batch), rs in groups.items():
+            if len({r["kernel"] for r in rs}) != 2:
+                continue
+            r = rs[0]
+            hk, dk = float(r["num_k_heads"]), float(r["head_k_dim"])
+            hv, dv = float(r["num_v_heads"]), float(r["head_v_dim"])
+            state = hv * dk * dv * 4 + (2 * hk * dk + hv * dv) * 3 * 2
+            layers.append((float(batch), state, sum(float(x["latency_us"]) for x in rs) * 1e-6))
+        if layers:
+            floor = min(t for _, _, t in layers) * 1e6
+            d = [(b, st, t) for b, st, t in layers if b * st >= 2 * L2_FACTOR * l2]
+            b = np.array([x[0] for x in d])
+            st = np.array([x[1] for x in d])
+            t = np.array([x[2] for x in d])
+            fun = lambda x: np.log((floor * 1e-6 + b * 2 * st / (bw * x[0])) / t)
+            x, err = fit(fun, [0.7], [0.05], [1.0])
+            print(f"{pid} gdn decode: e_bw {x[0]:.3f} floor {floor:.2f} us; {len(d)} rows,"
+                  f" median err {np.median(err)*100:.1f}% p90 {np.percentile(err, 90)*100:.1f}%",
+                  file=sys.stderr)
+            blocks.append(
+                f"[kernels.gdn_decode]\nbw_eff = {x[0]:.4f}\nfloor_us = {floor:.3f}\n"
             )
         out[pid] = (system, blocks)
     for pid, (system, blocks) in out.items():

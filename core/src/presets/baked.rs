@@ -7,7 +7,7 @@
 /// `presets::DATA_TOML_HASH` of the data/ files this was written from
 /// (checked by the page's build, which alone reads this file's values).
 #[cfg_attr(feature = "toml", allow(dead_code))]
-pub(super) const FROM_DATA_TOML_HASH: u64 = 0x33e0f8b6cce221e0;
+pub(super) const FROM_DATA_TOML_HASH: u64 = 0x746db901da870695;
 
 extern crate alloc;
 pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
@@ -228,6 +228,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     floor_us: 8.021f64,
                     row_ns: 0.8724f64,
                 }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.7822f64,
+                    floor_us: 5.271f64,
+                }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
@@ -409,6 +413,7 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     floor_us: 11.29f64,
                     row_ns: 1.0341f64,
                 }),
+                gdn_decode: None,
                 moe: alloc::vec![crate::timing::MoeKernel {
                     format: crate::timing::MoeFormat::Bf16,
                     bw_eff: 0.7391f64,
@@ -516,6 +521,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     compute_eff: 0.6747f64,
                     floor_us: 12.37f64,
                     row_ns: 0.3606f64,
+                }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.8873f64,
+                    floor_us: 6.285f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -657,6 +666,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     compute_eff: 0.6605f64,
                     floor_us: 12.19f64,
                     row_ns: 0.3496f64,
+                }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.8371f64,
+                    floor_us: 6.201f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -822,6 +835,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     floor_us: 10.85f64,
                     row_ns: 0.3127f64,
                 }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.8261f64,
+                    floor_us: 6.626f64,
+                }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
                         format: crate::timing::MoeFormat::Bf16,
@@ -943,6 +960,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     compute_eff: 0.8069f64,
                     floor_us: 10.83f64,
                     row_ns: 0.2645f64,
+                }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.8204f64,
+                    floor_us: 6.459f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -1069,6 +1090,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     compute_eff: 0.635f64,
                     floor_us: 10.94f64,
                     row_ns: 0.3273f64,
+                }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.7871f64,
+                    floor_us: 6.245f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -1384,6 +1409,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     compute_eff: 0.6498f64,
                     floor_us: 8.565f64,
                     row_ns: 0.5882f64,
+                }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.9293f64,
+                    floor_us: 5.462f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {
@@ -1704,6 +1733,10 @@ pub(super) fn gpu(id: &str) -> Option<crate::gpu::Gpu> {
                     compute_eff: 0.804f64,
                     floor_us: 9.883f64,
                     row_ns: 0.2803f64,
+                }),
+                gdn_decode: Some(crate::timing::GdnDecodeKernel {
+                    bw_eff: 0.7922f64,
+                    floor_us: 6.029f64,
                 }),
                 moe: alloc::vec![
                     crate::timing::MoeKernel {

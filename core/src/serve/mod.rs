@@ -90,6 +90,7 @@ mod tests {
                 decode_flops_per_token: 0.0,
                 prefill_flops_per_token: 0.0,
                 state_bytes_per_seq: 0,
+                gdn_layers: 0,
                 kv_bytes_per_token: 0,
                 sliding_kv: Vec::new(),
                 routings: Vec::new(),

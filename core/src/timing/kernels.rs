@@ -1,5 +1,5 @@
 //! Kernel latencies from measured kernel tables: a GEMM per weight format,
-//! fused MoE per expert format, decode and prefill attention, each a few figures per GPU fitted to
+//! fused MoE per expert format, decode and prefill attention, GDN decode, each a few figures per GPU fitted to
 //! aiconfigurator's published tables (`data/kernels/`, fitted by
 //! `scripts/aiconfigurator/fit_kernels.py`, which states the same
 //! formulas; written into the GPU presets' `[kernels]` tables). A GPU
@@ -179,6 +179,18 @@ impl PrefillAttentionKernel {
     pub fn latency_s(&self, rows: f64, flops: f64, peak_flops: f64) -> f64 {
         self.floor_us * 1e-6 + rows * self.row_ns * 1e-9 + flops / (peak_flops * self.compute_eff)
     }
+}
+
+/// The gated-delta-net decode kernels (causal conv update and the fused
+/// recurrent delta rule) on one GPU: one layer's call for a batch.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "bake", derive(decodecalc_bake::Bake), bake(path = crate::timing))]
+#[serde(deny_unknown_fields)]
+pub struct GdnDecodeKernel {
+    /// Fraction of peak DRAM bandwidth reading and writing the states.
+    pub bw_eff: f64,
+    /// One layer's fixed time (both kernels' launches), microseconds.
+    pub floor_us: f64,
 }
 
 /// How skewed real routing is, for the experts a batch touches: expert
@@ -383,6 +395,8 @@ pub struct KernelFigures {
     #[serde(default)]
     pub prefill_attention: Option<PrefillAttentionKernel>,
     #[serde(default)]
+    pub gdn_decode: Option<GdnDecodeKernel>,
+    #[serde(default)]
     pub moe: Vec<MoeKernel>,
     #[serde(default)]
     pub allreduce: Vec<super::AllReduceKernel>,
@@ -450,6 +464,10 @@ impl KernelFigures {
             check("prefill_attention.compute_eff", a.compute_eff, 0.01, 1.0)?;
             check("prefill_attention.floor_us", a.floor_us, 0.0, 1000.0)?;
             check("prefill_attention.row_ns", a.row_ns, 0.0, 1000.0)?;
+        }
+        if let Some(g) = &self.gdn_decode {
+            check("gdn_decode.bw_eff", g.bw_eff, 0.01, 1.0)?;
+            check("gdn_decode.floor_us", g.floor_us, 0.0, 1000.0)?;
         }
         Ok(())
     }

@@ -46,9 +46,9 @@ pub use collective::{
     CUSTOM_ALLREDUCE_WORLD_SIZES, NCCL_HOST_STEP_US, SEQUENCE_PARALLEL_MOE_ARCHITECTURES,
 };
 pub use kernels::{
-    touched_experts, DecodeAttentionKernel, GemmFormat, GemmKernel, KernelFigures, MoeFormat,
-    MoeKernel, MoeShape, PrefillAttentionKernel, Routing, GEMM_SMOOTH_P, L2_RESIDENT_FACTOR,
-    ROUTING_POWER_LAW_ALPHA,
+    touched_experts, DecodeAttentionKernel, GdnDecodeKernel, GemmFormat, GemmKernel, KernelFigures,
+    MoeFormat, MoeKernel, MoeShape, PrefillAttentionKernel, Routing, GEMM_SMOOTH_P,
+    L2_RESIDENT_FACTOR, ROUTING_POWER_LAW_ALPHA,
 };
 pub use machine::{
     AttnKernel, Machine, NativeLowPrecision, WeightKernel, ALLREDUCE_LATENCY_NVLINK_S,

@@ -241,6 +241,32 @@ impl Work {
         }
     }
 
+    /// Recurrent states read and written for `seq_states` sequences' worth
+    /// of state: a gated-delta-net model's through the GPU's measured GDN
+    /// decode kernels where it has them (their bandwidth, and a floor per
+    /// GDN layer when the step decodes), else at the fitted efficiency.
+    fn state_s(&self, p: &TimingParams, seq_states: f64, b: &Batch) -> f64 {
+        let bytes = seq_states * self.model.state_bytes_per_seq as f64;
+        let bw = self.machine.bandwidth_bytes_s;
+        let gdn = self
+            .machine
+            .kernels
+            .as_ref()
+            .and_then(|k| k.gdn_decode)
+            .filter(|_| self.model.gdn_layers > 0);
+        match gdn {
+            Some(g) => {
+                let floors = if b.decode_seqs > 0.0 {
+                    self.model.gdn_layers as f64 * g.floor_us * 1e-6
+                } else {
+                    0.0
+                };
+                floors + bytes / (bw * g.bw_eff)
+            }
+            None => bytes / (bw * p.state_bw_eff),
+        }
+    }
+
     /// The GPU's measured kernel figures where its attention runs the
     /// FlashAttention family they time (the Triton kernel has no table).
     fn flash_kernels(&self) -> Option<&super::KernelFigures> {
@@ -330,9 +356,7 @@ impl Work {
             // With speculation a recurrent layer keeps the state after each
             // of the k + 1 tokens (to roll back to the last accepted one):
             // one read and k + 1 writes instead of one of each.
-            state_s: (seqs + b.decode_seqs * (per_seq - 1.0) / 2.0)
-                * self.model.state_bytes_per_seq as f64
-                / (self.machine.bandwidth_bytes_s * p.state_bw_eff),
+            state_s: self.state_s(p, seqs + b.decode_seqs * (per_seq - 1.0) / 2.0, b),
             draft_s: spec.map_or(0.0, |s| self.draft_s(p, s, b, decode_tokens)),
             tokens_per_seq: spec.map_or(1.0, |s| s.mean_acceptance_length),
             attention_s: decode_attention_s + prefill_attention_s,

@@ -60,6 +60,9 @@ pub struct ModelCost {
     pub prefill_flops_per_token: f64,
     /// Mamba state bytes read and written per sequence per step.
     pub state_bytes_per_seq: u64,
+    /// Gated-delta-net layers among the recurrent ones (their decode runs
+    /// the measured GDN kernels where the GPU has them).
+    pub gdn_layers: u64,
     /// KV bytes read per token of context in full-attention layers.
     pub kv_bytes_per_token: u64,
     /// KV bytes per token in sliding-window layers, with their windows.
@@ -341,6 +344,11 @@ impl ModelCost {
             decode_flops_per_token: linear + 2.0 * lm_head_params as f64,
             prefill_flops_per_token: linear + scan_flops,
             state_bytes_per_seq,
+            gdn_layers: model
+                .layers
+                .iter()
+                .filter(|l| matches!(l, Layer::DeltaNet(_)))
+                .count() as u64,
             kv_bytes_per_token,
             sliding_kv,
             attn_flops_per_pair,

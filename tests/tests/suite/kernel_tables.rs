@@ -126,6 +126,60 @@ fn weight_only_gemm_latencies_are_within_15_percent_of_the_tables() {
     assert!((2.0..2.6).contains(&(int4 / bf16)), "{int4} / {bf16}");
 }
 
+/// Gated-delta-net decode, one layer's causal conv update and recurrent
+/// delta rule over 1 to 1,024 sequences, against the tables (`gdn.csv`):
+/// rows whose states fill two L2s or more within 15% median on the eight
+/// GPUs measured (the A100 has none). Each sequence reads and writes its
+/// fp32 recurrent state and bf16 conv state: Qwen3.5-35B-A3B's layer at
+/// TP 1 moves 4.3 MB a sequence.
+#[test]
+fn gdn_decode_latencies_are_within_15_percent_of_the_tables() {
+    let table = kernel_table("gdn.csv");
+    let mut checked = 0;
+    for (system, id) in KERNEL_SYSTEMS {
+        let (bw, _, l2, k) = kernel_gpu(id);
+        let Some(g) = k.gdn_decode else {
+            assert!(table.iter().all(|r| r["system"] != system), "{id}");
+            continue;
+        };
+        let mut groups: std::collections::BTreeMap<(String, String, String), Vec<_>> =
+            Default::default();
+        for r in table
+            .iter()
+            .filter(|r| r["system"] == system && r["phase"] == "generation")
+        {
+            let key = (
+                r["model"].clone(),
+                r["num_k_heads"].clone(),
+                r["batch"].clone(),
+            );
+            groups.entry(key).or_default().push(r);
+        }
+        let errors: Vec<f64> = groups
+            .values()
+            .filter(|rs| rs.len() == 2)
+            .filter_map(|rs| {
+                let r = rs[0];
+                let (hk, dk) = (num(r, "num_k_heads"), num(r, "head_k_dim"));
+                let (hv, dv) = (num(r, "num_v_heads"), num(r, "head_v_dim"));
+                let state = hv * dk * dv * 4.0 + (2.0 * hk * dk + hv * dv) * 3.0 * 2.0;
+                let batch = num(r, "batch");
+                (batch * state >= 2.0 * L2_RESIDENT_FACTOR * l2).then(|| {
+                    let t = g.floor_us * 1e-6 + batch * 2.0 * state / (bw * g.bw_eff);
+                    let measured: f64 = rs.iter().map(|r| num(r, "latency_us") * 1e-6).sum();
+                    (t / measured - 1.0).abs() * 100.0
+                })
+            })
+            .collect();
+        assert!(errors.len() >= 5, "{id}: {} rows", errors.len());
+        let median = median_abs_error_pct(errors);
+        eprintln!("{id} GDN decode: median {median:.1}%");
+        assert!(median <= 15.0, "{id} GDN decode: median {median:.1}%");
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+}
+
 /// Prefill (context) attention, one layer's causal attention over batches
 /// of prompts from 16 to 16,384 tokens, against the tables: within 15%
 /// median on every GPU. A short prompt's attention is mostly its fixed and
