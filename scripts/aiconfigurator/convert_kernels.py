@@ -352,19 +352,24 @@ GEMM_SELECTION = [
 ]
 
 
+def gemm_rows(df, s, version, what, rows, kerns, kernel=lambda k: k):
+    """Append one system's kept GEMM rows (GEMM_M x GEMM_SHAPES, sorted) of
+    `df` to rows, and their kernels to kerns."""
+    check_unique(df, ["gemm_dtype", "m", "n", "k"], f"{s} {what}")
+    nk = pd.Series(list(zip(df.n, df.k)), index=df.index)
+    d = df[df.m.isin(GEMM_M) & nk.isin(GEMM_SHAPES)]
+    for r in d.sort_values(["gemm_dtype", "n", "k", "m"]).itertuples():
+        rows.append((s, version, r.gemm_dtype, r.m, r.n, r.k, fmt_us(r.latency)))
+        kerns.append((s, r.gemm_dtype, kernel(r.kernel_source)))
+
+
 def conv_gemm(res):
     rows, kerns = [], []
     for s in SYSTEMS:
         df, v = res.load("gemm", s, "gemm", "gemm_perf")
         if df is None:
             continue
-        check_unique(df, ["gemm_dtype", "m", "n", "k"], f"{s} gemm")
-        nk = pd.Series(list(zip(df.n, df.k)), index=df.index)
-        d = df[df.m.isin(GEMM_M) & nk.isin(GEMM_SHAPES)]
-        d = d.sort_values(["gemm_dtype", "n", "k", "m"])
-        for r in d.itertuples():
-            rows.append((s, v, r.gemm_dtype, r.m, r.n, r.k, fmt_us(r.latency)))
-            kerns.append((s, r.gemm_dtype, r.kernel_source))
+        gemm_rows(df, s, v, "gemm", rows, kerns)
     return dict(
         name="gemm.csv",
         header=["system", "vllm_version", "dtype", "m", "n", "k", "latency_us"],
@@ -409,12 +414,8 @@ def conv_gemm_weight_only(res):
         res.read_paths.setdefault("gemm_weight_only", []).append(path)
         df = pd.read_parquet(io.BytesIO(res.src.read(path)))
         df = df[df.gemm_dtype.isin(WEIGHT_ONLY_DTYPES)]
-        check_unique(df, ["gemm_dtype", "m", "n", "k"], f"{s} weight-only gemm")
-        nk = pd.Series(list(zip(df.n, df.k)), index=df.index)
-        d = df[df.m.isin(GEMM_M) & nk.isin(GEMM_SHAPES)]
-        for r in d.sort_values(["gemm_dtype", "n", "k", "m"]).itertuples():
-            rows.append((s, "trtllm " + v, r.gemm_dtype, r.m, r.n, r.k, fmt_us(r.latency)))
-            kerns.append((s, r.gemm_dtype, r.kernel_source.split("/")[-1]))
+        gemm_rows(df, s, "trtllm " + v, "weight-only gemm", rows, kerns,
+                  kernel=lambda k: k.split("/")[-1])
     return dict(
         name="gemm_weight_only.csv",
         header=["system", "engine_version", "dtype", "m", "n", "k", "latency_us"],

@@ -92,11 +92,6 @@ impl GemmFormat {
             _ => None,
         }
     }
-
-    /// Whether the format dequantizes integer weights (weight-only).
-    pub fn is_weight_only(self) -> bool {
-        matches!(self, GemmFormat::Int4 | GemmFormat::Int8)
-    }
 }
 
 /// One GEMM kernel family on one GPU.

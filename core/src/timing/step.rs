@@ -140,20 +140,16 @@ impl Work {
         let quant_bytes = self.model.quant_weight_bytes as f64 + moe_quant;
         // The dequantizing GEMMs: the measured weight-only kernel of their
         // width where the GPU has one (its bandwidth and a floor per call),
-        // else the fitted efficiency and floor.
-        let floor_only = self
-            .machine
-            .kernels
-            .as_ref()
-            .is_some_and(|k| k.weight_only_floor_only);
-        // Borrowed across memory kinds, only the kernel's floor is the
-        // table's, in the fitted model's form.
+        // else the fitted efficiency and floor; borrowed across memory
+        // kinds, only the kernel's floor is the table's, in the fitted form.
         let fitted = |floor_us: f64| {
             (quant_bytes / (bw * p.quant_weight_bw_eff)).max(quant_gemms as f64 * floor_us / 1e6)
         };
         let quant = match self.quant_kernel() {
-            Some(g) if floor_only => fitted(g.floor_us),
-            Some(g) => quant_bytes / (bw * g.bw_eff) + quant_gemms as f64 * g.floor_us / 1e6,
+            Some((g, true)) => fitted(g.floor_us),
+            Some((g, false)) => {
+                quant_bytes / (bw * g.bw_eff) + quant_gemms as f64 * g.floor_us / 1e6
+            }
             None => fitted(p.quant_gemm_floor_us),
         };
         let (dense_eff, lowp_eff, floors_s) = match &self.machine.kernels {
@@ -175,10 +171,12 @@ impl Work {
     }
 
     /// The measured weight-only GEMM kernel the dequantizing layers run
-    /// through, if the GPU has figures for their width.
-    fn quant_kernel(&self) -> Option<&super::GemmKernel> {
+    /// through, if the GPU has figures for their width, and whether only
+    /// its floor applies (`KernelFigures::weight_only_floor_only`).
+    fn quant_kernel(&self) -> Option<(&super::GemmKernel, bool)> {
         let format = self.model.quant_format?;
-        self.machine.kernels.as_ref()?.gemm(format)
+        let k = self.machine.kernels.as_ref()?;
+        Some((k.gemm(format)?, k.weight_only_floor_only))
     }
 
     /// The decode GEMMs' compute efficiency: the 16-bit kernel's from the
@@ -203,13 +201,10 @@ impl Work {
     /// 0.65 to 0.84.)
     fn prefill_gemm_eff(&self, p: &TimingParams) -> f64 {
         if self.model.quant_weight_bytes > 0 {
-            let measured = self
-                .machine
-                .kernels
-                .as_ref()
-                .filter(|k| !k.weight_only_floor_only)
-                .and(self.quant_kernel());
-            return measured.map_or(p.prefill_gemm_eff, |g| g.compute_eff);
+            return match self.quant_kernel() {
+                Some((g, false)) => g.compute_eff,
+                _ => p.prefill_gemm_eff,
+            };
         }
         self.machine
             .kernels

@@ -46,6 +46,15 @@ fn num(r: &std::collections::HashMap<String, String>, k: &str) -> f64 {
     r[k].parse().unwrap()
 }
 
+/// Asserts `errors` (absolute %, one per table row) has at least
+/// `min_rows` rows and a median of at most 15%, printing the median.
+fn assert_median_within_15(what: &str, errors: Vec<f64>, min_rows: usize) {
+    assert!(errors.len() >= min_rows, "{what}: {} rows", errors.len());
+    let median = median_abs_error_pct(errors);
+    eprintln!("{what}: median {median:.1}%");
+    assert!(median <= 15.0, "{what}: median {median:.1}%");
+}
+
 fn median_abs_error_pct(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -90,10 +99,7 @@ fn check_gemm_table(table: &str, formats: &[GemmFormat]) -> usize {
                     (t / (num(r, "latency_us") * 1e-6) - 1.0).abs() * 100.0
                 })
                 .collect();
-            assert!(errors.len() >= 10, "{id} {format:?}: {} rows", errors.len());
-            let median = median_abs_error_pct(errors);
-            eprintln!("{id} GEMM {format:?}: median {median:.1}%");
-            assert!(median <= 15.0, "{id} GEMM {format:?}: median {median:.1}%");
+            assert_median_within_15(&format!("{id} GEMM {format:?}"), errors, 10);
             checked += 1;
         }
     }
@@ -171,10 +177,7 @@ fn gdn_decode_latencies_are_within_15_percent_of_the_tables() {
                 })
             })
             .collect();
-        assert!(errors.len() >= 5, "{id}: {} rows", errors.len());
-        let median = median_abs_error_pct(errors);
-        eprintln!("{id} GDN decode: median {median:.1}%");
-        assert!(median <= 15.0, "{id} GDN decode: median {median:.1}%");
+        assert_median_within_15(&format!("{id} GDN decode"), errors, 5);
         checked += 1;
     }
     assert_eq!(checked, 8);
@@ -203,13 +206,7 @@ fn prefill_attention_latencies_follow_the_tables() {
                 (t / (num(r, "latency_us") * 1e-6) - 1.0).abs() * 100.0
             })
             .collect();
-        assert!(errors.len() >= 100, "{id}: {} rows", errors.len());
-        let median = median_abs_error_pct(errors);
-        eprintln!("{id} prefill attention: median {median:.1}%");
-        assert!(
-            median <= 15.0,
-            "{id} prefill attention: median {median:.1}%"
-        );
+        assert_median_within_15(&format!("{id} prefill attention"), errors, 100);
     }
     let h100 = kernel_gpu("h100-sxm").3.prefill_attention.unwrap();
     let rows_s = 512.0 * 32.0 * h100.row_ns * 1e-9;
@@ -238,10 +235,7 @@ fn decode_attention_latencies_are_within_15_percent_of_the_tables() {
                 })
             })
             .collect();
-        assert!(errors.len() >= 20, "{id}: {} rows", errors.len());
-        let median = median_abs_error_pct(errors);
-        eprintln!("{id} decode attention: median {median:.1}%");
-        assert!(median <= 15.0, "{id} decode attention: median {median:.1}%");
+        assert_median_within_15(&format!("{id} decode attention"), errors, 20);
     }
 }
 
@@ -463,10 +457,7 @@ fn large_nccl_all_reduces_follow_the_tables() {
                 (t / (num(r, "latency_us") * 1e-6) - 1.0).abs() * 100.0
             })
             .collect();
-        assert!(errors.len() >= 12, "{id}: {} rows", errors.len());
-        let median = median_abs_error_pct(errors);
-        eprintln!("{id} NCCL all-reduce from 16 MiB: median {median:.1}%");
-        assert!(median <= 15.0, "{id}: median {median:.1}%");
+        assert_median_within_15(&format!("{id} NCCL all-reduce from 16 MiB"), errors, 12);
     }
     // The prefill message on 8 H100s: 42.6 MB between the table's 32 MiB
     // (199.8 us) and 64 MiB (324.5 us) rows.
