@@ -106,7 +106,9 @@ pub mod bands {
 
 /// The timing's parameters and a cell's timing.
 pub mod timing {
-    pub use decodecalc_core::timing::{prefill_row, DecodeTiming, Scope, TimingParams};
+    pub use decodecalc_core::timing::{
+        prefill_row, spec_pass_overhead_s, DecodeTiming, Scope, TimingParams,
+    };
 }
 
 /// A serving run simulated (`vllm bench serve`'s workload and figures).

@@ -56,6 +56,14 @@ pub enum Warning {
         mean_acceptance_length: f64,
         source: String,
     },
+    /// The fixed time each drafter pass costs beyond its kernels on this
+    /// GPU's class (`timing::spec_pass_overhead_s`): `own_fit` when the
+    /// class has published speculative runs of its own.
+    SpeculativePassOverhead {
+        class: &'static str,
+        ms: f64,
+        own_fit: bool,
+    },
     /// A mixture-of-experts model timed with a calibration fitted on no MoE
     /// run. `moe_bands`: its bands are those of MoE serving runs no fit saw
     /// (`bands::HoldOut::UnfittedMoeRuns`); else they are dense models'.
@@ -140,6 +148,9 @@ impl fmt::Display for Warning {
                     rates.join(", ")
                 )
             }
+            Warning::SpeculativePassOverhead { class, ms, own_fit } => {
+                f.write_str(&pass_overhead_text(class, *ms, *own_fit))
+            }
             Warning::SpeculativeFieldsNotModelled { fields } => write!(
                 f,
                 "speculative decoding: fields not modelled (no figure changes): {}",
@@ -170,4 +181,38 @@ impl serde::Serialize for Warning {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
     }
+}
+
+impl Warning {
+    /// The note on the drafter's pass overhead a GPU of calibration class
+    /// `class` is timed with (`timing::spec_pass_overhead_s`).
+    pub fn pass_overhead(class: &'static str) -> Warning {
+        Warning::SpeculativePassOverhead {
+            class,
+            ms: crate::timing::spec_pass_overhead_s(class) * 1e3,
+            own_fit: crate::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
+                .iter()
+                .any(|c| c.0 == class),
+        }
+    }
+}
+
+/// [`Warning::SpeculativePassOverhead`]'s text: the class's own fit, or the
+/// fit over every run and the range of the classes' own.
+fn pass_overhead_text(class: &str, ms: f64, own_fit: bool) -> String {
+    if own_fit {
+        return format!(
+            "speculative decoding: each drafter pass costs {ms:.2} ms beyond its kernels, fitted on published runs of this GPU's class ({class}); the host's speed moves it (README, \"Speculative decoding\")"
+        );
+    }
+    let (lo, hi) = crate::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(lo, hi), c| {
+            (lo.min(c.1), hi.max(c.1))
+        });
+    format!(
+        "speculative decoding: each drafter pass costs {ms:.2} ms beyond its kernels, the fit over every published MTP run; no published speculative run is of this GPU's class ({class}), and the classes' own fits range from {:.2} to {:.2} ms (README, \"Speculative decoding\")",
+        lo * 1e3,
+        hi * 1e3
+    )
 }

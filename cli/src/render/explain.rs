@@ -222,11 +222,13 @@ pub(super) fn explain_step(out: &mut String, plan: &Plan, t: &DecodeTiming, runn
         line(
             out,
             &format!(
-                "{} drafter, {} pass{} of {} draft tokens",
+                "{} drafter, {} pass{} of {} draft tokens ({:.2} ms fixed a pass, {})",
                 sp.method.name(),
                 sp.drafter_passes(),
                 if sp.drafter_passes() == 1 { "" } else { "es" },
-                sp.num_speculative_tokens
+                sp.num_speculative_tokens,
+                decodecalc_api::timing::spec_pass_overhead_s(plan.gpu.calibration_class()) * 1e3,
+                plan.gpu.calibration_class()
             ),
             share(s.draft_s),
         );

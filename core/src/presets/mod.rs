@@ -325,6 +325,8 @@ pub static FILES: &[Embedded] = &[
     #[cfg(feature = "corpus")]
     embed!(Kind::Runs, "runs", "speculative-dflash", csv),
     #[cfg(feature = "corpus")]
+    embed!(Kind::Runs, "runs", "speculative-cross-rig", csv),
+    #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "allreduce", csv),
     #[cfg(feature = "corpus")]
     embed!(Kind::Kernels, "kernels", "allgather_reducescatter", csv),

@@ -330,6 +330,7 @@ impl Request {
                 &model,
                 &field,
             )?);
+            warnings.push(crate::Warning::pass_overhead(gpu.calibration_class()));
         }
         kv_pool_fits_the_card(&engine, &gpu, &label)?;
         let harness = base_harness.overlay(&self.harness).resolve(&engine)?;

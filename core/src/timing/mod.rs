@@ -57,7 +57,10 @@ pub use machine::{
 pub use params::{EngineGeneration, Scope, TimingParams, N_PARAMS};
 pub use schedule::Schedule;
 pub use step::{Batch, PrefillTerms, StepTerms, ACTIVATION_BYTES};
-pub use work::{KvBudget, ModelCost, MoeRead, SpecWork, Work, SPEC_PASS_OVERHEAD_S};
+pub use work::{
+    spec_pass_overhead_s, KvBudget, ModelCost, MoeRead, SpecWork, Work,
+    SPEC_PASS_OVERHEAD_BY_CLASS_S, SPEC_PASS_OVERHEAD_S,
+};
 
 #[cfg(test)]
 mod test_support {

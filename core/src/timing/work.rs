@@ -159,18 +159,49 @@ pub struct SpecWork {
     pub draft: Option<Box<Work>>,
     /// Fixed time each drafter pass adds beyond its kernels' bytes and
     /// FLOPs (its graph launch, the draft sampling, the next pass's inputs),
-    /// and the verify step's rejection sampling: [`SPEC_PASS_OVERHEAD_S`].
+    /// and the verify step's rejection sampling: [`spec_pass_overhead_s`].
     pub pass_overhead_s: f64,
 }
 
-/// Seconds each drafter pass costs beyond its kernels' work: the mean
-/// absolute log error's minimum over the five published MTP runs
-/// (`data/runs/speculative-decoding.csv`; 0.25 ms grid). Kernels alone
-/// predict every run faster than measured (+18% to +415%); the runs
-/// disagree on how much slower (leave one run out, 1.75 to 7 ms), so this
-/// is an average over few setups, and the README's table gives the
-/// leave-one-run-out errors (`tests/tests/suite/speculative.rs`).
+/// Seconds each drafter pass costs beyond its kernels' work on a GPU of a
+/// calibration class without published speculative runs: the mean absolute
+/// log error's minimum over every published MTP run
+/// (`data/runs/speculative-decoding.csv` and `speculative-sweeps.csv`; 0.25
+/// ms grid). Kernels alone predict every run faster than measured (+18% to
+/// +415%): what a pass adds on the host (its PIECEWISE graph, the blocking
+/// copies of `seq_lens`, the vocabulary gather and argmax, the next pass's
+/// inputs; docs/reference/speculative-decoding/FINDINGS.md, section E) is
+/// not derived from kernels. The README gives the leave-one-run-out errors
+/// (`tests/tests/suite/speculative_accuracy.rs`).
 pub const SPEC_PASS_OVERHEAD_S: f64 = 2.0e-3;
+
+/// The same, fitted on one calibration class's own published MTP runs
+/// where it has them (the same fit, restricted to the class;
+/// `speculative_accuracy::the_shipped_pass_overheads_are_the_fits`):
+/// - `ampere-geforce`: the two RTX 3090 pairs (Qwen3.6-27B NVFP4 through
+///   Marlin, vLLM 0.24.0; Qwen3.6-35B-A3B int4, a 0.20 nightly). Their MTP
+///   steps take 46 to 57 ms and 30 to 38 ms where the kernels say 21 and
+///   9 ms, and the 35B-A3B run is slower with MTP than without; its source
+///   saw GPU 0 39% busy. One compose on five other hosts' RTX 3090 pairs
+///   (`data/runs/speculative-cross-rig.csv`, no fit reads it) is predicted
+///   with this at 19% MAPE, so it is the class's, not one host's; its
+///   cause is not known (FINDINGS.md, section E, rules some out).
+/// - `blackwell-geforce`: the RTX 5090 and RTX PRO 6000 runs.
+/// - `blackwell-datacenter`: DeepSeek-V3.2 on eight B300s (one run).
+pub const SPEC_PASS_OVERHEAD_BY_CLASS_S: [(&str, f64); 3] = [
+    ("ampere-geforce", 9.75e-3),
+    ("blackwell-geforce", 2.0e-3),
+    ("blackwell-datacenter", 1.5e-3),
+];
+
+/// The drafter's pass overhead on a GPU of calibration class `class`:
+/// the class's own fit where it has one, else [`SPEC_PASS_OVERHEAD_S`].
+pub fn spec_pass_overhead_s(class: &str) -> f64 {
+    SPEC_PASS_OVERHEAD_BY_CLASS_S
+        .iter()
+        .find(|c| c.0 == class)
+        .map_or(SPEC_PASS_OVERHEAD_S, |c| c.1)
+}
 
 impl Work {
     /// `model` is what one GPU holds (`Plan::per_gpu`).
@@ -198,7 +229,7 @@ impl Work {
                 drafter_passes: s.drafter_passes(),
                 mean_acceptance_length: s.mean_acceptance_length(),
                 draft: mtp_draft(model, quant, engine, gpu, layout).map(Box::new),
-                pass_overhead_s: SPEC_PASS_OVERHEAD_S,
+                pass_overhead_s: spec_pass_overhead_s(gpu.calibration_class()),
             }),
             kv: None,
         }

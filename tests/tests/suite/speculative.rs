@@ -322,7 +322,7 @@ fn a_launch_line_and_a_start_up_log_carry_the_speculative_config() {
 
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::CalibrationFile;
-use decodecalc_core::timing::SPEC_PASS_OVERHEAD_S;
+use decodecalc_core::timing::spec_pass_overhead_s;
 
 /// Every run of a runs file, each point's (measured, predicted at
 /// `overhead_s` per drafter pass) output tok/s (its other figures left out).
@@ -362,6 +362,12 @@ impl Runs {
             .filter(|(figure, ..)| *figure == "output_tok_s")
             .map(|(_, pred, meas, _)| (meas, pred))
             .collect()
+    }
+
+    /// The drafter's pass overhead the shipped timing gives run `i`: its
+    /// GPU class's (`timing::spec_pass_overhead_s`).
+    pub(super) fn shipped_overhead(&self, i: usize) -> f64 {
+        spec_pass_overhead_s(&self.runs[i].class)
     }
 
     pub(super) fn spec_runs(&self) -> Vec<usize> {
@@ -405,7 +411,7 @@ fn published_mtp_runs_against_the_shipped_defaults() {
     for i in 0..runs.runs.len() {
         let is_spec = runs.runs[i].work.spec.is_some();
         let base = runs.points(i, 0.0);
-        let pts = runs.points(i, SPEC_PASS_OVERHEAD_S);
+        let pts = runs.points(i, runs.shipped_overhead(i));
         let r = &runs.runs[i];
         let al = r.work.spec.as_ref().map(|s| s.mean_acceptance_length);
         let labels: Vec<String> = r
@@ -439,11 +445,11 @@ fn published_mtp_runs_against_the_shipped_defaults() {
         kernels_only.iter().copied().fold(f64::MIN, f64::max),
     );
     table.push_str(&format!(
-        "\nMTP points: {} from {} runs; mean absolute error {:.0}% with the shipped defaults ({:.2} ms a drafter pass; each checkpoint's published acceptance, its own run's included); kernels alone (no pass overhead): {:+.0}% to {:+.0}%.\n",
+        "\nMTP points: {} from {} runs; mean absolute error {:.0}% with the shipped defaults ({} a drafter pass; each checkpoint's published acceptance, its own run's included); kernels alone (no pass overhead): {:+.0}% to {:+.0}%.\n",
         shipped.len(),
         spec.len(),
         mape(&shipped),
-        SPEC_PASS_OVERHEAD_S * 1e3,
+        overheads_text(),
         k_lo,
         k_hi
     ));
@@ -451,15 +457,32 @@ fn published_mtp_runs_against_the_shipped_defaults() {
     // Kernels alone (no per-pass overhead) predict every MTP point faster
     // than measured.
     assert!(kernels_only.iter().all(|e| *e > 0.0), "{kernels_only:?}");
-    // The RTX 3090 pairs hold the error (+60% to +149%); the rest are
-    // within 25% (speculative_accuracy:: scores them leave one run out).
-    assert!(mape(&shipped) < 60.0, "{}", mape(&shipped));
+    // With each class's pass overhead (ampere-geforce's fitted on the two
+    // RTX 3090 pairs here) every point is within 25% (the 35B-A3B pair's
+    // code prompts -21%: its acceptance, one logged figure for both
+    // prompts); speculative_accuracy:: scores them leave one run out.
+    assert!(mape(&shipped) < 15.0, "{}", mape(&shipped));
+    assert!(shipped.iter().all(|e| *e < 25.0), "{shipped:?}");
     let readme =
         std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();
     assert!(
         readme.contains(&table),
         "README.md's speculative-decoding table differs from this test's:\n{table}"
     );
+}
+
+/// The shipped pass overheads as the README states them: each class's own,
+/// then every other class's.
+pub(super) fn overheads_text() -> String {
+    let mut parts: Vec<String> = decodecalc_core::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
+        .iter()
+        .map(|(class, s)| format!("{class} {:.2} ms", s * 1e3))
+        .collect();
+    parts.push(format!(
+        "any other class {:.2} ms",
+        decodecalc_core::timing::SPEC_PASS_OVERHEAD_S * 1e3
+    ));
+    parts.join(", ")
 }
 
 /// The acceptance length run `id` logged (the file's column).

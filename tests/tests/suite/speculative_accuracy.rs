@@ -12,10 +12,16 @@
 use super::speculative::{fit_overhead, pct, Runs};
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::speculative::{Speculative, SpeculativeConfig, PUBLISHED_ACCEPTANCE};
-use decodecalc_core::timing::{NCCL_HOST_STEP_US, SPEC_PASS_OVERHEAD_S};
+use decodecalc_core::timing::{
+    spec_pass_overhead_s, NCCL_HOST_STEP_US, SPEC_PASS_OVERHEAD_BY_CLASS_S, SPEC_PASS_OVERHEAD_S,
+};
 
 /// The runs files with speculative runs, read through the CLI's world.
-const FILES: [&str; 2] = ["speculative-decoding", "speculative-sweeps"];
+const FILES: [&str; 3] = [
+    "speculative-decoding",
+    "speculative-sweeps",
+    "speculative-cross-rig",
+];
 
 /// The runs file of DFlash's runs, whose drafter the test world answers from
 /// its fixture (`speculative_methods::WithDrafter`).
@@ -26,6 +32,9 @@ struct Scored {
     id: String,
     points: usize,
     loo_errors: Vec<f64>,
+    /// The same with the pass overhead fitted on other classes' runs only.
+    class_out_errors: Vec<f64>,
+    class: String,
     logged_mape: Option<f64>,
     twin: Option<(String, f64)>,
     al_loo: f64,
@@ -103,27 +112,58 @@ fn is_dflash(rows: &[decodecalc_fit::runs::RunRow], id: &str) -> bool {
     })
 }
 
+/// The runs file of one compose's runs on other rigs (other hosts, vLLM
+/// builds and a checkpoint of another quantization), held out: no fit reads
+/// them, so they show how a class's pass overhead carries to other hosts.
+const CROSS_RIG_FILE: &str = "speculative-cross-rig";
+
+/// Whether run `id` is one of [`CROSS_RIG_FILE`]'s.
+fn is_cross_rig(id: &str) -> bool {
+    rows(CROSS_RIG_FILE).iter().any(|row| row.run == id)
+}
+
 /// The speculative runs the drafter's pass overhead is fitted on: the MTP
-/// runs. DFlash's are predicted with it, not fitted: two of their four
-/// points logged no acceptance, at which the fit would price the narrative
-/// prompts' lower acceptance as drafter time.
-fn overhead_runs(runs: &Runs, rows: &[decodecalc_fit::runs::RunRow]) -> Vec<usize> {
+/// runs but the other rigs' ([`CROSS_RIG_FILE`]). DFlash's are predicted
+/// with it, not fitted: two of their four points logged no acceptance, at
+/// which the fit would price the narrative prompts' lower acceptance as
+/// drafter time.
+fn overhead_runs(runs: &Runs, all_rows: &[decodecalc_fit::runs::RunRow]) -> Vec<usize> {
+    let held_out: Vec<String> = rows(CROSS_RIG_FILE)
+        .into_iter()
+        .map(|row| row.run)
+        .collect();
     runs.spec_runs()
         .into_iter()
-        .filter(|&i| !is_dflash(rows, &runs.runs[i].id))
+        .filter(|&i| !is_dflash(all_rows, &runs.runs[i].id) && !held_out.contains(&runs.runs[i].id))
         .collect()
 }
 
-/// The drafter's pass overhead the shipped timing uses is the fit over
-/// every MTP run at its logged acceptance (the shipped one where it logged
-/// none): the least mean absolute log error on a 0.25 ms grid,
-/// `speculative::fit_overhead`. Left out one at a time, the fit moves by at
-/// most 0.5 ms.
+/// The pass overhead run `i` is predicted with, leave one run out: fitted
+/// on the other MTP runs of its GPU class where there are any, else on
+/// every other MTP run (the shipped rule, `timing::spec_pass_overhead_s`,
+/// without the run).
+fn overhead_without(runs: &mut Runs, fitted: &[usize], i: usize) -> f64 {
+    let class = runs.runs[i].class.clone();
+    let others: Vec<usize> = fitted.iter().copied().filter(|&j| j != i).collect();
+    let same: Vec<usize> = others
+        .iter()
+        .copied()
+        .filter(|&j| runs.runs[j].class == class)
+        .collect();
+    fit_overhead(runs, if same.is_empty() { &others } else { &same })
+}
+
+/// The drafter's pass overheads the shipped timing uses are the fits:
+/// over every MTP run at its logged acceptance (the shipped one where it
+/// logged none) for a class without runs, and over a class's own MTP runs
+/// for each class that has some; the least mean absolute log error on a
+/// 0.25 ms grid, `speculative::fit_overhead`. Left out one at a time, the
+/// fit over every run moves by at most 0.5 ms.
 #[test]
-fn the_shipped_pass_overhead_is_the_fit_over_every_mtp_run() {
+fn the_shipped_pass_overheads_are_the_fits() {
     let (mut runs, rows) = load();
     let spec = overhead_runs(&runs, &rows);
-    assert_eq!((runs.spec_runs().len(), spec.len()), (11, 9));
+    assert_eq!((runs.spec_runs().len(), spec.len()), (19, 9));
     let all = fit_overhead(&mut runs, &spec);
     assert!((all - SPEC_PASS_OVERHEAD_S).abs() < 1e-9, "{all}");
     for &i in &spec {
@@ -131,6 +171,23 @@ fn the_shipped_pass_overhead_is_the_fit_over_every_mtp_run() {
         let c = fit_overhead(&mut runs, &others);
         eprintln!("without {}: {:.2} ms", runs.runs[i].id, c * 1e3);
         assert!((c - all).abs() <= 0.5e-3 + 1e-9, "{}: {c}", runs.runs[i].id);
+    }
+    let mut classes: Vec<String> = spec.iter().map(|&i| runs.runs[i].class.clone()).collect();
+    classes.sort();
+    classes.dedup();
+    assert_eq!(classes.len(), SPEC_PASS_OVERHEAD_BY_CLASS_S.len());
+    for class in classes {
+        let on: Vec<usize> = spec
+            .iter()
+            .copied()
+            .filter(|&i| runs.runs[i].class == class)
+            .collect();
+        let c = fit_overhead(&mut runs, &on);
+        eprintln!("{class}: {} runs, {:.2} ms", on.len(), c * 1e3);
+        assert!(
+            (c - spec_pass_overhead_s(&class)).abs() < 1e-9,
+            "{class}: {c}"
+        );
     }
 }
 
@@ -143,8 +200,7 @@ fn score_all() -> Vec<Scored> {
     for i in runs.spec_runs() {
         let id = runs.runs[i].id.clone();
         let row = rows.iter().find(|r| r.run == id).unwrap();
-        let others: Vec<usize> = fitted.iter().copied().filter(|&j| j != i).collect();
-        let overhead = fit_overhead(&mut runs, &others);
+        let overhead = overhead_without(&mut runs, &fitted, i);
         let errors =
             |pts: Vec<(f64, f64)>| -> Vec<f64> { pts.iter().map(|(m, p)| pct(*p, *m)).collect() };
         // At the acceptance it logged: the points that logged one.
@@ -182,6 +238,14 @@ fn score_all() -> Vec<Scored> {
             .unwrap()
             .mean_acceptance_length = al_loo;
         let loo_errors = errors(runs.points(i, overhead));
+        let class = runs.runs[i].class.clone();
+        let other_classes: Vec<usize> = fitted
+            .iter()
+            .copied()
+            .filter(|&j| runs.runs[j].class != class)
+            .collect();
+        let class_out = fit_overhead(&mut runs, &other_classes);
+        let class_out_errors = errors(runs.points(i, class_out));
         runs.runs[i]
             .work
             .spec
@@ -197,6 +261,8 @@ fn score_all() -> Vec<Scored> {
             id,
             points: loo_errors.len(),
             loo_errors,
+            class_out_errors,
+            class,
             logged_mape,
             twin,
             al_loo,
@@ -214,14 +280,16 @@ fn score_all() -> Vec<Scored> {
 fn speculative_runs_leave_one_run_out() {
     let scored = score_all();
     let mut table = String::from(
-        "| Run | Points | MAPE, shipped defaults without the run | Acceptance length used / logged (whose) | MAPE at its logged acceptance | Same setup without speculation: MAPE |\n|---|---|---|---|---|---|\n",
+        "| Run | Class | Points | MAPE, shipped defaults without the run | MAPE, pass overhead from other classes' runs | Acceptance length used / logged (whose) | MAPE at its logged acceptance | Same setup without speculation: MAPE |\n|---|---|---|---|---|---|---|---|\n",
     );
     for s in &scored {
         table.push_str(&format!(
-            "| {} | {} | {:.0}% | {:.2} / {} ({}) | {} | {} |\n",
+            "| {} | {} | {} | {:.0}% | {:.0}% | {:.2} / {} ({}) | {} | {} |\n",
             s.id,
+            s.class,
             s.points,
             mape(&s.loo_errors),
+            mape(&s.class_out_errors),
             s.al_loo,
             s.al_logged.map_or("none".into(), |a| format!("{a:.2}")),
             s.scope,
@@ -242,48 +310,59 @@ fn speculative_runs_leave_one_run_out() {
             .flat_map(|s| s.loo_errors.clone())
             .collect()
     };
-    let mtp = points(&|s| !dflash(s));
-    let rest = points(&|s| !dflash(s) && !on_3090(s));
+    let cross = |s: &Scored| is_cross_rig(&s.id);
+    let fitted_mtp = points(&|s| !dflash(s) && !cross(s));
+    let other_rigs = points(&|s| cross(s) && s.id.contains("rtx3090"));
+    let class_out: Vec<f64> = scored
+        .iter()
+        .flat_map(|s| s.class_out_errors.clone())
+        .collect();
     table.push_str(&format!(
-        "\nOutput tok/s, all {} points of the {} runs: MAPE {:.1}% leave one run out; the {} points of the MTP runs, {:.1}%; of those without the RTX 3090 pairs, {} points, {:.1}%.\n",
+        "\nOutput tok/s, all {} points of the {} runs: MAPE {:.1}% leave one run out; the {} points of the MTP runs the pass overheads are fitted on, {:.1}%; the {} points of the other rigs' RTX 3090 pairs (no fit reads them), {:.1}%. With each run's pass overhead fitted on other GPU classes' runs only, all {} points: {:.1}%.\n",
         all.len(),
         scored.len(),
         mape(&all),
-        mtp.len(),
-        mape(&mtp),
-        rest.len(),
-        mape(&rest)
+        fitted_mtp.len(),
+        mape(&fitted_mtp),
+        other_rigs.len(),
+        mape(&other_rigs),
+        class_out.len(),
+        mape(&class_out)
     ));
     eprintln!("{table}");
-    assert_eq!((scored.len(), all.len()), (11, 41));
-    // Seven runs of eleven are within 15%. The two MTP runs on RTX 3090
-    // pairs are off at the acceptance they logged too (the timing's error,
-    // not the acceptance's): NCCL through host memory
-    // (`NCCL_HOST_STEP_US`) brings the MoE run's twin without speculation
-    // to within 5%, so what remains is the speculative step at TP 2 on these
-    // rigs, which no term prices. DFlash's two runs miss on their narrative
+    assert_eq!((scored.len(), all.len()), (19, 57));
+    // Every MTP run is within 25% leave one run out, and within 40% the
+    // other rigs' RTX 3090 pairs, which no fit reads: an overhead fitted on
+    // one rig's two runs carries to six hosts from a 2012 i7-3770K to a
+    // Ryzen 7 5800X, whose own spread (54 to 96 tok/s on the narrative
+    // prompts) is the host's. DFlash's two runs miss on their narrative
     // prompts, whose acceptance no log gives (the default, 4.40 tokens a
-    // step, is near the 4.28 the code prompts logged), and on the RTX 3090
-    // pair by that pair's unpriced step.
+    // step, is near the 4.28 the code prompts logged); at the acceptance
+    // the RTX 3090 pair's code prompts logged, it is within 15%.
     for s in &scored {
         let m = mape(&s.loo_errors);
         if dflash(s) {
             assert!(m > 40.0, "{}: {m}", s.id);
-        } else if on_3090(s) {
-            assert!(m > 60.0 && s.logged_mape.unwrap() > 80.0, "{}: {m}", s.id);
-            if let Some((t, twin)) = &s.twin {
-                assert!(*twin < 5.0, "{t}: {twin}");
-            }
+        } else if cross(s) {
+            assert!(m < 40.0, "{}: {m}", s.id);
         } else {
-            assert!(m < 15.0, "{}: {m}", s.id);
+            assert!(m < 25.0, "{}: {m}", s.id);
+        }
+        if let Some((t, twin)) = s.twin.as_ref().filter(|_| on_3090(s)) {
+            assert!(*twin < 5.0, "{t}: {twin}");
+        }
+        if dflash(s) && on_3090(s) {
+            assert!(s.logged_mape.unwrap() < 15.0, "{}", s.id);
         }
     }
-    // The bar, 20%, is not met over all 41 points (25%); over the 37 MTP
-    // points it is (19.3%), and without the RTX 3090 pairs by more than
-    // half (8.5%).
-    assert!(mape(&all) > 20.0 && mape(&all) < 30.0, "{}", mape(&all));
-    assert!(mape(&mtp) < 20.0, "{}", mape(&mtp));
-    assert!(mape(&rest) < 10.0, "{}", mape(&rest));
+    // The bar, 20%, is met over all 57 points, and by the other rigs'
+    // points alone. The pass overhead is a class's: fitted on the other
+    // classes' runs only, every run is predicted 46% off on average (the
+    // RTX 3090 pairs too fast by 19% to 136% a run, the others too slow).
+    assert!(mape(&all) < 20.0, "{}", mape(&all));
+    assert!(mape(&fitted_mtp) < 10.0, "{}", mape(&fitted_mtp));
+    assert!(mape(&other_rigs) < 20.0, "{}", mape(&other_rigs));
+    assert!(mape(&class_out) > 40.0, "{}", mape(&class_out));
     let readme =
         std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();
     assert!(
@@ -429,4 +508,50 @@ fn the_checkpoint_s_acceptance_comes_before_its_family_s_and_the_method_s() {
         s.acceptance_source
     );
     assert!((s.mean_acceptance_length() - 3.02).abs() < 0.01);
+}
+
+/// A speculative plan names the pass overhead it is timed with: on an RTX
+/// 3090 its class's own fit (9.75 ms, two RTX 3090 pairs' runs), on an
+/// H100, whose class has no published speculative run, the fit over every
+/// MTP run (2.00 ms) beside the range of the classes' own fits; and the
+/// drafter's term in `--explain` is that many ms a pass more than its
+/// kernels.
+#[test]
+fn a_plan_names_the_pass_overhead_of_its_gpu_class() {
+    let note = |gpu: &str| {
+        let mut r = decodecalc_core::scenario::Request {
+            model: Some("nvidia/Qwen3.6-27B-NVFP4".into()),
+            gpu: Some(gpu.into()),
+            ..Default::default()
+        };
+        r.engine.max_model_len = Some(65_536);
+        r.engine.speculative_config =
+            Some(r#"{"method": "mtp", "num_speculative_tokens": 3}"#.into());
+        let plan = r.resolve(&decodecalc::CliWorld).unwrap();
+        let texts: Vec<String> = plan.warnings.iter().map(|w| w.to_string()).collect();
+        let found = texts
+            .iter()
+            .find(|t| t.contains("each drafter pass costs"))
+            .cloned();
+        (plan, found.unwrap_or_default())
+    };
+    let (plan, on_3090) = note("rtx3090");
+    assert!(
+        on_3090.contains("9.75 ms") && on_3090.contains("(ampere-geforce)"),
+        "{on_3090}"
+    );
+    let (_, on_h100) = note("h100");
+    assert!(
+        on_h100.contains("2.00 ms") && on_h100.contains("from 1.50 to 9.75 ms"),
+        "{on_h100}"
+    );
+    // The drafter's time at 9.75 ms a pass less the same at none is the
+    // three passes' 29.25 ms.
+    let cap = plan.capacity().unwrap();
+    let mut work = decodecalc_core::timing::Work::of_plan(&plan, &cap);
+    let p = plan.calibration.params.clone();
+    let with = work.decode_step(&p, 1.0, 1024.0).draft_s;
+    work.spec.as_mut().unwrap().pass_overhead_s = 0.0;
+    let without = work.decode_step(&p, 1.0, 1024.0).draft_s;
+    assert!(((with - without) * 1e3 - 29.25).abs() < 1e-9, "{with} {without}");
 }

@@ -311,7 +311,8 @@ fn a_dflash_drafter_brings_its_weights_kv_layers_and_slots() {
 
 /// The DFlash runs of `data/runs/speculative-dflash.csv`, predicted with
 /// the shipped defaults (DFlash's default acceptance, fitted to a
-/// Gemma-4-31B DFlash curve, and the per-pass overhead fitted to MTP runs):
+/// Gemma-4-31B DFlash curve, and the GPU class's per-pass overhead fitted
+/// to MTP runs):
 /// one drafter pass a step. `cargo test -p decodecalc-tests --test suite
 /// speculative_methods::published -- --nocapture` prints the table.
 #[test]
@@ -329,7 +330,7 @@ fn published_dflash_runs_against_the_shipped_defaults() {
     );
     let mut errs = Vec::new();
     for i in 0..runs.runs.len() {
-        let overhead = decodecalc_core::timing::SPEC_PASS_OVERHEAD_S;
+        let overhead = runs.shipped_overhead(i);
         let pts = runs.points(i, overhead);
         let r = &runs.runs[i];
         let s = r.work.spec.as_ref().unwrap();
@@ -352,12 +353,14 @@ fn published_dflash_runs_against_the_shipped_defaults() {
                 s.mean_acceptance_length
             ));
             errs.push(pct(*p, *m).abs());
-            // The one point outside both known misses (the RTX 3090 pair's
-            // unpriced timing, the narrative runs' lower acceptance): +20%
-            // until the refit over the weight-only and prefill attention
-            // tables (a drafter pass's overhead 2.25 -> 2.00 ms), +26% since.
-            if r.id == "q36-27b-int4-rtx5090-dflash5" && label == "code" {
-                assert!(pct(*p, *m).abs() < 30.0, "{}", pct(*p, *m));
+            // The code prompts, outside the known miss (the narrative
+            // prompts' lower acceptance, which no log gives): the RTX 5090's
+            // +20% until the refit over the weight-only and prefill
+            // attention tables (a drafter pass's overhead 2.25 -> 2.00 ms),
+            // +26% since; the RTX 3090 pair's, at ampere-geforce's pass
+            // overhead (fitted on MTP runs only), +16%.
+            if label == "code" {
+                assert!(pct(*p, *m).abs() < 30.0, "{}: {}", r.id, pct(*p, *m));
             }
         }
     }

@@ -6,7 +6,7 @@
 use super::speculative::{pct, Runs};
 use decodecalc_core::presets::{self, Kind};
 use decodecalc_core::scenario::{CalibrationFile, Capacity, Plan, Request};
-use decodecalc_core::timing::SPEC_PASS_OVERHEAD_S;
+use decodecalc_core::timing::spec_pass_overhead_s;
 use decodecalc_tests::Fs;
 
 /// The RTX 5090 sweep's setup (tsarihan/qwen3.8-27b-uncensored-nvfp4-
@@ -142,7 +142,7 @@ fn waiting_for_a_gdn_state_slot_is_the_5090_sweep_s_ttft() {
         let p = CalibrationFile::parse(cal.path, cal.text).unwrap().params;
         r.work.spec.as_mut().unwrap().mean_acceptance_length =
             rows_al_in("speculative-sweeps", id).unwrap();
-        r.work.spec.as_mut().unwrap().pass_overhead_s = SPEC_PASS_OVERHEAD_S;
+        r.work.spec.as_mut().unwrap().pass_overhead_s = spec_pass_overhead_s(&r.class);
         for (label, pt) in r.points.iter().enumerate().skip(3).take(2) {
             let (_, pred, meas, _) = decodecalc_fit::predict_point(r, &p, pt)
                 .into_iter()
@@ -171,7 +171,7 @@ fn published_concurrency_sweeps_held_out() {
     let (mut spec_errors, mut plain_errors) = (Vec::new(), Vec::new());
     let mut by_run: Vec<(String, f64)> = Vec::new();
     let row = |runs: &mut Runs, i: usize, label: &str| {
-        let pts = runs.points(i, SPEC_PASS_OVERHEAD_S);
+        let pts = runs.points(i, runs.shipped_overhead(i));
         let k = runs.runs[i]
             .work
             .spec
