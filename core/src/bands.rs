@@ -86,6 +86,16 @@ pub enum HoldOut {
     /// fitted corpus has no MoE run, whose cross-validations would only
     /// say how dense models do.
     UnfittedMoeRuns,
+    /// Published runs with speculative decoding, each predicted leave one
+    /// run out (its acceptance without its own rows, the drafter's pass
+    /// overhead refit on its GPU class's other runs; runs no fit reads as
+    /// shipped): a speculative prediction on a GPU class with published
+    /// runs of its own ([`SPECULATIVE_BANDS`]).
+    SpeculativeRuns,
+    /// The same runs with each one's pass overhead fitted on other GPU
+    /// classes' runs only: a speculative prediction on a class without
+    /// published speculative runs.
+    SpeculativeClassOut,
 }
 
 impl HoldOut {
@@ -96,6 +106,8 @@ impl HoldOut {
             HoldOut::LeaveGpuOut => "leave-gpu-out",
             HoldOut::LeaveClassOut => "leave-class-out",
             HoldOut::UnfittedMoeRuns => "unfitted-moe-runs",
+            HoldOut::SpeculativeRuns => "speculative-runs",
+            HoldOut::SpeculativeClassOut => "speculative-class-out",
         }
     }
 }
@@ -292,4 +304,45 @@ pub fn find(
     records
         .iter()
         .find(|b| b.figure == figure && b.hold_out == hold_out && b.regime == regime)
+}
+
+/// The error bands of a speculative prediction's decode figures: output
+/// tok/s and time per output token over every published speculative run
+/// (`data/runs/speculative-*.csv`), by [`HoldOut::SpeculativeRuns`] and
+/// [`HoldOut::SpeculativeClassOut`]. Measured by
+/// `tests/tests/suite/speculative_accuracy.rs`
+/// (`speculative_runs_leave_one_run_out` holds these to its errors, to
+/// 0.1 point).
+pub const SPECULATIVE_BANDS: [BandRecord; 4] = [
+    speculative_band(
+        Figure::Throughput,
+        HoldOut::SpeculativeRuns,
+        [14.8, 8.5, 28.7],
+    ),
+    speculative_band(Figure::Tpot, HoldOut::SpeculativeRuns, [14.7, 8.6, 39.3]),
+    speculative_band(
+        Figure::Throughput,
+        HoldOut::SpeculativeClassOut,
+        [46.4, 40.7, 92.0],
+    ),
+    speculative_band(
+        Figure::Tpot,
+        HoldOut::SpeculativeClassOut,
+        [46.0, 41.7, 75.4],
+    ),
+];
+
+/// The 57 points' band: MAPE, median and p90 of the absolute errors, %.
+const fn speculative_band(figure: Figure, hold_out: HoldOut, pct: [f64; 3]) -> BandRecord {
+    BandRecord {
+        figure,
+        hold_out,
+        regime: None,
+        stats: ErrorStats {
+            figures: 57,
+            mape_pct: pct[0],
+            median_abs_pct: pct[1],
+            p90_abs_pct: pct[2],
+        },
+    }
 }

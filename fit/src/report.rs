@@ -51,7 +51,10 @@ fn unit_of(run: &Run, hold_out: HoldOut) -> &str {
         HoldOut::LeaveFamilyOut => &run.family,
         HoldOut::LeaveGpuOut => &run.gpu,
         HoldOut::LeaveClassOut => &run.class,
-        HoldOut::LeaveCellOut | HoldOut::UnfittedMoeRuns => &run.id,
+        HoldOut::LeaveCellOut
+        | HoldOut::UnfittedMoeRuns
+        | HoldOut::SpeculativeRuns
+        | HoldOut::SpeculativeClassOut => &run.id,
     }
 }
 

@@ -246,6 +246,10 @@ pub fn hold_out_words(h: decodecalc_api::bands::HoldOut) -> &'static str {
         HoldOut::LeaveGpuOut => "leave-GPU-out: a GPU the fit never saw",
         HoldOut::LeaveClassOut => "leave-class-out: a GPU class the fit never saw",
         HoldOut::UnfittedMoeRuns => "MoE serving runs no fit saw",
+        HoldOut::SpeculativeRuns => "published speculative runs, each left out of the fit",
+        HoldOut::SpeculativeClassOut => {
+            "published speculative runs, the pass overhead from other GPU classes"
+        }
     }
 }
 

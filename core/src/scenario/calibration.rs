@@ -101,6 +101,11 @@ pub struct Calibration {
     /// fit's shared file holds for every class. Empty otherwise.
     #[serde(skip)]
     pub moe_bands: Vec<crate::bands::BandRecord>,
+    /// For a prediction with speculative decoding (set where the plan is
+    /// resolved): which of [`crate::bands::SPECULATIVE_BANDS`] band its
+    /// decode figures ([`Calibration::band_speculative`]).
+    #[serde(skip)]
+    pub spec_hold_out: Option<HoldOut>,
 }
 
 impl Calibration {
@@ -113,6 +118,7 @@ impl Calibration {
             fitted_on_releases: None,
             measured_gpu: false,
             moe_bands: Vec::new(),
+            spec_hold_out: None,
         }
     }
 
@@ -229,6 +235,37 @@ impl Calibration {
         })
     }
 
+    /// For a prediction with speculative decoding on a GPU of calibration
+    /// class `class`: its decode figures take the published speculative
+    /// runs' bands, leave one run out where the class has runs of its own
+    /// (`timing::SPEC_PASS_OVERHEAD_BY_CLASS_S`), else with the pass
+    /// overhead from other classes.
+    pub fn band_speculative(&mut self, class: &str) {
+        let own = crate::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
+            .iter()
+            .any(|c| c.0 == class);
+        self.spec_hold_out = Some(if own {
+            HoldOut::SpeculativeRuns
+        } else {
+            HoldOut::SpeculativeClassOut
+        });
+    }
+
+    /// The speculative runs' band of `figure`, when the prediction
+    /// speculates and the runs measured that figure.
+    fn speculative_band(&self, figure: Figure) -> Option<Band> {
+        let hold_out = self.spec_hold_out?;
+        let b = crate::bands::find(&crate::bands::SPECULATIVE_BANDS, figure, hold_out, None)?;
+        Some(Band {
+            median_abs_pct: b.stats.median_abs_pct,
+            p90_abs_pct: b.stats.p90_abs_pct,
+            figures: b.stats.figures,
+            hold_out,
+            regime: None,
+            measured_as: figure,
+        })
+    }
+
     /// Whether this prediction's bands are the MoE serving runs no fit saw
     /// ([`Calibration::moe_bands`] set, beside a file of its own).
     pub fn moe_bands_stand_in(&self) -> bool {
@@ -255,6 +292,9 @@ impl Calibration {
     /// regime): the regime's own where it has enough figures, else the
     /// figure's over every regime.
     pub fn band_in(&self, figure: Figure, regime: Option<Regime>) -> Option<Band> {
+        if let Some(b) = self.speculative_band(figure) {
+            return Some(b);
+        }
         let hold_out = self.hold_out()?;
         let figure = match figure {
             Figure::Throughput
@@ -300,7 +340,7 @@ impl Calibration {
         let Some(f) = &self.file else {
             return ErrorBands::default();
         };
-        let tpot_by_regime = match self.hold_out() {
+        let tpot_by_regime = match self.hold_out().filter(|_| self.spec_hold_out.is_none()) {
             Some(h) => Regime::ALL
                 .iter()
                 .filter(|r| {
@@ -377,6 +417,7 @@ pub fn load_calibration(world: &dyn World, name: &str) -> Result<Calibration> {
         fitted_on_releases: None,
         measured_gpu: false,
         moe_bands: Vec::new(),
+        spec_hold_out: None,
     })
 }
 
@@ -438,6 +479,7 @@ mod tests {
             fitted_on_releases: None,
             measured_gpu: false,
             moe_bands: Vec::new(),
+            spec_hold_out: None,
         }
     }
 

@@ -349,6 +349,9 @@ impl Request {
         if model.model.is_moe() {
             warnings.extend(calibration.band_a_moe_model(world, &model.name));
         }
+        if engine.speculative.is_some() {
+            calibration.band_speculative(gpu.calibration_class());
+        }
         let scenario_id = match &scenario {
             Some((_, s)) if self.model.is_none() && self.gpu.is_none() => s.id.clone(),
             Some((_, s)) => format!("{} (model/GPU overridden)", s.id),

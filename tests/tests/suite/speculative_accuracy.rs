@@ -363,12 +363,62 @@ fn speculative_runs_leave_one_run_out() {
     assert!(mape(&fitted_mtp) < 10.0, "{}", mape(&fitted_mtp));
     assert!(mape(&other_rigs) < 20.0, "{}", mape(&other_rigs));
     assert!(mape(&class_out) > 40.0, "{}", mape(&class_out));
+    assert_the_shipped_bands_are(&all, &class_out);
     let readme =
         std::fs::read_to_string(decodecalc_tests::data_dir().join("../README.md")).unwrap();
     assert!(
         readme.contains(&table),
         "README.md's leave-one-run-out table differs from this test's:\n{table}"
     );
+}
+
+/// The bands a speculative prediction carries (`bands::SPECULATIVE_BANDS`)
+/// are the errors of every run leave one run out (`all`) and with the pass
+/// overhead from other classes (`class_out`): output tok/s and, from the
+/// same points, time per output token.
+fn assert_the_shipped_bands_are(all: &[f64], class_out: &[f64]) {
+    let tpot = |e: &[f64]| -> Vec<f64> {
+        e.iter()
+            .map(|x| 100.0 / (1.0 + x / 100.0) - 100.0)
+            .collect()
+    };
+    use decodecalc_core::bands::{ErrorStats, Figure, HoldOut, SPECULATIVE_BANDS};
+    let mut stale = Vec::new();
+    for (figure, hold_out, errors) in [
+        (Figure::Throughput, HoldOut::SpeculativeRuns, all.to_vec()),
+        (Figure::Tpot, HoldOut::SpeculativeRuns, tpot(all)),
+        (
+            Figure::Throughput,
+            HoldOut::SpeculativeClassOut,
+            class_out.to_vec(),
+        ),
+        (Figure::Tpot, HoldOut::SpeculativeClassOut, tpot(class_out)),
+    ] {
+        let got = ErrorStats::of(&errors).unwrap();
+        eprintln!(
+            "{figure:?} {hold_out:?}: [{:.1}, {:.1}, {:.1}] over {}",
+            got.mape_pct, got.median_abs_pct, got.p90_abs_pct, got.figures
+        );
+        let shipped = SPECULATIVE_BANDS
+            .iter()
+            .find(|b| b.figure == figure && b.hold_out == hold_out)
+            .unwrap()
+            .stats;
+        let close = shipped.figures == got.figures
+            && [
+                (shipped.mape_pct, got.mape_pct),
+                (shipped.median_abs_pct, got.median_abs_pct),
+                (shipped.p90_abs_pct, got.p90_abs_pct),
+            ]
+            .iter()
+            .all(|(a, b)| (a - b).abs() <= 0.05 + 1e-9);
+        if !close {
+            stale.push(format!(
+                "{figure:?} {hold_out:?}: {shipped:?} against {got:?}"
+            ));
+        }
+    }
+    assert!(stale.is_empty(), "bands::SPECULATIVE_BANDS: {stale:#?}");
 }
 
 /// The runs at TP 2 without speculation on GeForce pairs, which have no
@@ -513,9 +563,9 @@ fn the_checkpoint_s_acceptance_comes_before_its_family_s_and_the_method_s() {
 /// A speculative plan names the pass overhead it is timed with: on an RTX
 /// 3090 its class's own fit (9.75 ms, two RTX 3090 pairs' runs), on an
 /// H100, whose class has no published speculative run, the fit over every
-/// MTP run (2.00 ms) beside the range of the classes' own fits; and the
-/// drafter's term in `--explain` is that many ms a pass more than its
-/// kernels.
+/// MTP run (2.00 ms) beside the range of the classes' own fits; the
+/// drafter's term is that many ms a pass more than its kernels; and the
+/// decode figures' error bands are the speculative runs'.
 #[test]
 fn a_plan_names_the_pass_overhead_of_its_gpu_class() {
     let note = |gpu: &str| {
@@ -540,18 +590,37 @@ fn a_plan_names_the_pass_overhead_of_its_gpu_class() {
         on_3090.contains("9.75 ms") && on_3090.contains("(ampere-geforce)"),
         "{on_3090}"
     );
-    let (_, on_h100) = note("h100");
+    let (h100, on_h100) = note("h100");
     assert!(
         on_h100.contains("2.00 ms") && on_h100.contains("from 1.50 to 9.75 ms"),
         "{on_h100}"
     );
+    // Its decode figures carry the speculative runs' bands (the class's
+    // own leave one run out, or the class-out ones where it has none);
+    // TTFT keeps the calibration's.
+    use decodecalc_core::bands::{Figure, HoldOut};
+    let band = |p: &decodecalc_core::scenario::Plan, f| p.calibration.band_in(f, None).unwrap();
+    assert_eq!(band(&plan, Figure::Tpot).hold_out, HoldOut::SpeculativeRuns);
+    assert_eq!(band(&plan, Figure::Throughput).p90_abs_pct, 28.7);
+    assert_eq!(
+        band(&h100, Figure::Tpot).hold_out,
+        HoldOut::SpeculativeClassOut
+    );
+    assert_eq!(band(&h100, Figure::Throughput).median_abs_pct, 40.7);
+    assert!(!matches!(
+        band(&plan, Figure::Ttft).hold_out,
+        HoldOut::SpeculativeRuns | HoldOut::SpeculativeClassOut
+    ));
     // The drafter's time at 9.75 ms a pass less the same at none is the
     // three passes' 29.25 ms.
     let cap = plan.capacity().unwrap();
     let mut work = decodecalc_core::timing::Work::of_plan(&plan, &cap);
-    let p = plan.calibration.params.clone();
+    let p = plan.calibration.params;
     let with = work.decode_step(&p, 1.0, 1024.0).draft_s;
     work.spec.as_mut().unwrap().pass_overhead_s = 0.0;
     let without = work.decode_step(&p, 1.0, 1024.0).draft_s;
-    assert!(((with - without) * 1e3 - 29.25).abs() < 1e-9, "{with} {without}");
+    assert!(
+        ((with - without) * 1e3 - 29.25).abs() < 1e-9,
+        "{with} {without}"
+    );
 }

@@ -50,6 +50,10 @@ pub(super) fn error_bands(m: &mut Markup, b: &decodecalc_api::scenario::ErrorBan
             HoldOut::LeaveGpuOut => "the GPU held out",
             HoldOut::LeaveClassOut => "the GPU class held out",
             HoldOut::UnfittedMoeRuns => "MoE serving runs no fit saw",
+            HoldOut::SpeculativeRuns => "published speculative runs, each left out of the fit",
+            HoldOut::SpeculativeClassOut => {
+                "published speculative runs, the pass overhead from other GPU classes"
+            }
         };
         format!(
             "+-{:.0}% median, +-{:.0}% p90 ({held}, {} figures)",
