@@ -57,12 +57,12 @@ pub enum Warning {
         source: String,
     },
     /// The fixed time each drafter pass costs beyond its kernels on this
-    /// GPU's class (`timing::spec_pass_overhead_s`): `own_fit` when the
-    /// class has published speculative runs of its own.
+    /// GPU's class (`timing::spec_pass_overhead_s`): `fitted_on` names the
+    /// class's own published runs, where it has some.
     SpeculativePassOverhead {
         class: &'static str,
         ms: f64,
-        own_fit: bool,
+        fitted_on: Option<&'static str>,
     },
     /// A mixture-of-experts model timed with a calibration fitted on no MoE
     /// run. `moe_bands`: its bands are those of MoE serving runs no fit saw
@@ -148,9 +148,11 @@ impl fmt::Display for Warning {
                     rates.join(", ")
                 )
             }
-            Warning::SpeculativePassOverhead { class, ms, own_fit } => {
-                f.write_str(&pass_overhead_text(class, *ms, *own_fit))
-            }
+            Warning::SpeculativePassOverhead {
+                class,
+                ms,
+                fitted_on,
+            } => f.write_str(&pass_overhead_text(class, *ms, *fitted_on)),
             Warning::SpeculativeFieldsNotModelled { fields } => write!(
                 f,
                 "speculative decoding: fields not modelled (no figure changes): {}",
@@ -190,25 +192,23 @@ impl Warning {
         Warning::SpeculativePassOverhead {
             class,
             ms: crate::timing::spec_pass_overhead_s(class) * 1e3,
-            own_fit: crate::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
-                .iter()
-                .any(|c| c.0 == class),
+            fitted_on: crate::timing::class_pass_overhead(class).map(|c| c.fitted_on),
         }
     }
 }
 
-/// [`Warning::SpeculativePassOverhead`]'s text: the class's own fit, or the
-/// fit over every run and the range of the classes' own.
-fn pass_overhead_text(class: &str, ms: f64, own_fit: bool) -> String {
-    if own_fit {
+/// [`Warning::SpeculativePassOverhead`]'s text: the class's own fit and its
+/// runs, or the fit over every run and the range of the classes' own.
+fn pass_overhead_text(class: &str, ms: f64, fitted_on: Option<&str>) -> String {
+    if let Some(runs) = fitted_on {
         return format!(
-            "speculative decoding: each drafter pass costs {ms:.2} ms beyond its kernels, fitted on published runs of this GPU's class ({class}); the host's speed moves it (README, \"Speculative decoding\")"
+            "speculative decoding: each drafter pass costs {ms:.2} ms beyond its kernels, fitted on published runs of this GPU's class ({class}: {runs}); the host's speed moves it (README, \"Speculative decoding\")"
         );
     }
-    let (lo, hi) = crate::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
+    let (lo, hi) = crate::timing::SPEC_PASS_OVERHEAD_BY_CLASS
         .iter()
         .fold((f64::MAX, f64::MIN), |(lo, hi), c| {
-            (lo.min(c.1), hi.max(c.1))
+            (lo.min(c.seconds), hi.max(c.seconds))
         });
     format!(
         "speculative decoding: each drafter pass costs {ms:.2} ms beyond its kernels, the fit over every published MTP run; no published speculative run is of this GPU's class ({class}), and the classes' own fits range from {:.2} to {:.2} ms (README, \"Speculative decoding\")",

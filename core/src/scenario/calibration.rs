@@ -238,13 +238,10 @@ impl Calibration {
     /// For a prediction with speculative decoding on a GPU of calibration
     /// class `class`: its decode figures take the published speculative
     /// runs' bands, leave one run out where the class has runs of its own
-    /// (`timing::SPEC_PASS_OVERHEAD_BY_CLASS_S`), else with the pass
-    /// overhead from other classes.
+    /// (`timing::class_pass_overhead`), else with the pass overhead from
+    /// other classes.
     pub fn band_speculative(&mut self, class: &str) {
-        let own = crate::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
-            .iter()
-            .any(|c| c.0 == class);
-        self.spec_hold_out = Some(if own {
+        self.spec_hold_out = Some(if crate::timing::class_pass_overhead(class).is_some() {
             HoldOut::SpeculativeRuns
         } else {
             HoldOut::SpeculativeClassOut

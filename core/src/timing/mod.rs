@@ -58,8 +58,8 @@ pub use params::{EngineGeneration, Scope, TimingParams, N_PARAMS};
 pub use schedule::Schedule;
 pub use step::{Batch, PrefillTerms, StepTerms, ACTIVATION_BYTES};
 pub use work::{
-    spec_pass_overhead_s, KvBudget, ModelCost, MoeRead, SpecWork, Work,
-    SPEC_PASS_OVERHEAD_BY_CLASS_S, SPEC_PASS_OVERHEAD_S,
+    class_pass_overhead, spec_pass_overhead_s, ClassPassOverhead, KvBudget, ModelCost, MoeRead,
+    SpecWork, Work, SPEC_PASS_OVERHEAD_BY_CLASS, SPEC_PASS_OVERHEAD_S,
 };
 
 #[cfg(test)]

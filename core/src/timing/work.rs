@@ -184,23 +184,50 @@ pub const SPEC_PASS_OVERHEAD_S: f64 = 2.0e-3;
 ///   9 ms, and the 35B-A3B run is slower with MTP than without; its source
 ///   saw GPU 0 39% busy. One compose on five other hosts' RTX 3090 pairs
 ///   (`data/runs/speculative-cross-rig.csv`, no fit reads it) is predicted
-///   with this at 19% MAPE, so it is the class's, not one host's; its
-///   cause is not known (FINDINGS.md, section E, rules some out).
+///   with this at 19% MAPE, so it is not one host's; its cause is not
+///   known (FINDINGS.md, sections E and F). Every run is a Qwen3.5/3.6
+///   hybrid: a dense Gemma 4 31B with its assistant drafter on the same
+///   rig, not in the data, implies 3 to 5 ms.
 /// - `blackwell-geforce`: the RTX 5090 and RTX PRO 6000 runs.
 /// - `blackwell-datacenter`: DeepSeek-V3.2 on eight B300s (one run).
-pub const SPEC_PASS_OVERHEAD_BY_CLASS_S: [(&str, f64); 3] = [
-    ("ampere-geforce", 9.75e-3),
-    ("blackwell-geforce", 2.0e-3),
-    ("blackwell-datacenter", 1.5e-3),
+pub const SPEC_PASS_OVERHEAD_BY_CLASS: [ClassPassOverhead; 3] = [
+    ClassPassOverhead {
+        class: "ampere-geforce",
+        seconds: 9.75e-3,
+        fitted_on: "two RTX 3090 pairs' runs, both Qwen3.5/3.6 hybrids",
+    },
+    ClassPassOverhead {
+        class: "blackwell-geforce",
+        seconds: 2.0e-3,
+        fitted_on: "six RTX 5090 and RTX PRO 6000 runs",
+    },
+    ClassPassOverhead {
+        class: "blackwell-datacenter",
+        seconds: 1.5e-3,
+        fitted_on: "one run on eight B300s",
+    },
 ];
+
+/// One entry of [`SPEC_PASS_OVERHEAD_BY_CLASS`]: a class, its pass
+/// overhead, and the runs it was fitted on, in words.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ClassPassOverhead {
+    pub class: &'static str,
+    pub seconds: f64,
+    pub fitted_on: &'static str,
+}
+
+/// The pass overhead fitted on class `class`'s own runs, if it has any.
+pub fn class_pass_overhead(class: &str) -> Option<&'static ClassPassOverhead> {
+    SPEC_PASS_OVERHEAD_BY_CLASS
+        .iter()
+        .find(|c| c.class == class)
+}
 
 /// The drafter's pass overhead on a GPU of calibration class `class`:
 /// the class's own fit where it has one, else [`SPEC_PASS_OVERHEAD_S`].
 pub fn spec_pass_overhead_s(class: &str) -> f64 {
-    SPEC_PASS_OVERHEAD_BY_CLASS_S
-        .iter()
-        .find(|c| c.0 == class)
-        .map_or(SPEC_PASS_OVERHEAD_S, |c| c.1)
+    class_pass_overhead(class).map_or(SPEC_PASS_OVERHEAD_S, |c| c.seconds)
 }
 
 impl Work {

@@ -474,9 +474,9 @@ fn published_mtp_runs_against_the_shipped_defaults() {
 /// The shipped pass overheads as the README states them: each class's own,
 /// then every other class's.
 pub(super) fn overheads_text() -> String {
-    let mut parts: Vec<String> = decodecalc_core::timing::SPEC_PASS_OVERHEAD_BY_CLASS_S
+    let mut parts: Vec<String> = decodecalc_core::timing::SPEC_PASS_OVERHEAD_BY_CLASS
         .iter()
-        .map(|(class, s)| format!("{class} {:.2} ms", s * 1e3))
+        .map(|c| format!("{} {:.2} ms", c.class, c.seconds * 1e3))
         .collect();
     parts.push(format!(
         "any other class {:.2} ms",
