@@ -35,6 +35,7 @@ mod collective;
 mod kernels;
 mod machine;
 mod params;
+mod pass_overhead;
 mod schedule;
 mod step;
 mod work;
@@ -55,12 +56,13 @@ pub use machine::{
     ALLREDUCE_LATENCY_PCIE_S, DEFAULT_LINK_GB_S,
 };
 pub use params::{EngineGeneration, Scope, TimingParams, N_PARAMS};
+pub use pass_overhead::{
+    class_pass_overhead, spec_pass_overhead_s, ClassPassOverhead, SPEC_PASS_OVERHEAD_BY_CLASS,
+    SPEC_PASS_OVERHEAD_S,
+};
 pub use schedule::Schedule;
 pub use step::{Batch, PrefillTerms, StepTerms, ACTIVATION_BYTES};
-pub use work::{
-    class_pass_overhead, spec_pass_overhead_s, ClassPassOverhead, KvBudget, ModelCost, MoeRead,
-    SpecWork, Work, SPEC_PASS_OVERHEAD_BY_CLASS, SPEC_PASS_OVERHEAD_S,
-};
+pub use work::{KvBudget, ModelCost, MoeRead, SpecWork, Work};
 
 #[cfg(test)]
 mod test_support {
