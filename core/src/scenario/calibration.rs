@@ -253,14 +253,7 @@ impl Calibration {
     fn speculative_band(&self, figure: Figure) -> Option<Band> {
         let hold_out = self.spec_hold_out?;
         let b = crate::bands::find(&crate::bands::SPECULATIVE_BANDS, figure, hold_out, None)?;
-        Some(Band {
-            median_abs_pct: b.stats.median_abs_pct,
-            p90_abs_pct: b.stats.p90_abs_pct,
-            figures: b.stats.figures,
-            hold_out,
-            regime: None,
-            measured_as: figure,
-        })
+        Some(band_of(b, hold_out, figure))
     }
 
     /// Whether this prediction's bands are the MoE serving runs no fit saw
@@ -309,14 +302,7 @@ impl Calibration {
             Some(b) => b,
             None => self.record(figure, hold_out, None)?,
         };
-        Some(Band {
-            median_abs_pct: b.stats.median_abs_pct,
-            p90_abs_pct: b.stats.p90_abs_pct,
-            figures: b.stats.figures,
-            hold_out,
-            regime: b.regime,
-            measured_as: figure,
-        })
+        Some(band_of(b, hold_out, figure))
     }
 
     /// The bands of a cell with `concurrency` requests over `context_tokens`.
@@ -358,6 +344,19 @@ impl Calibration {
             prefill: self.band_in(Figure::Prefill, None),
             tpot_by_regime,
         }
+    }
+}
+
+/// The band a prediction shows from record `b`, measured under `hold_out`
+/// as `measured_as`.
+fn band_of(b: &crate::bands::BandRecord, hold_out: HoldOut, measured_as: Figure) -> Band {
+    Band {
+        median_abs_pct: b.stats.median_abs_pct,
+        p90_abs_pct: b.stats.p90_abs_pct,
+        figures: b.stats.figures,
+        hold_out,
+        regime: b.regime,
+        measured_as,
     }
 }
 

@@ -128,13 +128,9 @@ fn is_cross_rig(id: &str) -> bool {
 /// which the fit would price the narrative prompts' lower acceptance as
 /// drafter time.
 fn overhead_runs(runs: &Runs, all_rows: &[decodecalc_fit::runs::RunRow]) -> Vec<usize> {
-    let held_out: Vec<String> = rows(CROSS_RIG_FILE)
-        .into_iter()
-        .map(|row| row.run)
-        .collect();
     runs.spec_runs()
         .into_iter()
-        .filter(|&i| !is_dflash(all_rows, &runs.runs[i].id) && !held_out.contains(&runs.runs[i].id))
+        .filter(|&i| !is_dflash(all_rows, &runs.runs[i].id) && !is_cross_rig(&runs.runs[i].id))
         .collect()
 }
 
